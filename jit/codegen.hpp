@@ -1,0 +1,44 @@
+// Turning emitted instructions into callable code: the JIT runtime and generated functions.
+#pragma once
+
+#include "spec.hpp"
+
+#include <asmjit/x86.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace clearjit {
+
+//! Register contract of every generated function: rdi = dst, rsi = n (System V).
+using ClearFn = void (*)(void *dst, size_t n);
+
+//! A generated function in executable memory; released when destroyed.
+struct GeneratedCode {
+  ClearFn fn = nullptr;
+  size_t size = 0;
+  std::string listing; //!< one instruction per line, with its encoded bytes
+
+  GeneratedCode() = default;
+  GeneratedCode(const GeneratedCode &) = delete;
+  GeneratedCode &operator=(const GeneratedCode &) = delete;
+  ~GeneratedCode();
+};
+
+using EmitFn = std::function<void(asmjit::x86::Assembler &)>;
+
+//! Assembles what `emit` writes and maps it executable (never writable at the same address).
+Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit);
+
+//! Emits the body of the kernel described by `s` (feature checks are the caller's).
+void emit_kernel(asmjit::x86::Assembler &a, const Spec &s);
+
+//! Parses nothing, checks the CPU, generates: the C++ core of clearjit_kernel_compile.
+Result<std::unique_ptr<GeneratedCode>> compile_kernel(const Spec &s, const CpuInfo &cpu);
+
+//! Copies `msg` into a caller's buffer, NUL-terminated and truncated (the C API's convention).
+void write_error(char *err, size_t err_len, const std::string &msg);
+
+} // namespace clearjit

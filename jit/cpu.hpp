@@ -1,0 +1,59 @@
+// CPU identification and the features that clearing kernels depend on.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace clearjit {
+
+//! A CPU feature a clearing method may need. `none` is a method that runs anywhere.
+enum class Feature : uint8_t {
+  none,
+  sse2,
+  avx,
+  avx2,
+  avx512f,
+  erms,
+  fsrm,
+  fzrm,
+  fsrs,
+  clzero,
+  movdir64b,
+  count_
+};
+
+//! Upper-case name as the CPU vendors spell it ("AVX512F"); "" for none.
+std::string_view feature_name(Feature f);
+//! Lower-case key as written in profiles ("avx512f").
+std::string_view feature_key(Feature f);
+
+struct CacheLevel {
+  uint64_t size = 0;        //!< bytes, 0 when unknown
+  uint32_t shared_by = 0;   //!< logical processors sharing it, 0 when unknown
+};
+
+struct CpuInfo {
+  std::string vendor;       //!< CPUID vendor string, e.g. "AuthenticAMD"
+  std::string brand;        //!< brand string, trimmed
+  uint32_t family = 0;      //!< display family
+  uint32_t model = 0;       //!< display model
+  uint32_t stepping = 0;
+  bool hypervisor = false;
+  CacheLevel l1d, l2, l3;
+  std::string cache_note;   //!< where CPUID and sysfs disagree, what was seen; "" otherwise
+  std::array<bool, size_t(Feature::count_)> features{};
+
+  bool has(Feature f) const { return f == Feature::none || features[size_t(f)]; }
+  void set(Feature f, bool on = true) { features[size_t(f)] = on; }
+};
+
+//! Reads CPUID (and sysfs for the cache cross-check) once per call.
+CpuInfo detect_cpu();
+//! The host CPU, detected once per process (thread-safe).
+const CpuInfo &host_cpu();
+//! Human-readable multi-line description, as printed by `clearjit cpu`.
+std::string describe(const CpuInfo &cpu);
+
+} // namespace clearjit

@@ -1,0 +1,212 @@
+#include "spec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+
+namespace clearjit {
+namespace {
+
+// clang-format off
+// Defaults: loop methods store one 64-byte line per iteration; non-temporal stores and clzero
+// start on a line boundary because write-combining buffers drain whole lines.
+constexpr std::array<MethodInfo, 12> kMethods{{
+  //  method            name        stores                                   feature           w  tail str   loop   nt     unroll align min_align
+  {Method::stosb,    "stosb",    "rep stosb",                              Feature::none,    1,  8, true,  false, false, 0,  0,  0},
+  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store",  Feature::none,    8,  8, true,  false, false, 0,  0,  0},
+  {Method::mov,      "mov",      "8-byte mov from a zeroed register",      Feature::none,    8,  8, false, true,  false, 8,  0,  0},
+  {Method::sse,      "sse",      "movdqu, 16 bytes",                       Feature::sse2,   16, 16, false, true,  false, 4,  0,  0},
+  {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                      Feature::avx,    32, 32, false, true,  false, 2,  0,  0},
+  {Method::avx512,   "avx512",   "vmovdqu64, 64 bytes",                    Feature::avx512f,64, 64, false, true,  false, 1,  0,  0},
+  {Method::movnti,   "movnti",   "movnti, 8 bytes, non-temporal",          Feature::sse2,    8,  8, false, true,  true,  8, 64,  0},
+  {Method::ntsse,    "ntsse",    "movntdq, 16 bytes, non-temporal",        Feature::sse2,   16, 16, false, true,  true,  4, 64, 16},
+  {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",       Feature::avx,    32, 32, false, true,  true,  2, 64, 32},
+  {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",       Feature::avx512f,64, 64, false, true,  true,  1, 64, 64},
+  {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",       Feature::clzero, 64, 16, false, true,  true,  1, 64, 64},
+  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",      Feature::none,    1,  8, false, false, false, 0,  0,  0},
+}};
+// clang-format on
+
+constexpr std::array<unsigned, 5> kUnrolls{1, 2, 4, 8, 16};
+constexpr std::array<unsigned, 4> kAligns{0, 16, 32, 64};
+constexpr std::array<std::string_view, 3> kFenceNames{"none", "end", "chunk"};
+
+bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+std::optional<uint64_t> parse_uint(std::string_view t) {
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size())
+    return std::nullopt;
+  return v;
+}
+
+template <class Seq> std::string join(const Seq &seq) {
+  std::string out;
+  for (const auto &v : seq) {
+    if (!out.empty())
+      out += ',';
+    if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>)
+      out += std::to_string(v);
+    else
+      out += v;
+  }
+  return out;
+}
+
+} // namespace
+
+std::span<const MethodInfo> methods() { return kMethods; }
+
+const MethodInfo &info(Method m) { return kMethods[size_t(m)]; }
+
+std::optional<Method> method_by_name(std::string_view name) {
+  for (const auto &mi : kMethods)
+    if (mi.name == name)
+      return mi.method;
+  return std::nullopt;
+}
+
+Spec default_spec(Method m) {
+  const MethodInfo &mi = info(m);
+  Spec s;
+  s.method = m;
+  s.unroll = mi.default_unroll;
+  s.fence = mi.nontemporal ? Fence::end : Fence::none;
+  s.align = mi.default_align;
+  return s;
+}
+
+std::optional<uint64_t> parse_size(std::string_view t) {
+  uint64_t scale = 1;
+  if (!t.empty()) {
+    switch (t.back()) {
+    case 'K': scale = 1ull << 10; break;
+    case 'M': scale = 1ull << 20; break;
+    case 'G': scale = 1ull << 30; break;
+    default: break;
+    }
+    if (scale != 1)
+      t.remove_suffix(1);
+  }
+  auto v = parse_uint(t);
+  if (!v || *v > UINT64_MAX / scale)
+    return std::nullopt;
+  return *v * scale;
+}
+
+std::string format_size(uint64_t b) {
+  if (b && is_pow2(b)) {
+    if (b >= (1ull << 30) && b % (1ull << 30) == 0) return std::to_string(b >> 30) + "G";
+    if (b >= (1ull << 20) && b % (1ull << 20) == 0) return std::to_string(b >> 20) + "M";
+    if (b >= (1ull << 10) && b % (1ull << 10) == 0) return std::to_string(b >> 10) + "K";
+  }
+  return std::to_string(b);
+}
+
+Result<Spec> parse_spec(std::string_view text) {
+  using R = Result<Spec>;
+  auto colon = text.find(':');
+  std::string_view name = text.substr(0, colon);
+  auto m = method_by_name(name);
+  if (!m)
+    return R::fail(name.empty() ? "empty method name in spec '" + std::string(text) + "'"
+                                : "unknown method '" + std::string(name) + "'");
+  const MethodInfo &mi = info(*m);
+  Spec s = default_spec(*m);
+  if (colon == std::string_view::npos)
+    return {s, {}};
+
+  std::string_view rest = text.substr(colon + 1);
+  const std::string_view order[] = {"unroll", "chunk", "fence", "align"};
+  bool seen[4] = {};
+  while (true) {
+    auto comma = rest.find(',');
+    std::string_view opt = rest.substr(0, comma);
+    auto eq = opt.find('=');
+    if (opt.empty())
+      return R::fail("empty option in spec '" + std::string(text) + "'");
+    if (eq == std::string_view::npos)
+      return R::fail("option '" + std::string(opt) + "' needs a value (name=value)");
+    std::string_view key = opt.substr(0, eq), val = opt.substr(eq + 1);
+    size_t idx = 0;
+    while (idx < 4 && order[idx] != key)
+      ++idx;
+    if (idx == 4)
+      return R::fail("unknown option '" + std::string(key) + "'");
+    if (seen[idx])
+      return R::fail("option '" + std::string(key) + "' given twice");
+    seen[idx] = true;
+    std::string k(key), v(val);
+
+    if (key == "unroll") {
+      if (!mi.loop)
+        return R::fail("unroll does not apply to " + std::string(mi.name));
+      auto n = parse_uint(val);
+      if (!n || std::find(kUnrolls.begin(), kUnrolls.end(), *n) == kUnrolls.end())
+        return R::fail("unroll must be one of " + join(kUnrolls) + ", got " + v);
+      s.unroll = unsigned(*n);
+    } else if (key == "chunk") {
+      if (*m == Method::libc)
+        return R::fail("chunk does not apply to libc");
+      auto n = parse_size(val);
+      if (!n || (*n != 0 && (!is_pow2(*n) || *n < 64)))
+        return R::fail("chunk must be 0 or a power of two >= 64 with an optional K, M or G suffix, got " + v);
+      s.chunk = *n;
+    } else if (key == "fence") {
+      if (*m == Method::libc)
+        return R::fail("fence does not apply to libc");
+      auto f = std::find(kFenceNames.begin(), kFenceNames.end(), val);
+      if (f == kFenceNames.end())
+        return R::fail("fence must be one of none,end,chunk, got " + v);
+      s.fence = Fence(f - kFenceNames.begin());
+    } else { // align
+      if (*m == Method::libc)
+        return R::fail("align does not apply to libc");
+      auto n = parse_uint(val);
+      if (!n || std::find(kAligns.begin(), kAligns.end(), *n) == kAligns.end())
+        return R::fail("align must be one of " + join(kAligns) + ", got " + v);
+      if (*n < mi.min_align)
+        return R::fail(std::string(mi.name) + " needs align >= " + std::to_string(mi.min_align) +
+                       " (its stores require aligned addresses), got " + v);
+      s.align = unsigned(*n);
+    }
+    if (comma == std::string_view::npos)
+      break;
+    rest = rest.substr(comma + 1);
+  }
+  if (s.fence == Fence::chunk && s.chunk == 0)
+    return R::fail("fence=chunk needs a chunk size (chunk=SIZE)");
+  return {s, {}};
+}
+
+std::string format_spec(const Spec &s) {
+  const MethodInfo &mi = s.info();
+  Spec d = default_spec(s.method);
+  std::string out(mi.name);
+  char sep = ':';
+  auto add = [&](std::string opt) {
+    out += sep;
+    out += opt;
+    sep = ',';
+  };
+  if (s.unroll != d.unroll)
+    add("unroll=" + std::to_string(s.unroll));
+  if (s.chunk != d.chunk)
+    add("chunk=" + format_size(s.chunk));
+  if (s.fence != d.fence)
+    add("fence=" + std::string(kFenceNames[size_t(s.fence)]));
+  if (s.align != d.align)
+    add("align=" + std::to_string(s.align));
+  return out;
+}
+
+std::string unsupported_reason(const Spec &s, const CpuInfo &cpu) {
+  const MethodInfo &mi = s.info();
+  if (cpu.has(mi.feature))
+    return {};
+  return std::string(mi.name) + " needs " + std::string(feature_name(mi.feature)) +
+         ", which this CPU lacks";
+}
+
+} // namespace clearjit

@@ -1,0 +1,86 @@
+// The kernel model: a method table and the spec grammar `method[:option,...]`.
+#pragma once
+
+#include "cpu.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace clearjit {
+
+enum class Method : uint8_t {
+  stosb,
+  stosq,
+  mov,
+  sse,
+  avx2,
+  avx512,
+  movnti,
+  ntsse,
+  ntavx2,
+  ntavx512,
+  clzero,
+  libc
+};
+
+enum class Fence : uint8_t { none, end, chunk };
+
+//! How a method stores; one row per method drives parsing, emitting, listing, tuning and tests.
+struct MethodInfo {
+  Method method;
+  std::string_view name;
+  std::string_view stores;   //!< what the main loop or instruction stores, for `clearjit list`
+  Feature feature;           //!< what the CPU must have (Feature::none: any x86-64)
+  unsigned width;            //!< bytes per main store (1 for stosb, 8 for stosq)
+  unsigned tail_width;       //!< widest temporal store used for heads, tails and small sizes
+  bool string_op;            //!< one rep-prefixed instruction per chunk
+  bool loop;                 //!< a store loop: takes unroll
+  bool nontemporal;          //!< stores bypass the cache: fence defaults to end
+  unsigned default_unroll;   //!< one 64-byte line per iteration
+  unsigned default_align;
+  unsigned min_align;        //!< stores that fault or misbehave below this alignment
+};
+
+std::span<const MethodInfo> methods();
+const MethodInfo &info(Method m);
+std::optional<Method> method_by_name(std::string_view name);
+
+struct Spec {
+  Method method = Method::stosb;
+  unsigned unroll = 0;  //!< 0 only for methods without a loop
+  uint64_t chunk = 0;   //!< 0: the whole extent
+  Fence fence = Fence::none;
+  unsigned align = 0;
+
+  bool operator==(const Spec &) const = default;
+  const MethodInfo &info() const { return clearjit::info(method); }
+};
+
+//! The spec with every option at its default for `m`.
+Spec default_spec(Method m);
+
+//! A value or a message naming what is wrong.
+template <class T> struct Result {
+  std::optional<T> value;
+  std::string error;
+  explicit operator bool() const { return value.has_value(); }
+  const T &operator*() const { return *value; }
+  const T *operator->() const { return &*value; }
+  static Result fail(std::string e) { return {std::nullopt, std::move(e)}; }
+};
+
+Result<Spec> parse_spec(std::string_view text);
+//! Canonical form: options in grammar order, defaults omitted.
+std::string format_spec(const Spec &s);
+//! "2M" style for a power-of-two size (used in specs), plain digits otherwise.
+std::string format_size(uint64_t bytes);
+//! Parses a byte count with an optional K, M or G suffix (powers of 1024).
+std::optional<uint64_t> parse_size(std::string_view text);
+
+//! Empty when `cpu` can run `s`; otherwise why not, e.g. "ntavx512 needs AVX512F, which this CPU lacks".
+std::string unsupported_reason(const Spec &s, const CpuInfo &cpu);
+
+} // namespace clearjit

@@ -1,0 +1,72 @@
+#include "candidates.hpp"
+
+#include <algorithm>
+
+namespace clearjit {
+
+std::optional<Level> level_by_name(std::string_view name) {
+  if (name == "quick") return Level::quick;
+  if (name == "default") return Level::default_;
+  if (name == "exhaustive") return Level::exhaustive;
+  return std::nullopt;
+}
+
+std::string_view level_name(Level l) {
+  constexpr std::string_view names[] = {"quick", "default", "exhaustive"};
+  return names[size_t(l)];
+}
+
+std::vector<Spec> candidates(Level level) {
+  std::vector<Spec> out;
+  auto add = [&](Spec s) {
+    if (std::find(out.begin(), out.end(), s) == out.end())
+      out.push_back(s);
+  };
+  // The seeds' chunk study: one string instruction per 4 KiB page, per 2 MiB and 1 GiB page...
+  const uint64_t study_chunks[] = {4u << 10, 64u << 10, 2u << 20, 8u << 20, 32u << 20};
+  for (const MethodInfo &mi : methods()) {
+    const Spec d = default_spec(mi.method);
+    add(d);
+    if (level == Level::quick)
+      continue;
+    if (mi.loop)
+      for (unsigned u : {1u, 2u, 4u, 8u, 16u})
+        if (level == Level::exhaustive || (u >= d.unroll / 2 && u <= d.unroll * 4)) {
+          Spec s = d;
+          s.unroll = u;
+          add(s);
+        }
+    if (mi.string_op) {
+      for (uint64_t c : study_chunks) {
+        Spec s = d;
+        s.chunk = c;
+        add(s);
+      }
+    }
+    if (mi.nontemporal) { // the fence study: sfence per 4 KiB page against one at the end
+      Spec s = d;
+      s.chunk = 4096;
+      s.fence = Fence::chunk;
+      add(s);
+    }
+    if (mi.method != Method::libc && d.align == 0) {
+      Spec s = d;
+      s.align = 64;
+      add(s);
+    }
+    if (level == Level::exhaustive && mi.method != Method::libc) {
+      for (unsigned a : {0u, 16u, 32u, 64u})
+        for (uint64_t c : {uint64_t(0), uint64_t(4096), uint64_t(2) << 20}) {
+          if (a < mi.min_align)
+            continue;
+          Spec s = d;
+          s.align = a;
+          s.chunk = c;
+          add(s);
+        }
+    }
+  }
+  return out;
+}
+
+} // namespace clearjit
