@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what clearjit needs from Debian 12 packages (only what is missing) and builds it.
+# Sourced by run.sh and test.sh; usage: setup_and_build BUILD_DIR [cmake options...]
+set -euo pipefail
+
+CLEARJIT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CLEARJIT_PACKAGES=(g++ cmake ninja-build pkg-config
+  libasmjit-dev libtomlplusplus-dev libbenchmark-dev libgtest-dev libcli11-dev libzydis-dev)
+
+install_missing_packages() {
+  local missing=()
+  for p in "${CLEARJIT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "clearjit: installing ${missing[*]}" >&2
+    local sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+setup_and_build() {
+  local dir="$1"
+  shift
+  install_missing_packages
+  cmake -S "$CLEARJIT_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  cmake --build "$dir"
+}
