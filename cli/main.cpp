@@ -2,16 +2,21 @@
 #include "candidates.hpp"
 #include "clearjit/clearjit.hpp"
 #include "cpu.hpp"
+#include "runtime.hpp"
 #include "spec.hpp"
+#include "tune.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
-using namespace clearjit;
+using namespace cjit;
 
 int cmd_cpu() {
   std::cout << describe(host_cpu());
@@ -49,6 +54,156 @@ int cmd_asm(const std::string &spec) {
   return 0;
 }
 
+int cmd_which() {
+  const CpuInfo &cpu = host_cpu();
+  Lookup l = default_lookup(cpu);
+  std::printf("default profile lookup for %s family %u model %u:\n", cpu.vendor.c_str(), cpu.family, cpu.model);
+  int i = 1;
+  for (const LookupStep &s : l.steps) {
+    std::printf("  %d. %-40s %s\n", i++, s.step.c_str(), s.result.c_str());
+    if (!s.path.empty() && s.path != s.step)
+      std::printf("     %s\n", s.path.c_str());
+  }
+  if (!l.profile) {
+    std::printf("chosen: none; clearjit_open(NULL) fails and clearjit_zero uses the built-in default\n");
+    return 1;
+  }
+  std::printf("chosen: %s\n", l.profile->source.c_str());
+  for (Intent intent : kIntents) {
+    std::printf("  %s:", std::string(intent_name(intent)).c_str());
+    uint64_t lower = 0;
+    for (const SizeClass &c : l.profile->table(intent)) {
+      std::printf(" [%s..%s) %s", format_size(lower).c_str(), c.below ? format_size(c.below).c_str() : "",
+                  format_spec(c.kernel).c_str());
+      lower = c.below;
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
+
+int cmd_check(const std::string &path) {
+  const CpuInfo &cpu = host_cpu();
+  auto p = load_profile(path, cpu);
+  if (!p) {
+    std::cerr << p.error << "\n";
+    return 1;
+  }
+  for (const std::string &w : p->warnings)
+    std::cout << "warning: " << w << "\n";
+  if (!same_cpu(p->host, cpu))
+    std::cout << "warning: " << path << ": measured on " << p->host.vendor << " family " << p->host.family
+              << " model " << p->host.model << ", this CPU is " << cpu.vendor << " family " << cpu.family
+              << " model " << cpu.model << " (it loads, but the default lookup skips it)\n";
+  std::cout << path << ": valid for this CPU (" << p->reuse.size() << " reuse classes, "
+            << p->table(Intent::stream).size() << " stream classes)\n";
+  return 0;
+}
+
+// A byte count as users type it: 4096, 4K, 4KiB, 1G, 1GiB.
+std::optional<uint64_t> parse_size_arg(std::string t) {
+  if (t.size() > 3 && t.compare(t.size() - 2, 2, "iB") == 0)
+    t.erase(t.size() - 2);
+  return parse_size(t);
+}
+
+uint64_t available_memory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:")
+      return kb * 1024;
+  return uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+}
+
+// An output file we can create: checked before minutes of measuring, not after.
+std::string check_writable(const std::string &path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return path + ": is a directory";
+  std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  if (dir.empty())
+    dir = "/";
+  if (access(dir.c_str(), W_OK) != 0)
+    return path + ": cannot write to " + dir;
+  return {};
+}
+
+struct TuneArgs {
+  std::string level = "default", min_size = "4K", max_size = "1G", output, json, report;
+  double time_limit = 0;
+};
+
+int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
+  TuneOptions o;
+  auto level = level_by_name(a.level);
+  if (!level) {
+    std::cerr << "clearjit tune: unknown level '" << a.level << "' (quick, default, exhaustive)\n";
+    return 2;
+  }
+  o.level = *level;
+  auto lo = parse_size_arg(a.min_size), hi = parse_size_arg(a.max_size);
+  if (!lo || !hi || *lo < 64 || *lo > *hi) {
+    std::cerr << "clearjit tune: --min-size and --max-size must be sizes like 4K or 1GiB, 64 <= min <= max\n";
+    return 2;
+  }
+  for (const std::string &e : extras)
+    if (e.rfind("--benchmark_", 0) != 0) {
+      std::cerr << "clearjit tune: unexpected argument '" << e << "' (see --help)\n";
+      return 2;
+    }
+  o.benchmark_flags = extras;
+  o.min_size = *lo;
+  o.max_size = *hi;
+  const CpuInfo &cpu = host_cpu();
+  // The destination pool is at least the largest size: keep it within a quarter of free memory.
+  uint64_t cap = available_memory() / 4;
+  if (o.max_size > cap) {
+    uint64_t p = 1;
+    while (p * 2 <= cap)
+      p *= 2;
+    std::cerr << "clearjit tune: --max-size capped at " << format_size(p)
+              << " (a quarter of available memory)\n";
+    o.max_size = std::max(p, o.min_size);
+  }
+  o.time_limit = a.time_limit;
+  o.progress = true;
+  std::string output = a.output.empty() ? default_profile_name(cpu) : a.output;
+  for (const std::string &path : {output, a.json, a.report})
+    if (!path.empty())
+      if (std::string e = check_writable(path); !e.empty()) {
+        std::cerr << "clearjit tune: " << e << "\n";
+        return 1;
+      }
+
+  TuneResult r;
+  try {
+    r = tune(o, cpu);
+  } catch (const std::exception &e) {
+    std::cerr << "clearjit tune: " << e.what() << "\n";
+    return 1;
+  }
+  std::cout << summary_text(r);
+  int rc = 0;
+  auto save = [&](const std::string &path, const std::string &text, const char *what) {
+    if (path.empty())
+      return;
+    if (std::string e = write_file_atomically(path, text); !e.empty()) {
+      std::cerr << "clearjit tune: " << e << "\n";
+      rc = 1;
+    } else {
+      std::cout << what << ": " << path << "\n";
+    }
+  };
+  std::cout << "\n";
+  save(output, profile_toml(r, cpu), "profile");
+  save(a.json, measurements_json(r, cpu), "measurements");
+  save(a.report, report_html(r, cpu), "report");
+  return rc;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -65,6 +220,25 @@ int main(int argc, char **argv) {
   asm_->add_option("SPEC", spec, "a kernel spec, e.g. avx2:unroll=4 or movnti:chunk=4K,fence=chunk")->required();
   asm_->footer("Spec grammar: method[:option,...]; methods and options: see README.md.");
 
+  auto *which = app.add_subcommand("which", "Show the default profile lookup: what each step found and what was chosen");
+  std::string check_path;
+  auto *check = app.add_subcommand("check", "Validate a profile against this CPU (exit 0, or 1 with the errors)");
+  check->add_option("PROFILE", check_path, "a profile TOML file")->required();
+
+  TuneArgs tune_args;
+  auto *tune = app.add_subcommand("tune", "Measure every kernel on this CPU and write a profile");
+  tune->add_option("--level", tune_args.level, "quick (< 60 s), default (< 5 min) or exhaustive")->capture_default_str();
+  tune->add_option("--min-size", tune_args.min_size, "smallest size tuned, e.g. 4K")->capture_default_str();
+  tune->add_option("--max-size", tune_args.max_size, "largest size tuned, e.g. 1G (capped at a quarter of available memory)")
+      ->capture_default_str();
+  tune->add_option("--time-limit", tune_args.time_limit, "seconds for the whole run; narrows the search to fit")
+      ->check(CLI::PositiveNumber);
+  tune->add_option("-o,--output", tune_args.output, "profile to write (default: named after the CPU, e.g. amd-family26-model2.toml)");
+  tune->add_option("--json", tune_args.json, "write every raw measurement as JSON");
+  tune->add_option("--report", tune_args.report, "write an HTML report with charts");
+  tune->allow_extras();
+  tune->footer("Google Benchmark's own --benchmark_* flags are passed through.");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -74,5 +248,8 @@ int main(int argc, char **argv) {
   if (*cpu) return cmd_cpu();
   if (*list) return cmd_list(level);
   if (*asm_) return cmd_asm(spec);
+  if (*tune) return cmd_tune(tune_args, tune->remaining());
+  if (*which) return cmd_which();
+  if (*check) return cmd_check(check_path);
   return 2;
 }

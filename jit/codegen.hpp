@@ -1,6 +1,7 @@
 // Turning emitted instructions into callable code: the JIT runtime and generated functions.
 #pragma once
 
+#include "profile.hpp"
 #include "spec.hpp"
 
 #include <asmjit/x86.h>
@@ -10,7 +11,7 @@
 #include <memory>
 #include <string>
 
-namespace clearjit {
+namespace cjit {
 
 //! Register contract of every generated function: rdi = dst, rsi = n (System V).
 using ClearFn = void (*)(void *dst, size_t n);
@@ -30,10 +31,20 @@ struct GeneratedCode {
 using EmitFn = std::function<void(asmjit::x86::Assembler &)>;
 
 //! Assembles what `emit` writes and maps it executable (never writable at the same address).
-Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit);
+//! `name` labels it for debug aids: CLEARJIT_PERF_MAP=1 appends it to /tmp/perf-<pid>.map;
+//! CLEARJIT_DUMP=DIR writes DIR/<name>.bin (raw bytes, for objdump -b binary) and <name>.asm.
+Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::string &name = "clearjit_code");
 
 //! Emits the body of the kernel described by `s` (feature checks are the caller's).
 void emit_kernel(asmjit::x86::Assembler &a, const Spec &s);
+
+//! Sizes below this are cleared by a dispatcher's own head/tail stores, whatever the profile.
+constexpr unsigned kDispatchSmall = 256;
+
+//! Emits one function that clears with `table`'s kernels: head/tail stores below
+//! kDispatchSmall, then a branch tree on n with each class's kernel inline. `table` is
+//! non-empty and validated (every kernel runs on this CPU); `avx`: the CPU has AVX.
+void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table, bool avx);
 
 //! Parses nothing, checks the CPU, generates: the C++ core of clearjit_kernel_compile.
 Result<std::unique_ptr<GeneratedCode>> compile_kernel(const Spec &s, const CpuInfo &cpu);
@@ -41,4 +52,4 @@ Result<std::unique_ptr<GeneratedCode>> compile_kernel(const Spec &s, const CpuIn
 //! Copies `msg` into a caller's buffer, NUL-terminated and truncated (the C API's convention).
 void write_error(char *err, size_t err_len, const std::string &msg);
 
-} // namespace clearjit
+} // namespace cjit

@@ -8,7 +8,7 @@
 #include <initializer_list>
 #include <optional>
 
-namespace clearjit {
+namespace cjit {
 namespace {
 
 constexpr std::array<std::string_view, size_t(Feature::count_)> kNames{
@@ -329,4 +329,4 @@ std::string describe(const CpuInfo &cpu) {
   return out;
 }
 
-} // namespace clearjit
+} // namespace cjit

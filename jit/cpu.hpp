@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace clearjit {
+namespace cjit {
 
 //! A CPU feature a clearing method may need. `none` is a method that runs anywhere.
 enum class Feature : uint8_t {
@@ -56,4 +56,4 @@ const CpuInfo &host_cpu();
 //! Human-readable multi-line description, as printed by `clearjit cpu`.
 std::string describe(const CpuInfo &cpu);
 
-} // namespace clearjit
+} // namespace cjit

@@ -8,49 +8,75 @@
 //   xmm0/ymm0/zmm0  zero
 // Only caller-saved registers are touched and no stack is used, so kernels need no frame.
 #include "codegen.hpp"
+#include "profile.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-namespace clearjit {
+namespace cjit {
 namespace {
 
 using namespace asmjit;
 using namespace asmjit::x86;
 
-class KernelEmitter {
+// Shared emit blocks. A kernel is prologue, small ladder, main path; a dispatcher is prologue,
+// small ladder, a branch tree on n, and one main path per size class.
+class Emitter {
 public:
-  KernelEmitter(Assembler &a, const Spec &s) : a_(a), s_(s), mi_(s.info()) {
-    vex_ = mi_.feature == Feature::avx || mi_.feature == Feature::avx512f;
-    vector_zero_ = std::max(mi_.width, mi_.tail_width) >= 16;
-  }
+  Emitter(Assembler &a, bool vex) : a_(a), vex_(vex) {}
 
-  void emit() {
-    if (s_.method == Method::libc)
-      return emit_libc();
-    exit_plain_ = a_.newLabel();
-    Label main = a_.newLabel();
-
+  // end = dst + n, zero registers.
+  void prologue(bool vector_zero) {
     a_.lea(r8, ptr(rdi, rsi));
     a_.xor_(eax, eax);
-    if (vector_zero_)
+    if (vector_zero)
       vex_ ? a_.vpxor(xmm0, xmm0, xmm0) : a_.pxor(xmm0, xmm0);
+  }
 
-    // Up to 2*S bytes: overlapping head/tail stores, no loop set-up. S is at least the alignment
-    // and the main store width, so the main path below always has room for its head and tail.
-    unsigned s = std::max({mi_.tail_width, s_.align, mi_.width});
-    a_.cmp(rsi, 2 * s);
-    a_.ja(main);
-    small_ladder(s);
+  // n in [0, 2*s]: head_tail of the largest power of two <= n, with stores up to `unit` wide;
+  // jumps to `exit` when done.
+  void small_ladder(unsigned s, unsigned unit, const Label &exit) {
+    unit_ = unit;
+    for (unsigned size = s; size >= 1; size /= 2) {
+      Label next = a_.newLabel();
+      a_.cmp(rsi, size);
+      a_.jb(size == 1 ? exit : next); // n == 0 touches nothing
+      head_tail(size);
+      a_.jmp(exit);
+      a_.bind(next);
+    }
+  }
 
-    a_.bind(main);
-    if (s_.align)
+  // n > 2 * small_limit(s): head stores to the alignment, the chunks, the tail, the fence.
+  // Ends before the exit (vzeroupper, ret), which the caller emits.
+  void main_path(const Spec &s) {
+    s_ = &s;
+    mi_ = &s.info();
+    unit_ = mi_->tail_width;
+    if (s.method == Method::libc)
+      return libc_tail_call();
+    if (s.align)
       align_head();
     chunks();
     tail();
-    if (s_.fence != Fence::none)
+    if (s.fence != Fence::none)
       a_.sfence();
-    exit_plain();
+  }
+
+  void exit() {
+    if (vex_)
+      a_.vzeroupper();
+    a_.ret();
+  }
+
+  // memset(dst, 0, n) as a tail call.
+  void libc_tail_call() {
+    if (vex_)
+      a_.vzeroupper();
+    a_.mov(rdx, rsi);
+    a_.xor_(esi, esi);
+    a_.mov(rax, reinterpret_cast<uint64_t>(static_cast<void *(*)(void *, int, size_t)>(&std::memset)));
+    a_.jmp(rax);
   }
 
 private:
@@ -75,17 +101,17 @@ private:
 
   // The method's own store of one main-loop unit at m (clzero: the line at m, which is aligned).
   void main_store(const Mem &m) {
-    if (s_.method == Method::clzero) {
+    if (s_->method == Method::clzero) {
       a_.lea(rax, m);
       a_.clzero();
     } else {
-      store(m, mi_.width, mi_.nontemporal);
+      store(m, mi_->width, mi_->nontemporal);
     }
   }
 
-  // Temporal stores covering `bytes` from base+disp, each min(bytes, tail_width) wide.
+  // Temporal stores covering `bytes` from base+disp, each min(bytes, unit_) wide.
   void cover(const Gp &base, int32_t disp, unsigned bytes) {
-    unsigned unit = std::min(bytes, mi_.tail_width);
+    unsigned unit = std::min(bytes, unit_);
     for (unsigned off = 0; off < bytes; off += unit)
       store(ptr(base, disp + int32_t(off)), unit, false);
   }
@@ -98,36 +124,24 @@ private:
     cover(r8, -int32_t(size), size);
   }
 
-  // n in [0, 2*s]: try sizes s, s/2, ..., 1 and use head_tail of the first that fits.
-  void small_ladder(unsigned s) {
-    for (unsigned size = s; size >= 1; size /= 2) {
-      Label next = a_.newLabel();
-      a_.cmp(rsi, size);
-      a_.jb(size == 1 ? exit_plain_ : next); // n == 0 touches nothing
-      head_tail(size);
-      a_.jmp(exit_plain_);
-      a_.bind(next);
-    }
-  }
-
   // Covers [dst, dst+align) with head stores, then moves the cursor to the next boundary.
   void align_head() {
-    cover(rdi, 0, s_.align);
-    a_.add(rdi, s_.align - 1);
-    a_.and_(rdi, -int32_t(s_.align));
+    cover(rdi, 0, s_->align);
+    a_.add(rdi, s_->align - 1);
+    a_.and_(rdi, -int32_t(s_->align));
     a_.mov(rsi, r8);
     a_.sub(rsi, rdi);
   }
 
-  // Splits [rdi, r8) into chunks of s_.chunk bytes (one string instruction or loop run each).
+  // Splits [rdi, r8) into chunks of s_->chunk bytes (one string instruction or loop run each).
   void chunks() {
-    if (!s_.chunk) {
+    if (!s_->chunk) {
       a_.mov(rdx, rsi);
       body();
       return;
     }
     Label next = a_.newLabel(), done = a_.newLabel();
-    a_.mov(r10, s_.chunk);
+    a_.mov(r10, s_->chunk);
     a_.bind(next);
     a_.mov(rdx, rsi);
     a_.cmp(rdx, r10);
@@ -136,7 +150,7 @@ private:
     body();
     a_.test(rsi, rsi);
     a_.jz(done);
-    if (s_.fence == Fence::chunk)
+    if (s_->fence == Fence::chunk)
       a_.sfence();
     a_.jmp(next);
     a_.bind(done);
@@ -144,9 +158,9 @@ private:
 
   // Clears rdx bytes from rdi, advancing rdi; loop methods leave rdx mod width for tail().
   void body() {
-    if (mi_.string_op) {
+    if (mi_->string_op) {
       a_.mov(rcx, rdx);
-      if (s_.method == Method::stosq) {
+      if (s_->method == Method::stosq) {
         a_.shr(rcx, 3);
         a_.rep().stosq();
       } else {
@@ -154,9 +168,9 @@ private:
       }
       return;
     }
-    const unsigned w = mi_.width, block = w * s_.unroll;
+    const unsigned w = mi_->width, block = w * s_->unroll;
     store_loop(block, 0);
-    if (s_.unroll > 1)
+    if (s_->unroll > 1)
       store_loop(w, block - 1); // what the unrolled loop left, one unit per iteration
   }
 
@@ -170,7 +184,7 @@ private:
     a_.cmp(rdi, r9);
     a_.je(done);
     a_.bind(loop);
-    for (unsigned off = 0; off < block; off += mi_.width)
+    for (unsigned off = 0; off < block; off += mi_->width)
       main_store(ptr(rdi, int32_t(off)));
     a_.add(rdi, block);
     a_.cmp(rdi, r9);
@@ -181,44 +195,109 @@ private:
   // Bytes a loop could not store (less than one unit) end the range: cover the last unit,
   // overlapping already-cleared bytes. n > width is guaranteed by the small ladder.
   void tail() {
-    if (s_.method == Method::stosb)
+    if (s_->method == Method::stosb)
       return;
     Label done = a_.newLabel();
     a_.cmp(rdi, r8);
     a_.je(done);
-    cover(r8, -int32_t(mi_.width), mi_.width);
+    cover(r8, -int32_t(mi_->width), mi_->width);
     a_.bind(done);
-  }
-
-  void exit_plain() {
-    a_.bind(exit_plain_);
-    if (vex_)
-      a_.vzeroupper();
-    a_.ret();
-  }
-
-  // memset(dst, 0, n) as a tail call; n == 0 returns without calling (dst may be NULL).
-  void emit_libc() {
-    Label done = a_.newLabel();
-    a_.test(rsi, rsi);
-    a_.jz(done);
-    a_.mov(rdx, rsi);
-    a_.xor_(esi, esi);
-    a_.mov(rax, reinterpret_cast<uint64_t>(static_cast<void *(*)(void *, int, size_t)>(&std::memset)));
-    a_.jmp(rax);
-    a_.bind(done);
-    a_.ret();
   }
 
   Assembler &a_;
-  const Spec &s_;
-  const MethodInfo &mi_;
-  bool vex_ = false, vector_zero_ = false;
-  Label exit_plain_;
+  bool vex_;
+  const Spec *s_ = nullptr;
+  const MethodInfo *mi_ = nullptr;
+  unsigned unit_ = 8;
 };
+
+bool uses_avx(const MethodInfo &mi) { return mi.feature == Feature::avx || mi.feature == Feature::avx512f; }
 
 } // namespace
 
-void emit_kernel(Assembler &a, const Spec &s) { KernelEmitter(a, s).emit(); }
+void emit_kernel(Assembler &a, const Spec &s) {
+  const MethodInfo &mi = s.info();
+  Emitter e(a, uses_avx(mi));
+  Label exit = a.newLabel();
+  if (s.method == Method::libc) { // n == 0 returns without calling (dst may be NULL)
+    a.test(rsi, rsi);
+    a.jz(exit);
+    e.libc_tail_call();
+    a.bind(exit);
+    a.ret();
+    return;
+  }
+  e.prologue(std::max(mi.width, mi.tail_width) >= 16);
+  // Up to 2*S bytes: overlapping head/tail stores, no loop set-up. S is at least the alignment
+  // and the main store width, so the main path always has room for its head and tail.
+  Label main = a.newLabel();
+  unsigned limit = std::max({mi.tail_width, s.align, mi.width});
+  a.cmp(rsi, 2 * limit);
+  a.ja(main);
+  e.small_ladder(limit, mi.tail_width, exit);
+  a.bind(main);
+  e.main_path(s);
+  a.bind(exit);
+  e.exit();
+}
 
-} // namespace clearjit
+} // namespace cjit
+
+namespace cjit {
+
+void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table, bool avx) {
+  using namespace asmjit;
+  using namespace asmjit::x86;
+  // With AVX every class uses VEX encodings (SSE classes too), so no kernel mixes legacy SSE
+  // and AVX state; without it no class can need AVX (the loader refused such profiles).
+  Emitter e(a, avx);
+  e.prologue(true);
+  // Below kDispatchSmall bytes: head/tail stores without loop set-up, whatever the profile says;
+  // a loop or string instruction cannot pay for its set-up there.
+  Label big = a.newLabel(), exit = a.newLabel();
+  a.cmp(rsi, kDispatchSmall);
+  a.jae(big);
+  e.small_ladder(kDispatchSmall / 2, avx ? 32 : 16, exit);
+  a.bind(exit);
+  e.exit();
+
+  // Classes n >= kDispatchSmall can reach, with their lower bounds.
+  std::vector<const SizeClass *> live;
+  for (const SizeClass &c : table)
+    if (!c.below || c.below > kDispatchSmall)
+      live.push_back(&c);
+  std::vector<Label> labels;
+  for (size_t i = 0; i < live.size(); ++i)
+    labels.push_back(a.newLabel());
+
+  // A balanced branch tree on n over the class boundaries: log2(classes) compares, no table,
+  // no indirect jump.
+  auto tree = [&](auto &&self, size_t lo, size_t hi) -> void {
+    if (lo == hi) {
+      a.jmp(labels[lo]);
+      return;
+    }
+    size_t mid = (lo + hi + 1) / 2;
+    uint64_t bound = live[mid - 1]->below;
+    Label upper = a.newLabel();
+    if (bound <= uint64_t(INT32_MAX)) {
+      a.cmp(rsi, int32_t(bound));
+    } else {
+      a.mov(r11, bound);
+      a.cmp(rsi, r11);
+    }
+    a.jae(upper);
+    self(self, lo, mid - 1);
+    a.bind(upper);
+    self(self, mid, hi);
+  };
+  a.bind(big);
+  tree(tree, 0, live.size() - 1);
+  for (size_t i = 0; i < live.size(); ++i) {
+    a.bind(labels[i]);
+    e.main_path(live[i]->kernel);
+    e.exit();
+  }
+}
+
+} // namespace cjit

@@ -5,14 +5,14 @@
 #include <cstring>
 #include <new>
 
-using namespace clearjit;
+using namespace cjit;
 
 struct clearjit_kernel {
   std::string spec;
   std::unique_ptr<GeneratedCode> code;
 };
 
-namespace clearjit {
+namespace cjit {
 void write_error(char *err, size_t err_len, const std::string &msg) {
   if (!err || err_len == 0)
     return;
@@ -20,7 +20,7 @@ void write_error(char *err, size_t err_len, const std::string &msg) {
   std::memcpy(err, msg.data(), n);
   err[n] = '\0';
 }
-} // namespace clearjit
+} // namespace cjit
 
 extern "C" {
 

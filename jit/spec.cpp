@@ -4,7 +4,7 @@
 #include <array>
 #include <charconv>
 
-namespace clearjit {
+namespace cjit {
 namespace {
 
 // clang-format off
@@ -209,4 +209,4 @@ std::string unsupported_reason(const Spec &s, const CpuInfo &cpu) {
          ", which this CPU lacks";
 }
 
-} // namespace clearjit
+} // namespace cjit

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace clearjit {
+namespace cjit {
 
 enum class Method : uint8_t {
   stosb,
@@ -56,7 +56,7 @@ struct Spec {
   unsigned align = 0;
 
   bool operator==(const Spec &) const = default;
-  const MethodInfo &info() const { return clearjit::info(method); }
+  const MethodInfo &info() const { return cjit::info(method); }
 };
 
 //! The spec with every option at its default for `m`.
@@ -83,4 +83,4 @@ std::optional<uint64_t> parse_size(std::string_view text);
 //! Empty when `cpu` can run `s`; otherwise why not, e.g. "ntavx512 needs AVX512F, which this CPU lacks".
 std::string unsupported_reason(const Spec &s, const CpuInfo &cpu);
 
-} // namespace clearjit
+} // namespace cjit

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace clearjit::test {
+namespace cjit::test {
 
 inline size_t page_size() { return size_t(sysconf(_SC_PAGESIZE)); }
 
@@ -73,4 +73,4 @@ inline size_t first_nonzero(const uint8_t *p, size_t n) {
   return n;
 }
 
-} // namespace clearjit::test
+} // namespace cjit::test

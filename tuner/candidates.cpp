@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace clearjit {
+namespace cjit {
 
 std::optional<Level> level_by_name(std::string_view name) {
   if (name == "quick") return Level::quick;
@@ -69,4 +69,4 @@ std::vector<Spec> candidates(Level level) {
   return out;
 }
 
-} // namespace clearjit
+} // namespace cjit

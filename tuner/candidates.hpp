@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace clearjit {
+namespace cjit {
 
 enum class Level : uint8_t { quick, default_, exhaustive };
 
@@ -18,4 +18,4 @@ std::string_view level_name(Level l);
 //! duplicates, in method-table order.
 std::vector<Spec> candidates(Level level);
 
-} // namespace clearjit
+} // namespace cjit

@@ -28,6 +28,41 @@ const char *clearjit_kernel_asm(const clearjit_kernel *k);
 /*! Releases the kernel and its code. NULL is ignored. */
 void clearjit_kernel_free(clearjit_kernel *k);
 
+/*! What the caller does after clearing: touches the memory soon (reuse), or not (stream). */
+typedef enum clearjit_intent { CLEARJIT_REUSE = 0, CLEARJIT_STREAM = 1 } clearjit_intent;
+
+/*! A loaded profile with one generated dispatcher per intent. */
+typedef struct clearjit clearjit;
+
+/*! Loads and validates the profile at `profile_path` and generates its dispatchers.
+ *  NULL: the default lookup ($CLEARJIT_PROFILE, $XDG_CONFIG_HOME/clearjit/profile.toml or
+ *  ~/.config/clearjit/profile.toml, /etc/clearjit/profile.toml, the installed profiles for this
+ *  CPU, then a built-in default). Returns NULL on failure with a message in `err` (as
+ *  clearjit_kernel_compile). */
+clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len);
+
+/*! Zeroes [dst, dst+n) for a caller that reuses the memory soon. Reentrant, async-signal-safe. */
+void clearjit_clear(const clearjit *cj, void *dst, size_t n);
+
+/*! Zeroes [dst, dst+n) for a caller that does not touch it soon. Reentrant, async-signal-safe. */
+void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n);
+
+/*! The canonical spec of the kernel that clears n bytes for `intent`. Valid until close. */
+const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n);
+
+/*! The path the profile came from, or "built-in". */
+const char *clearjit_profile_source(const clearjit *cj);
+
+/*! Warnings from loading (e.g. a profile measured on another CPU); "" when none. */
+const char *clearjit_warnings(const clearjit *cj);
+
+/*! Releases everything. NULL is ignored. */
+void clearjit_close(clearjit *cj);
+
+/*! Process-wide default (intent reuse): opened on first use by the default lookup, falling
+ *  back to the built-in default if that file is bad. Thread-safe; never fails. */
+void clearjit_zero(void *dst, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,15 +1,17 @@
-// C++ interface to clearjit: RAII wrappers over the C API.
+// C++ interface to clearjit: RAII wrappers over the C API. The namespace is cjit because the
+// C API's `struct clearjit` owns the global name `clearjit`.
 #pragma once
 
 #include "clearjit.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-namespace clearjit {
+namespace cjit {
 
 //! Thrown by the throwing constructors; what() is the library's message.
 class Error : public std::runtime_error {
@@ -20,7 +22,7 @@ public:
 //! A generated clearing kernel. Movable, not copyable.
 class Kernel {
 public:
-  //! Compiles `spec` for this CPU; throws clearjit::Error with the reason on failure.
+  //! Compiles `spec` for this CPU; throws cjit::Error with the reason on failure.
   explicit Kernel(std::string_view spec) {
     std::string error;
     if (auto k = compile(spec, &error))
@@ -55,4 +57,38 @@ private:
   std::unique_ptr<clearjit_kernel, Free> k_;
 };
 
-} // namespace clearjit
+//! What the caller does after clearing: touches the memory soon (reuse) or not (stream).
+enum class Intent : uint8_t { reuse = CLEARJIT_REUSE, stream = CLEARJIT_STREAM };
+
+//! A loaded profile and its generated dispatchers. Movable, not copyable; clear() and
+//! clear_stream() are reentrant and async-signal-safe.
+class Clearer {
+public:
+  //! Opens the profile at `path`, or the default lookup when empty; throws cjit::Error.
+  explicit Clearer(const std::string &path = {}) {
+    char buf[1024];
+    cj_.reset(clearjit_open(path.empty() ? nullptr : path.c_str(), buf, sizeof buf));
+    if (!cj_)
+      throw Error(buf);
+  }
+
+  void clear(void *dst, size_t n) const { clearjit_clear(cj_.get(), dst, n); }
+  void clear_stream(void *dst, size_t n) const { clearjit_clear_stream(cj_.get(), dst, n); }
+  std::string_view kernel_for(Intent intent, size_t n) const {
+    return clearjit_kernel_for(cj_.get(), clearjit_intent(intent), n);
+  }
+  std::string_view source() const { return clearjit_profile_source(cj_.get()); }
+  std::string_view warnings() const { return clearjit_warnings(cj_.get()); }
+  const clearjit *get() const { return cj_.get(); }
+
+private:
+  struct Close {
+    void operator()(clearjit *cj) const { clearjit_close(cj); }
+  };
+  std::unique_ptr<clearjit, Close> cj_;
+};
+
+//! The process-wide default (intent reuse); never fails.
+inline void zero(void *dst, size_t n) { clearjit_zero(dst, n); }
+
+} // namespace cjit

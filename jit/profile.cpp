@@ -1,0 +1,466 @@
+// Reading and validating profiles (TOML). The format is a contract with the tuner, applications
+// and outside tools, so the reader is strict about what it uses and ignores what it does not know.
+//
+// Sizes are TOML integers (bytes) or strings: digits with an optional binary suffix KiB, MiB,
+// GiB or TiB ("4096", "2KiB", "32MiB"). Nothing else is accepted: "2K" and "2KB" are refused
+// because "KB" is 1000 or 1024 depending on who wrote it, and a profile must mean one thing.
+#include "profile.hpp"
+
+#define TOML_HEADER_ONLY 1
+#include <toml++/toml.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <system_error>
+
+namespace cjit {
+namespace {
+
+// A profile is a few kilobytes; the cap keeps a wrong path (a log, a device) from eating memory.
+constexpr size_t kMaxFileBytes = 1u << 20;
+
+// Thrown inside the parser only, caught in parse_profile: the message is already complete.
+struct Refusal {
+  std::string message;
+};
+
+std::string errno_text(int e) { return std::generic_category().message(e); }
+
+std::string number_text(double v) {
+  char buf[64];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, p) : std::string("?");
+}
+
+std::string_view type_name(const toml::node &n) {
+  switch (n.type()) {
+  case toml::node_type::table: return "a table";
+  case toml::node_type::array: return "an array";
+  case toml::node_type::string: return "a string";
+  case toml::node_type::integer: return "an integer";
+  case toml::node_type::floating_point: return "a float";
+  case toml::node_type::boolean: return "a boolean";
+  case toml::node_type::date: return "a date";
+  case toml::node_type::time: return "a time";
+  case toml::node_type::date_time: return "a date-time";
+  default: return "nothing";
+  }
+}
+
+// A size string as documented at the top of this file; nullopt plus a reason otherwise.
+std::optional<uint64_t> parse_size_string(std::string_view text, std::string &why) {
+  static constexpr std::pair<std::string_view, unsigned> kSuffixes[] = {
+      {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+  const std::string quoted = "\"" + std::string(text) + "\"";
+  if (!text.empty() && text.front() == '-') {
+    why = "must not be negative, got " + quoted;
+    return std::nullopt;
+  }
+  std::string_view digits = text;
+  unsigned shift = 0;
+  for (auto [suffix, s] : kSuffixes)
+    if (digits.size() > suffix.size() && digits.ends_with(suffix)) {
+      digits.remove_suffix(suffix.size());
+      shift = s;
+      break;
+    }
+  const bool all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  if (!all_digits) {
+    why = "unreadable size " + quoted +
+          ": use a byte count with an optional binary suffix KiB, MiB, GiB or TiB "
+          "(e.g. 4096 or \"32KiB\"; \"32K\" and \"32KB\" are not accepted)";
+    return std::nullopt;
+  }
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || p != digits.data() + digits.size() || (shift && v >> (64 - shift))) {
+    why = "size " + quoted + " does not fit in 64 bits";
+    return std::nullopt;
+  }
+  return v << shift;
+}
+
+// Rejects what is not UTF-8 text before TOML sees it, so binary files get one clear message.
+void check_text(std::string_view text, const std::string &name) {
+  size_t line = 1, col = 1;
+  auto refuse = [&](const std::string &what) {
+    throw Refusal{name + ":" + std::to_string(line) + ": not a text profile: " + what +
+                  " at column " + std::to_string(col) + " (a profile is UTF-8 TOML text)"};
+  };
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == 0) refuse("NUL byte");
+    if (c == '\n') {
+      ++line, col = 1, ++i;
+      continue;
+    }
+    size_t len = c < 0x80             ? 1
+                 : (c & 0xE0) == 0xC0 ? 2
+                 : (c & 0xF0) == 0xE0 ? 3
+                 : (c & 0xF8) == 0xF0 ? 4
+                                      : 0;
+    bool ok = len != 0 && i + len <= text.size();
+    uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+    for (size_t k = 1; ok && k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      ok = (cc & 0xC0) == 0x80;
+      cp = cp << 6 | (cc & 0x3F);
+    }
+    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8 either.
+    constexpr uint32_t kMinForLen[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (ok && len > 1) ok = cp >= kMinForLen[len] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
+    if (!ok) {
+      char hex[8];
+      auto [p, ec] = std::to_chars(hex, hex + sizeof hex, unsigned(c), 16);
+      (void)ec;
+      refuse("invalid UTF-8 (byte 0x" + std::string(hex, p) + ")");
+    }
+    i += len, ++col;
+  }
+}
+
+class Reader {
+public:
+  Reader(const std::string &name, const CpuInfo &cpu) : name_(name), cpu_(cpu) {}
+
+  Profile read(const toml::table &root) {
+    Profile p;
+    read_format(root);
+    p.host = read_host(root);
+    const toml::node *dispatch = root.get("dispatch");
+    if (!dispatch)
+      refuse(nullptr, "dispatch.reuse",
+             "missing: a profile needs at least one [[dispatch.reuse]] class");
+    const toml::table *dt = dispatch->as_table();
+    if (!dt)
+      refuse(dispatch, "dispatch", "must be a table, got " + std::string(type_name(*dispatch)));
+    // More keys are welcome (a newer tuner may add intents), but a typo such as
+    // [[dispatch.steam]] deserves a word: the caller sees it through clearjit_warnings.
+    for (const auto &[key, node] : *dt)
+      if (key.str() != "reuse" && key.str() != "stream")
+        p.warnings.push_back(where(&node) + ": dispatch." + std::string(key.str()) +
+                             ": unknown intent, ignored (the intents are reuse and stream)");
+    const toml::node *reuse = dt->get("reuse");
+    if (!reuse)
+      refuse(dt, "dispatch.reuse",
+             "missing: a profile needs at least one [[dispatch.reuse]] class");
+    p.reuse = read_classes(*reuse, "reuse");
+    // Optional: without it the stream intent uses the reuse table (Profile::table).
+    if (const toml::node *stream = dt->get("stream")) p.stream = read_classes(*stream, "stream");
+    p.source = name_;
+    return p;
+  }
+
+private:
+  const std::string &name_;
+  const CpuInfo &cpu_;
+
+  // name:line: key: message, without the line when the node (or its position) is unknown.
+  std::string where(const toml::node *at) const {
+    std::string out = name_;
+    if (at && at->source().begin.line) out += ":" + std::to_string(at->source().begin.line);
+    return out;
+  }
+
+  [[noreturn]] void refuse(const toml::node *at, const std::string &key,
+                           const std::string &msg) const {
+    throw Refusal{where(at) + ": " + key + ": " + msg};
+  }
+
+  void read_format(const toml::table &root) const {
+    const toml::node *f = root.get("format");
+    if (!f) refuse(nullptr, "format", "missing: a profile starts with format = 1");
+    const auto *i = f->as_integer();
+    if (!i) refuse(f, "format", "must be an integer, got " + std::string(type_name(*f)));
+    if (i->get() != 1)
+      refuse(f, "format",
+             "unsupported version " + std::to_string(i->get()) +
+                 " (this reader understands format = 1)");
+  }
+
+  std::optional<std::string> opt_string(const toml::table &t, const std::string &prefix,
+                                        const char *key) const {
+    const toml::node *n = t.get(key);
+    if (!n) return std::nullopt;
+    if (const auto *s = n->as_string()) return s->get();
+    refuse(n, prefix + key, "must be a string, got " + std::string(type_name(*n)));
+  }
+
+  // CPUID values and cache sizes: integers that cannot be negative.
+  std::optional<int64_t> opt_count(const toml::table &t, const std::string &prefix,
+                                   const char *key) const {
+    const toml::node *n = t.get(key);
+    if (!n) return std::nullopt;
+    const auto *i = n->as_integer();
+    if (!i) refuse(n, prefix + key, "must be an integer, got " + std::string(type_name(*n)));
+    if (i->get() < 0)
+      refuse(n, prefix + key, "must not be negative, got " + std::to_string(i->get()));
+    return i->get();
+  }
+
+  uint64_t size(const toml::node &n, const std::string &key) const {
+    if (const auto *i = n.as_integer()) {
+      if (i->get() < 0) refuse(&n, key, "must not be negative, got " + std::to_string(i->get()));
+      return uint64_t(i->get());
+    }
+    if (const auto *f = n.as_floating_point())
+      refuse(&n, key,
+             "must be a whole number of bytes, got a float (" + number_text(f->get()) + ")");
+    if (const auto *s = n.as_string()) {
+      std::string why;
+      if (auto v = parse_size_string(s->get(), why)) return *v;
+      refuse(&n, key, why);
+    }
+    refuse(&n, key,
+           "must be a size in bytes (an integer, or a string such as \"32KiB\"), got " +
+               std::string(type_name(n)));
+  }
+
+  ProfileHost read_host(const toml::table &root) const {
+    const toml::node *hn = root.get("host");
+    if (!hn)
+      refuse(nullptr, "host",
+             "missing: a profile needs a [host] table (the CPU it was measured on)");
+    const toml::table *t = hn->as_table();
+    if (!t) refuse(hn, "host", "must be a table, got " + std::string(type_name(*hn)));
+    const std::string pre = "host.";
+    ProfileHost h;
+
+    auto vendor = opt_string(*t, pre, "vendor");
+    if (!vendor)
+      refuse(t, "host.vendor", "missing: the CPUID vendor string, e.g. \"AuthenticAMD\"");
+    if (vendor->empty()) refuse(t->get("vendor"), "host.vendor", "must not be empty");
+    h.vendor = *vendor;
+    h.brand = opt_string(*t, pre, "brand").value_or("");
+    auto family = opt_count(*t, pre, "family");
+    if (!family) refuse(t, "host.family", "missing: the display family, an integer");
+    auto model = opt_count(*t, pre, "model");
+    if (!model) refuse(t, "host.model", "missing: the display model, an integer");
+    h.family = *family;
+    h.model = *model;
+    h.stepping = opt_count(*t, pre, "stepping").value_or(0);
+
+    if (const toml::node *fn = t->get("features")) {
+      const toml::array *a = fn->as_array();
+      if (!a)
+        refuse(fn, "host.features",
+               "must be an array of strings, got " + std::string(type_name(*fn)));
+      for (size_t i = 0; i < a->size(); ++i) {
+        const toml::node &e = *a->get(i);
+        const auto *s = e.as_string();
+        if (!s)
+          refuse(&e, "host.features[" + std::to_string(i) + "]",
+                 "must be a string, got " + std::string(type_name(e)));
+        // Unknown feature names are kept: a newer tuner may record features this build lacks.
+        h.features.push_back(s->get());
+      }
+    }
+    const std::pair<const char *, int64_t ProfileHost::*> caches[] = {
+        {"l1d", &ProfileHost::l1d}, {"l2", &ProfileHost::l2}, {"l3", &ProfileHost::l3}};
+    for (auto [key, field] : caches)
+      if (const toml::node *n = t->get(key)) {
+        const uint64_t v = size(*n, pre + key);
+        if (v > uint64_t(INT64_MAX))
+          refuse(n, pre + key, "too large: " + std::to_string(v) + " bytes");
+        h.*field = int64_t(v);
+      }
+    if (const toml::node *n = t->get("hypervisor")) {
+      const auto *b = n->as_boolean();
+      if (!b)
+        refuse(n, "host.hypervisor",
+               "must be a boolean (true or false), got " + std::string(type_name(*n)));
+      h.hypervisor = b->get();
+    }
+    return h;
+  }
+
+  std::vector<SizeClass> read_classes(const toml::node &n, const std::string &intent) const {
+    const std::string key = "dispatch." + intent;
+    const toml::array *a = n.as_array();
+    if (a && a->empty())
+      refuse(
+          &n, key,
+          "has no classes: it needs at least one [[" + key + "]] table" +
+              (intent == "stream" ? " (or leave dispatch.stream out to use dispatch.reuse)" : ""));
+    if (!a || !a->is_array_of_tables())
+      refuse(&n, key,
+             "must be an array of tables ([[" + key + "]] sections), got " +
+                 std::string(type_name(n)) + (a ? " holding other values" : ""));
+
+    std::vector<SizeClass> out;
+    uint64_t prev = 0;
+    for (size_t i = 0; i < a->size(); ++i) {
+      const toml::table &t = *a->get(i)->as_table();
+      const std::string ck = key + "[" + std::to_string(i) + "]";
+      const bool last = i + 1 == a->size();
+      SizeClass c;
+
+      const toml::node *below = t.get("below");
+      if (last && below)
+        refuse(below, ck + ".below",
+               "must be left out on the last class, which takes every larger size");
+      if (!last) {
+        if (!below)
+          refuse(&t, ck + ".below",
+                 "missing: every class but the last needs an exclusive upper bound in bytes");
+        c.below = size(*below, ck + ".below");
+        if (i == 0 && c.below == 0) refuse(below, ck + ".below", "must be at least 1, got 0");
+        if (i > 0 && c.below <= prev)
+          refuse(below, ck + ".below",
+                 "must be greater than the previous class's below (" + std::to_string(prev) +
+                     "), got " + std::to_string(c.below));
+        prev = c.below;
+      }
+
+      const toml::node *kn = t.get("kernel");
+      if (!kn)
+        refuse(&t, ck + ".kernel",
+               "missing: each class needs a kernel spec, e.g. \"avx2:unroll=4\"");
+      const auto *ks = kn->as_string();
+      if (!ks)
+        refuse(kn, ck + ".kernel",
+               "must be a string (a kernel spec), got " + std::string(type_name(*kn)));
+      const std::string quoted = "\"" + ks->get() + "\"";
+      auto spec = parse_spec(ks->get());
+      if (!spec) refuse(kn, ck + ".kernel", "invalid kernel spec " + quoted + ": " + spec.error);
+      if (std::string why = unsupported_reason(*spec, cpu_); !why.empty())
+        refuse(kn, ck + ".kernel", "kernel " + quoted + " cannot run on this CPU: " + why);
+      if (spec->info().nontemporal && spec->fence == Fence::none)
+        refuse(
+            kn, ck + ".kernel",
+            "kernel " + quoted +
+                " is non-temporal with fence=none, which is for measurement "
+                "only (without an sfence its weakly ordered stores may land after later ones); use "
+                "fence=end or fence=chunk");
+      c.kernel = *spec;
+
+      if (const toml::node *g = t.get("gbps")) {
+        auto v = g->value<double>(); // integers are accepted too
+        if (!v || !(g->is_integer() || g->is_floating_point()))
+          refuse(g, ck + ".gbps", "must be a number, got " + std::string(type_name(*g)));
+        if (!std::isfinite(*v) || *v < 0)
+          refuse(g, ck + ".gbps", "must be a finite number >= 0, got " + number_text(*v));
+        c.gbps = *v;
+      }
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+};
+
+} // namespace
+
+std::string_view intent_name(Intent i) {
+  switch (i) {
+  case Intent::reuse: return "reuse";
+  case Intent::stream: return "stream";
+  }
+  return "unknown";
+}
+
+ProfileHost profile_host(const CpuInfo &cpu) {
+  ProfileHost h;
+  h.vendor = cpu.vendor;
+  h.brand = cpu.brand;
+  h.family = cpu.family;
+  h.model = cpu.model;
+  h.stepping = cpu.stepping;
+  for (size_t f = size_t(Feature::none) + 1; f < size_t(Feature::count_); ++f)
+    if (cpu.has(Feature(f))) h.features.emplace_back(feature_key(Feature(f)));
+  std::sort(h.features.begin(), h.features.end());
+  h.l1d = int64_t(cpu.l1d.size);
+  h.l2 = int64_t(cpu.l2.size);
+  h.l3 = int64_t(cpu.l3.size);
+  h.hypervisor = cpu.hypervisor;
+  return h;
+}
+
+bool same_cpu(const ProfileHost &host, const CpuInfo &cpu) {
+  return host.vendor == cpu.vendor && host.family == int64_t(cpu.family) &&
+         host.model == int64_t(cpu.model);
+}
+
+const SizeClass &class_for(const std::vector<SizeClass> &table, uint64_t n) {
+  // The last class is unbounded whatever its below says.
+  for (size_t i = 0; i + 1 < table.size(); ++i)
+    if (n < table[i].below) return table[i];
+  return table.back();
+}
+
+Result<Profile> parse_profile(std::string_view text, const std::string &name, const CpuInfo &cpu) {
+  using R = Result<Profile>;
+  try {
+    if (std::all_of(text.begin(), text.end(),
+                    [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }))
+      return R::fail(name + ": empty file: expected a TOML profile starting with format = 1");
+    check_text(text, name);
+    toml::table root;
+    try {
+      root = toml::parse(text, std::string_view(name));
+    } catch (const toml::parse_error &e) {
+      const auto &pos = e.source().begin;
+      return R::fail(name + ":" + std::to_string(pos.line) + ": not valid TOML: " +
+                     std::string(e.description()) + " (column " + std::to_string(pos.column) + ")");
+    }
+    return {Reader(name, cpu).read(root), {}};
+  } catch (const Refusal &r) {
+    return R::fail(r.message);
+  } catch (const std::exception &e) {
+    return R::fail(name + ": cannot read the profile: " + e.what());
+  } catch (...) {
+    return R::fail(name + ": cannot read the profile: unknown error");
+  }
+}
+
+Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu) {
+  using R = Result<Profile>;
+  try {
+    const std::string name = path.empty() ? "(empty path)" : path;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+      return R::fail(name + ": cannot open: " + errno_text(errno));
+    if (S_ISDIR(st.st_mode)) return R::fail(name + ": is a directory, not a profile file");
+    // Pipes are allowed so `--profile <(generate)` works; devices and sockets are not files.
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+      return R::fail(name + ": not a regular file");
+    if (S_ISREG(st.st_mode) && uint64_t(st.st_size) > kMaxFileBytes)
+      return R::fail(name + ": too large for a profile (" + std::to_string(st.st_size) +
+                     " bytes, at most " + std::to_string(kMaxFileBytes) + ")");
+
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return R::fail(name + ": cannot open: " + errno_text(errno));
+    struct Closer {
+      int fd;
+      ~Closer() { ::close(fd); }
+    } closer{fd};
+    // Read until EOF ourselves: st_size can be stale or 0 (pipes, /proc files).
+    std::string text;
+    char buf[16384];
+    while (true) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return R::fail(name + ": cannot read: " + errno_text(errno));
+      if (n == 0) break;
+      text.append(buf, size_t(n));
+      if (text.size() > kMaxFileBytes)
+        return R::fail(name + ": too large for a profile (more than " +
+                       std::to_string(kMaxFileBytes) + " bytes)");
+    }
+    return parse_profile(text, path, cpu);
+  } catch (const std::exception &e) {
+    return R::fail(path + ": cannot read the profile: " + e.what());
+  } catch (...) {
+    return R::fail(path + ": cannot read the profile: unknown error");
+  }
+}
+
+} // namespace cjit

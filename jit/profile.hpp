@@ -1,0 +1,59 @@
+// The profile: which kernel clears each size class, per intent, on one CPU (a TOML file).
+#pragma once
+
+#include "clearjit/clearjit.hpp"
+#include "spec.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cjit {
+
+// Intent (clearjit.hpp): reuse: the caller touches the memory soon (cost = clear + one read
+// pass); stream: it does not (cost = the clear alone).
+constexpr Intent kIntents[] = {Intent::reuse, Intent::stream};
+std::string_view intent_name(Intent i);
+
+//! One size class: sizes from the previous class's `below` (or 0) up to `below` (exclusive);
+//! the last class has below == 0 and is unbounded.
+struct SizeClass {
+  uint64_t below = 0;
+  Spec kernel;
+  double gbps = 0; //!< measured, informational
+  bool operator==(const SizeClass &) const = default;
+};
+
+struct ProfileHost {
+  std::string vendor, brand;
+  int64_t family = 0, model = 0, stepping = 0;
+  std::vector<std::string> features;
+  int64_t l1d = 0, l2 = 0, l3 = 0;
+  bool hypervisor = false;
+};
+
+//! Describes `cpu` as a profile's [host] table.
+ProfileHost profile_host(const CpuInfo &cpu);
+//! Same vendor, family and model.
+bool same_cpu(const ProfileHost &host, const CpuInfo &cpu);
+
+struct Profile {
+  ProfileHost host;
+  std::vector<SizeClass> reuse, stream; //!< stream empty: use reuse
+  std::string source;                   //!< path it came from, or "built-in"
+  std::vector<std::string> warnings;    //!< accepted but worth saying (unknown intents)
+
+  const std::vector<SizeClass> &table(Intent i) const {
+    return i == Intent::stream && !stream.empty() ? stream : reuse;
+  }
+};
+
+//! The class of `table` that holds size n (table non-empty and well-formed).
+const SizeClass &class_for(const std::vector<SizeClass> &table, uint64_t n);
+
+//! Parses and validates a profile file for `cpu`; errors name the file, line and key.
+Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu);
+//! The same from text (`name` is used in messages).
+Result<Profile> parse_profile(std::string_view text, const std::string &name, const CpuInfo &cpu);
+
+} // namespace cjit

@@ -1,0 +1,246 @@
+// The application API: profiles, generated dispatchers, the process-wide default.
+#include "runtime.hpp"
+
+#include "clearjit/clearjit.h"
+#include "codegen.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+#ifndef CLEARJIT_PROFILES_DIR
+#define CLEARJIT_PROFILES_DIR "/usr/local/share/clearjit/profiles"
+#endif
+
+namespace cjit {
+namespace {
+
+SizeClass cls(uint64_t below, const char *spec) { return {below, *parse_spec(spec), 0}; }
+
+bool exists(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string env(const char *name) {
+  const char *v = std::getenv(name);
+  return v ? v : "";
+}
+
+} // namespace
+
+Profile builtin_profile(const CpuInfo &cpu) {
+  Profile p;
+  p.host = profile_host(cpu);
+  p.source = "built-in";
+  const bool avx = cpu.has(Feature::avx), amd = cpu.vendor == "AuthenticAMD";
+  const char *vec = avx ? "avx2:unroll=4" : "sse:unroll=4";
+  const char *nt = avx ? "ntavx2" : "ntsse";
+  const uint64_t l2 = cpu.l2.size ? cpu.l2.size : 1 << 20, l3 = cpu.l3.size ? cpu.l3.size : 32 << 20;
+  const char *bulk = cpu.has(Feature::erms) ? "stosb" : vec;
+  if (cpu.has(Feature::erms) && amd)
+    p.reuse = {cls(2048, vec), cls(0, "stosb")};
+  else
+    p.reuse = {cls(2048, vec), cls(4 * l3, bulk), cls(0, nt)};
+  p.stream = {cls(2048, vec), cls(std::max<uint64_t>(l2 / 2, 4096), bulk), cls(0, nt)};
+  return p;
+}
+
+Lookup default_lookup(const CpuInfo &cpu) {
+  Lookup out;
+  auto consider = [&](const std::string &step, const std::string &path) -> bool {
+    LookupStep s{step, path, "", false};
+    if (path.empty()) {
+      s.result = "not set";
+    } else if (!exists(path)) {
+      s.result = "not found";
+    } else if (auto p = load_profile(path, cpu); !p) {
+      s.result = "invalid: " + p.error;
+      out.steps.push_back(s);
+      out.profile = Result<Profile>::fail(p.error);
+      return true;
+    } else if (!same_cpu(p->host, cpu)) {
+      s.result = "skipped: measured on another CPU (" + p->host.vendor + " family " +
+                 std::to_string(p->host.family) + " model " + std::to_string(p->host.model) + ")";
+    } else {
+      s.result = "chosen";
+      s.chosen = true;
+      out.steps.push_back(s);
+      out.profile = std::move(p);
+      return true;
+    }
+    out.steps.push_back(s);
+    return false;
+  };
+
+  if (consider("$CLEARJIT_PROFILE", env("CLEARJIT_PROFILE")))
+    return out;
+  std::string xdg = env("XDG_CONFIG_HOME"), home = env("HOME");
+  std::string user = !xdg.empty() ? xdg + "/clearjit/profile.toml"
+                                  : !home.empty() ? home + "/.config/clearjit/profile.toml" : "";
+  if (consider(!xdg.empty() ? "$XDG_CONFIG_HOME/clearjit/profile.toml" : "~/.config/clearjit/profile.toml", user))
+    return out;
+  if (consider("/etc/clearjit/profile.toml", "/etc/clearjit/profile.toml"))
+    return out;
+
+  // Installed profiles: the first (by name) measured on this CPU; others are skipped quietly.
+  std::string dir = CLEARJIT_PROFILES_DIR;
+  std::vector<std::string> files;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d)) {
+      std::string name = e->d_name;
+      if (name.size() > 5 && name.compare(name.size() - 5, 5, ".toml") == 0)
+        files.push_back(dir + "/" + name);
+    }
+    closedir(d);
+  }
+  std::sort(files.begin(), files.end());
+  LookupStep installed{"installed profiles", dir, "", false};
+  for (const std::string &f : files) {
+    auto p = load_profile(f, cpu);
+    if (p && same_cpu(p->host, cpu)) {
+      installed.path = f;
+      installed.result = "chosen";
+      installed.chosen = true;
+      out.steps.push_back(installed);
+      out.profile = std::move(p);
+      return out;
+    }
+  }
+  installed.result = files.empty() ? "none installed" : "none for this CPU (" + std::to_string(files.size()) + " looked at)";
+  out.steps.push_back(installed);
+  out.steps.push_back({"built-in default", "", "chosen", true});
+  out.profile = {builtin_profile(cpu), {}};
+  return out;
+}
+
+} // namespace cjit
+
+using namespace cjit;
+
+struct clearjit {
+  Profile profile;
+  std::unique_ptr<GeneratedCode> reuse, stream; // stream null: the reuse table serves both
+  ClearFn reuse_fn = nullptr, stream_fn = nullptr;
+  std::string warnings;
+  std::vector<std::string> reuse_specs, stream_specs; // canonical, one per class
+};
+
+namespace {
+
+Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<SizeClass> &table,
+                                                           const CpuInfo &cpu, const std::string &name) {
+  return generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, cpu.has(Feature::avx)); }, name);
+}
+
+// Everything after a profile is loaded: host warning, code generation.
+clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
+  auto cj = std::make_unique<clearjit>();
+  for (const std::string &w : p.warnings)
+    cj->warnings += w + "\n";
+  if (p.source != "built-in" && !same_cpu(p.host, cpu))
+    cj->warnings += p.source + ": measured on " + p.host.vendor + " family " + std::to_string(p.host.family) +
+                   " model " + std::to_string(p.host.model) + ", this CPU is " + cpu.vendor + " family " +
+                   std::to_string(cpu.family) + " model " + std::to_string(cpu.model) +
+                   "; its choices may not be the fastest here\n";
+  auto reuse = generate_dispatcher(p.reuse, cpu, "clearjit_dispatch_reuse");
+  if (!reuse) {
+    error = reuse.error;
+    return nullptr;
+  }
+  cj->reuse = std::move(reuse.value.value());
+  cj->reuse_fn = cj->stream_fn = cj->reuse->fn;
+  if (!p.stream.empty()) {
+    auto stream = generate_dispatcher(p.stream, cpu, "clearjit_dispatch_stream");
+    if (!stream) {
+      error = stream.error;
+      return nullptr;
+    }
+    cj->stream = std::move(stream.value.value());
+    cj->stream_fn = cj->stream->fn;
+  }
+  for (const SizeClass &c : p.reuse)
+    cj->reuse_specs.push_back(format_spec(c.kernel));
+  for (const SizeClass &c : p.table(Intent::stream))
+    cj->stream_specs.push_back(format_spec(c.kernel));
+  cj->profile = std::move(p);
+  return cj.release();
+}
+
+clearjit *open_default_for_zero() {
+  const CpuInfo &cpu = host_cpu();
+  bool verbose = env("CLEARJIT_VERBOSE") == "1";
+  Lookup l = default_lookup(cpu);
+  std::string error, why;
+  clearjit *cj = nullptr;
+  if (l.profile) {
+    cj = open_profile(*l.profile, cpu, error);
+    why = l.steps.back().step + (l.steps.back().path.empty() ? "" : " (" + l.steps.back().path + ")");
+  } else {
+    error = l.profile.error;
+  }
+  if (!cj) {
+    std::string builtin_error;
+    cj = open_profile(builtin_profile(cpu), cpu, builtin_error);
+    why = "built-in default, because " + error;
+  }
+  if (verbose)
+    std::fprintf(stderr, "clearjit: clearjit_zero uses %s\n", why.c_str());
+  return cj;
+}
+
+} // namespace
+
+extern "C" {
+
+clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
+  try {
+    const CpuInfo &cpu = host_cpu();
+    Result<Profile> p;
+    if (profile_path) {
+      p = load_profile(profile_path, cpu);
+    } else {
+      p = default_lookup(cpu).profile;
+    }
+    if (!p) {
+      write_error(err, err_len, p.error);
+      return nullptr;
+    }
+    std::string error;
+    clearjit *cj = open_profile(std::move(*p.value), cpu, error);
+    if (!cj)
+      write_error(err, err_len, error);
+    return cj;
+  } catch (const std::bad_alloc &) {
+    write_error(err, err_len, "out of memory");
+    return nullptr;
+  }
+}
+
+void clearjit_clear(const clearjit *cj, void *dst, size_t n) { cj->reuse_fn(dst, n); }
+
+void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n) { cj->stream_fn(dst, n); }
+
+const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n) {
+  const std::vector<SizeClass> &table = cj->profile.table(intent == CLEARJIT_STREAM ? Intent::stream : Intent::reuse);
+  const auto &specs = intent == CLEARJIT_STREAM ? cj->stream_specs : cj->reuse_specs;
+  return specs[size_t(&class_for(table, n) - table.data())].c_str();
+}
+
+const char *clearjit_profile_source(const clearjit *cj) { return cj->profile.source.c_str(); }
+
+const char *clearjit_warnings(const clearjit *cj) { return cj->warnings.c_str(); }
+
+void clearjit_close(clearjit *cj) { delete cj; }
+
+void clearjit_zero(void *dst, size_t n) {
+  // A function-local static: initialised once, thread-safe, also when many threads call first.
+  static const clearjit *cj = open_default_for_zero();
+  cj->reuse_fn(dst, n);
+}
+
+} // extern "C"

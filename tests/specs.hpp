@@ -1,0 +1,61 @@
+// The representative kernel set shared by the correctness and ABI tests: every method at its
+// defaults plus enough variants that every option value and the risky combinations are generated.
+#pragma once
+
+#include <cctype>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cjit::test {
+
+//! Canonical spec texts (format_spec form, so each names a distinct kernel).
+inline const std::vector<std::string> &representative_specs() {
+  static const std::vector<std::string> specs = {
+      // Every method with all options at their defaults.
+      "stosb", "stosq", "mov", "sse", "avx2", "avx512", "movnti", "ntsse", "ntavx2", "ntavx512",
+      "clzero", "libc",
+      // unroll: all values on mov (default 8), the extremes on the vector and nt methods.
+      "mov:unroll=1", "mov:unroll=2", "mov:unroll=4", "mov:unroll=16",
+      "sse:unroll=1", "sse:unroll=16", "avx2:unroll=1", "avx2:unroll=16",
+      "avx512:unroll=4", "avx512:unroll=16", "movnti:unroll=1", "ntsse:unroll=16",
+      "ntavx2:unroll=8", "ntavx512:unroll=2", "ntavx512:unroll=16",
+      "clzero:unroll=4", "clzero:unroll=16",
+      // chunk: 64, 4K and 2M on the string methods, a loop method and clzero, plus odd ones.
+      "stosb:chunk=64", "stosb:chunk=256", "stosb:chunk=4K", "stosb:chunk=2M",
+      "stosq:chunk=64", "stosq:chunk=4K", "stosq:chunk=2M",
+      "mov:chunk=64", "mov:chunk=4K", "mov:chunk=2M",
+      "clzero:chunk=64", "clzero:chunk=4K", "clzero:chunk=2M", "ntavx2:chunk=128",
+      "ntavx512:chunk=64",
+      // A chunk smaller than one unrolled block: only the single-unit loop runs per chunk.
+      "mov:unroll=16,chunk=64", "avx512:unroll=16,chunk=64", "clzero:unroll=16,chunk=64",
+      // fence: end on temporal methods, none on nt methods, chunk on both. No nt kernel has
+      // chunk=64 with fence=chunk: an sfence per line drains the write-combining buffers, ~0.2 s
+      // per 64 MiB, and its code differs from mov:chunk=64,fence=chunk only in the stores.
+      "stosb:fence=end", "mov:fence=end", "stosq:chunk=4K,fence=chunk",
+      "mov:chunk=64,fence=chunk", "avx2:chunk=4K,fence=chunk",
+      "movnti:fence=none", "ntavx2:fence=none", "clzero:fence=none",
+      "ntsse:chunk=4K,fence=chunk", "clzero:chunk=4K,fence=chunk",
+      // align: every value the method accepts (nt methods have a minimum).
+      "stosb:align=16", "stosb:align=64", "stosq:align=32",
+      "mov:align=16", "mov:align=32", "mov:align=64", "sse:align=16", "sse:align=64",
+      "avx2:align=32", "avx2:align=64", "avx512:align=16", "avx512:align=64",
+      "movnti:align=0", "movnti:align=16", "movnti:align=32",
+      "ntsse:align=16", "ntsse:align=32", "ntavx2:align=32",
+      // Everything at once.
+      "avx2:unroll=4,chunk=4K,fence=chunk,align=32",
+      "ntsse:unroll=8,chunk=4K,fence=chunk,align=16",
+      "movnti:unroll=2,chunk=2M,align=16",
+  };
+  return specs;
+}
+
+//! A gtest-safe test name for a spec: "mov:unroll=16,chunk=64" -> "mov_unroll_16_chunk_64".
+inline std::string spec_test_name(std::string_view spec) {
+  std::string out;
+  for (char c : spec)
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+} // namespace cjit::test

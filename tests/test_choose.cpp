@@ -1,0 +1,186 @@
+// The chooser is a pure function of measurements: tested here on synthetic data.
+#include "choose.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace cjit;
+
+namespace {
+
+// A measurement with five samples spread by `spread` around `gbps`.
+Measurement point(const std::string &spec, uint64_t size, double gbps, Intent intent = Intent::stream,
+                  double spread = 0.0) {
+  Measurement m{spec, size, intent, {}, 0, 0};
+  for (double d : {-2.0, -1.0, 0.0, 1.0, 2.0})
+    m.samples.push_back(gbps * (1 + d * spread / 2));
+  summarize(m);
+  return m;
+}
+
+const ComplexityMap kComplexity{{"libc", 7}, {"stosb", 20}, {"avx2", 60}, {"avx2:unroll=4", 70},
+                                {"ntavx2", 1060}, {"clzero", 1050}};
+
+const uint64_t KiB = 1024, MiB = 1024 * KiB;
+
+} // namespace
+
+TEST(Choose, SummarizeMedianAndCv) {
+  Measurement m{"x", 1, Intent::reuse, {10, 12, 11, 100, 9}, 0, 0};
+  summarize(m);
+  EXPECT_DOUBLE_EQ(m.gbps, 11); // the outlier does not move the median
+  EXPECT_GT(m.cv, 0.5);
+}
+
+TEST(Choose, FastestWinsAndBoundaryIsTheGeometricMiddle) {
+  std::vector<Measurement> ms;
+  for (uint64_t size : {4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB}) {
+    bool big = size >= 64 * KiB;
+    ms.push_back(point("avx2", size, big ? 20 : 50));
+    ms.push_back(point("ntavx2", size, big ? 60 : 30));
+    ms.push_back(point("libc", size, big ? 20 : 45));
+  }
+  auto ws = winners(ms, Intent::stream, kComplexity);
+  ASSERT_EQ(ws.size(), 4u);
+  EXPECT_EQ(ws[0].spec, "avx2");
+  EXPECT_EQ(ws[2].spec, "ntavx2");
+  auto table = dispatch_table(ws);
+  ASSERT_EQ(table.size(), 2u);
+  EXPECT_EQ(format_spec(table[0].kernel), "avx2");
+  EXPECT_EQ(table[0].below, 32 * KiB); // sqrt(16K * 64K)
+  EXPECT_EQ(format_spec(table[1].kernel), "ntavx2");
+  EXPECT_EQ(table[1].below, 0u); // the last class is unbounded
+  EXPECT_NEAR(table[1].gbps, 60, 0.1);
+}
+
+TEST(Choose, BoundariesAreRounded) {
+  EXPECT_EQ(round_boundary(1000), 1024u);
+  EXPECT_EQ(round_boundary(10), 64u);
+  EXPECT_EQ(round_boundary(100000), 98304u); // 4 KiB multiple above 64 KiB
+}
+
+TEST(Choose, TiesWithinNoiseGoToTheSimplerKernel) {
+  // ntavx2 is 2% faster: inside the 3% noise floor, so the temporal kernel stays.
+  std::vector<Measurement> ms{point("avx2", 4 * KiB, 50), point("ntavx2", 4 * KiB, 51),
+                              point("avx2:unroll=4", 4 * KiB, 50.5)};
+  auto ws = winners(ms, Intent::stream, kComplexity);
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_EQ(ws[0].spec, "avx2");
+  // 8% faster is a real win at low noise...
+  ms = {point("avx2", 4 * KiB, 50), point("ntavx2", 4 * KiB, 54)};
+  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "ntavx2");
+  // ...but not when the measurements themselves scatter by 5% (band = 2 cv).
+  ms = {point("avx2", 4 * KiB, 50, Intent::stream, 0.05), point("ntavx2", 4 * KiB, 54, Intent::stream, 0.05)};
+  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "avx2");
+}
+
+TEST(Choose, LoneOutlierDoesNotMoveABoundary) {
+  std::vector<Measurement> ms;
+  for (uint64_t size : {4 * KiB, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB}) {
+    ms.push_back(point("avx2", size, 50));
+    // stosb wins at 16 KiB alone by 6%: a spike, not a new class.
+    ms.push_back(point("stosb", size, size == 16 * KiB ? 53 : 40));
+  }
+  auto table = dispatch_table(winners(ms, Intent::stream, kComplexity));
+  ASSERT_EQ(table.size(), 1u);
+  EXPECT_EQ(format_spec(table[0].kernel), "avx2");
+}
+
+TEST(Choose, ClearLoneWinnerIsKept) {
+  // 40% faster at one size is not noise: the class stays even though it is a single point.
+  std::vector<Measurement> ms;
+  for (uint64_t size : {4 * KiB, 8 * KiB, 16 * KiB})
+    ms.push_back(point("avx2", size, 50)), ms.push_back(point("stosb", size, size == 8 * KiB ? 70 : 40));
+  auto table = dispatch_table(winners(ms, Intent::stream, kComplexity));
+  ASSERT_EQ(table.size(), 3u);
+  EXPECT_EQ(format_spec(table[1].kernel), "stosb");
+}
+
+TEST(Choose, RepeatedMeasurementsArePooled) {
+  // Two rounds of one point: the median over all samples decides, not the last round.
+  std::vector<Measurement> ms{point("avx2", 4 * KiB, 50), point("stosb", 4 * KiB, 60), point("stosb", 4 * KiB, 40),
+                              point("stosb", 4 * KiB, 41)};
+  auto ws = winners(ms, Intent::stream, kComplexity);
+  EXPECT_EQ(ws[0].spec, "avx2");
+}
+
+TEST(Choose, IntentsAreChosenSeparately) {
+  std::vector<Measurement> ms;
+  for (uint64_t size : {1 * MiB, 4 * MiB}) {
+    ms.push_back(point("avx2", size, 30, Intent::reuse));
+    ms.push_back(point("ntavx2", size, 15, Intent::reuse)); // reading it back misses cache
+    ms.push_back(point("avx2", size, 20, Intent::stream));
+    ms.push_back(point("ntavx2", size, 60, Intent::stream));
+  }
+  auto reuse = dispatch_table(winners(ms, Intent::reuse, kComplexity));
+  auto stream = dispatch_table(winners(ms, Intent::stream, kComplexity));
+  ASSERT_EQ(reuse.size(), 1u);
+  ASSERT_EQ(stream.size(), 1u);
+  EXPECT_EQ(format_spec(reuse[0].kernel), "avx2");
+  EXPECT_EQ(format_spec(stream[0].kernel), "ntavx2");
+  EXPECT_FALSE(nontemporal_from(reuse));
+  EXPECT_EQ(nontemporal_from(stream), 0u);
+}
+
+TEST(Choose, NontemporalFromNeedsEveryLaterClass) {
+  std::vector<SizeClass> t{{4096, *parse_spec("avx2"), 0},
+                           {65536, *parse_spec("ntavx2"), 0},
+                           {1 << 20, *parse_spec("stosb"), 0},
+                           {0, *parse_spec("clzero"), 0}};
+  EXPECT_EQ(nontemporal_from(t), uint64_t(1 << 20));
+}
+
+namespace {
+
+// stosb against temporal stores on a quarter-octave sweep, with a step at `step` (0: none).
+void sweep(uint64_t step, std::vector<Measurement> &s, std::vector<Measurement> &t, double jitter = 0) {
+  int i = 0;
+  for (double x = 8; x <= 256; x *= std::pow(2.0, 0.25), ++i) {
+    uint64_t size = uint64_t(std::llround(x)) * MiB;
+    double noise = jitter * ((i % 3) - 1);
+    s.push_back(point("stosb", size, (step && size >= step ? 45 : 16) * (1 + noise)));
+    t.push_back(point("avx512", size, 16));
+  }
+}
+
+} // namespace
+
+TEST(Choose, NoAllocateStepIsFound) {
+  std::vector<Measurement> s, t;
+  sweep(32 * MiB, s, t);
+  NoAllocate na = find_no_allocate(s, t);
+  ASSERT_TRUE(na.size) << na.reason;
+  EXPECT_EQ(*na.size, 32 * MiB);
+  EXPECT_NEAR(na.ratio_below, 1.0, 0.01);
+  EXPECT_NEAR(na.ratio_above, 45.0 / 16, 0.01);
+}
+
+TEST(Choose, NoAllocateStepSurvivesOneOutlier) {
+  std::vector<Measurement> s, t;
+  sweep(32 * MiB, s, t, 0.05);
+  // One spike well below the step, one dip well above it.
+  s[2] = point("stosb", s[2].size, 40);
+  s[s.size() - 3] = point("stosb", s[s.size() - 3].size, 15);
+  NoAllocate na = find_no_allocate(s, t);
+  ASSERT_TRUE(na.size) << na.reason;
+  EXPECT_GE(*na.size, 27 * MiB);
+  EXPECT_LE(*na.size, 39 * MiB);
+}
+
+TEST(Choose, NoStepOnACpuWithout) {
+  // Intel-like: rep stosb allocates at every size, so it never pulls away.
+  std::vector<Measurement> s, t;
+  sweep(0, s, t, 0.03);
+  NoAllocate na = find_no_allocate(s, t);
+  EXPECT_FALSE(na.size);
+  EXPECT_NE(na.reason.find("never"), std::string::npos) << na.reason;
+}
+
+TEST(Choose, SmallestGoodChunk) {
+  std::map<uint64_t, double> g{{0, 40}, {4096, 13}, {2 << 20, 15}, {8 << 20, 37}, {32 << 20, 39}};
+  EXPECT_EQ(smallest_good_chunk(g), uint64_t(8 << 20));
+  g[8 << 20] = 30;
+  EXPECT_EQ(smallest_good_chunk(g), uint64_t(32 << 20));
+  EXPECT_FALSE(smallest_good_chunk({{4096, 10}}));
+}

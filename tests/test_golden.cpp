@@ -1,0 +1,571 @@
+// Golden listings for a fixed set of kernels, and an independent check of every kernel's
+// encoding: Zydis decodes the emitted bytes and must agree with AsmJit's listing.
+// Suite names start with "golden_" so that `ctest -R 'spec|golden'` selects them: ctest names
+// are Suite.Test and its regular expressions are case-sensitive.
+#include "candidates.hpp"
+#include "codegen.hpp"
+
+#include <Zydis/Zydis.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace cjit {
+
+// Parameterised tests name a Spec by its canonical text rather than its bytes.
+void PrintTo(const Spec &s, std::ostream *os) { *os << format_spec(s); }
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    lines.emplace_back(text.substr(0, nl));
+    if (nl == std::string_view::npos)
+      break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+std::string trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+  return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
+}
+
+// "movnti:chunk=4K,fence=chunk" -> "movnti_chunk_4K_fence_chunk": a file name and a gtest name.
+std::string file_stem(std::string_view spec) {
+  std::string out(spec);
+  for (char &c : out)
+    if (c == ':' || c == ',' || c == '=')
+      c = '_';
+  return out;
+}
+
+std::unique_ptr<GeneratedCode> compile_or_throw(std::string_view text) {
+  auto spec = parse_spec(text);
+  if (!spec)
+    throw std::runtime_error(spec.error);
+  auto code = compile_kernel(*spec, host_cpu());
+  if (!code)
+    throw std::runtime_error(code.error);
+  return std::move(*code.value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden listings
+
+fs::path golden_dir() { return fs::path(CLEARJIT_SOURCE_DIR) / "tests" / "golden"; }
+
+bool update_golden() {
+  const char *v = std::getenv("CLEARJIT_UPDATE_GOLDEN");
+  return v && std::string_view(v) == "1";
+}
+
+//! "" when equal; otherwise the first differing line, expected against actual.
+std::string first_difference(std::string_view expected, std::string_view actual) {
+  if (expected == actual)
+    return {};
+  auto e = split_lines(expected), a = split_lines(actual);
+  size_t i = 0;
+  while (i < e.size() && i < a.size() && e[i] == a[i])
+    ++i;
+  if (i == e.size() && i == a.size()) // same lines; only the final newline differs
+    return "listings differ only in the final newline";
+  std::ostringstream os;
+  os << "first difference at line " << i + 1 << " (expected " << e.size() << " lines, got "
+     << a.size() << ")\n"
+     << "  expected: " << (i < e.size() ? e[i] : "<end of file>") << "\n"
+     << "  actual:   " << (i < a.size() ? a[i] : "<end of file>") << "\n";
+  return os.str();
+}
+
+// One per method at its defaults plus options that change the code's shape. libc is left out:
+// its listing embeds the address of memset, which ASLR moves (LibcListingShape covers it).
+const char *const kGoldenSpecs[] = {
+    "stosb",          "stosq",
+    "mov",            "sse",
+    "avx2",           "avx512",
+    "movnti",         "ntsse",
+    "ntavx2",         "ntavx512",
+    "clzero",         "avx2:unroll=4",
+    "stosb:chunk=2M", "movnti:chunk=4K,fence=chunk",
+    "sse:align=64",   "clzero:unroll=4",
+    "ntavx512:unroll=2", "stosq:chunk=4K,align=16",
+    "mov:unroll=1,fence=end",
+};
+
+class golden_Listing : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(golden_Listing, MatchesFile) {
+  const std::string spec = GetParam();
+  // The golden set is written in canonical form, so the file name is stable.
+  ASSERT_EQ(format_spec(*parse_spec(spec)), spec);
+  auto code = compile_or_throw(spec);
+  const fs::path file = golden_dir() / (file_stem(spec) + ".asm");
+
+  if (update_golden()) {
+    fs::create_directories(file.parent_path());
+    std::ifstream old(file, std::ios::binary);
+    std::string previous((std::istreambuf_iterator<char>(old)), {});
+    const bool same = old.is_open() && previous == code->listing;
+    if (!same) {
+      std::ofstream out(file, std::ios::binary | std::ios::trunc);
+      out << code->listing;
+      ASSERT_TRUE(out.good()) << "cannot write " << file;
+    }
+    std::cout << "[ golden   ] " << (same ? "unchanged " : "wrote ") << file.string() << "\n";
+    return;
+  }
+
+  std::ifstream in(file, std::ios::binary);
+  ASSERT_TRUE(in.is_open()) << "missing golden file " << file
+                            << "; run with CLEARJIT_UPDATE_GOLDEN=1 to create it";
+  std::string expected((std::istreambuf_iterator<char>(in)), {});
+  std::string diff = first_difference(expected, code->listing);
+  EXPECT_TRUE(diff.empty()) << spec << " differs from " << file << ":\n"
+                            << diff << "If the change is intended, rerun with CLEARJIT_UPDATE_GOLDEN=1.";
+}
+
+INSTANTIATE_TEST_SUITE_P(Specs, golden_Listing, ::testing::ValuesIn(kGoldenSpecs),
+                         [](const auto &info) { return file_stem(info.param); });
+
+// Every golden file belongs to a spec in the set, so a renamed spec cannot leave a stale file.
+TEST(golden_Files, NoStaleFiles) {
+  std::set<std::string> wanted;
+  for (const char *s : kGoldenSpecs)
+    wanted.insert(file_stem(s) + ".asm");
+  if (!fs::exists(golden_dir()))
+    GTEST_SKIP() << "no golden directory yet";
+  for (const auto &entry : fs::directory_iterator(golden_dir()))
+    EXPECT_TRUE(wanted.count(entry.path().filename().string()))
+        << "stale golden file " << entry.path();
+}
+
+TEST(golden_Diff, ReportsFirstDifferingLine) {
+  EXPECT_EQ(first_difference("a\nb\n", "a\nb\n"), "");
+  EXPECT_EQ(first_difference("a\nb\nc\n", "a\nx\nc\n"),
+            "first difference at line 2 (expected 3 lines, got 3)\n"
+            "  expected: b\n"
+            "  actual:   x\n");
+  EXPECT_EQ(first_difference("a\n", "a\nextra\n"),
+            "first difference at line 2 (expected 1 lines, got 2)\n"
+            "  expected: <end of file>\n"
+            "  actual:   extra\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zydis cross-check
+
+// Texts are compared after normalisation, because the two disassemblers print the same
+// instruction differently in ways that carry no meaning:
+//  - case and spacing: lowercase, whitespace collapsed, none around , [ ] + - *;
+//  - branch size: AsmJit writes "short jne" for rel8 jumps, Zydis prints no size;
+//  - condition-code aliases: "ja"/"jnbe", "je"/"jz", "jb"/"jc"/"jnae", "cmova"/"cmovnbe"...
+//    are one encoding, so each is mapped to one spelling;
+//  - numbers: AsmJit prints decimal, Zydis hex ("0x20"); both become signed 64-bit decimal
+//    (Zydis is told to print immediates signed, as AsmJit does: "and r9, -128");
+//  - branch targets: AsmJit prints labels ("L3"), Zydis absolute addresses; with Zydis'
+//    runtime address 0 the address is the code offset, so labels are replaced by the offset
+//    at which the listing binds them, which also checks every patched displacement;
+//  - implicit operands: AsmJit writes "rep stos qword ptr [rdi], rax" where Zydis writes
+//    "rep stosq", and Zydis writes "clzero rax" where AsmJit writes "clzero"; both become
+//    the bare mnemonic ("rep stosq", "clzero"), the width kept in the stos suffix;
+//  - memory size and scale: Zydis is told to always print "qword ptr" (as AsmJit does) and
+//    to omit "*1" (as AsmJit does), so those need no text rewriting.
+const std::map<std::string, std::string> &condition_aliases() {
+  static const std::map<std::string, std::string> m{
+      {"o", "o"},   {"no", "no"},   {"b", "b"},   {"c", "b"},    {"nae", "b"}, {"ae", "ae"},
+      {"nb", "ae"}, {"nc", "ae"},   {"e", "e"},   {"z", "e"},    {"ne", "ne"}, {"nz", "ne"},
+      {"be", "be"}, {"na", "be"},   {"a", "a"},   {"nbe", "a"},  {"s", "s"},   {"ns", "ns"},
+      {"p", "p"},   {"pe", "p"},    {"np", "np"}, {"po", "np"},  {"l", "l"},   {"nge", "l"},
+      {"ge", "ge"}, {"nl", "ge"},   {"le", "le"}, {"ng", "le"},  {"g", "g"},   {"nle", "g"}};
+  return m;
+}
+
+std::string canonical_mnemonic(const std::string &m) {
+  for (std::string_view prefix : {"cmov", "set", "j"}) {
+    if (m.size() > prefix.size() && m.compare(0, prefix.size(), prefix) == 0) {
+      auto it = condition_aliases().find(m.substr(prefix.size()));
+      if (it != condition_aliases().end())
+        return std::string(prefix) + it->second;
+    }
+  }
+  return m;
+}
+
+//! Number token (decimal or 0x-hex) as signed 64-bit decimal text; nullopt when not a number.
+std::optional<std::string> decimal(std::string_view tok) {
+  uint64_t v = 0;
+  const bool hex = tok.size() > 2 && tok[0] == '0' && tok[1] == 'x';
+  std::string_view digits = hex ? tok.substr(2) : tok;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
+  if (digits.empty() || ec != std::errc() || p != digits.data() + digits.size())
+    return std::nullopt;
+  return std::to_string(int64_t(v));
+}
+
+struct Normalised {
+  std::string mnemonic; //!< with its prefixes, e.g. "rep stosq"
+  std::string operands;
+  bool operator==(const Normalised &) const = default;
+  std::string str() const { return operands.empty() ? mnemonic : mnemonic + " " + operands; }
+};
+
+Normalised normalise(std::string_view text, const std::map<std::string, uint64_t> &labels) {
+  std::string s;
+  for (char c : text)
+    s += char(std::tolower(static_cast<unsigned char>(c)));
+
+  // Tokens: words (mnemonics, registers, numbers, labels) and single punctuation characters.
+  std::vector<std::string> toks;
+  for (size_t i = 0; i < s.size();) {
+    if (std::isspace(static_cast<unsigned char>(s[i]))) {
+      ++i;
+    } else if (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_') {
+      size_t j = i;
+      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_'))
+        ++j;
+      toks.push_back(s.substr(i, j - i));
+      i = j;
+    } else {
+      toks.push_back(s.substr(i, 1));
+      ++i;
+    }
+  }
+  if (!toks.empty() && (toks[0] == "short" || toks[0] == "near"))
+    toks.erase(toks.begin());
+  if (toks.empty())
+    return {};
+
+  Normalised out;
+  // Prefixes such as "rep" belong to the mnemonic.
+  size_t i = 0;
+  for (; i + 1 < toks.size() && (toks[i] == "rep" || toks[i] == "lock"); ++i)
+    out.mnemonic += toks[i] + " ";
+  std::string m = canonical_mnemonic(toks[i++]);
+  if (m.starts_with("stos")) {
+    // Implicit operands ([rdi], al..rax) that AsmJit prints: keep only the width.
+    static const std::map<std::string, char> suffix{
+        {"byte", 'b'}, {"word", 'w'}, {"dword", 'd'}, {"qword", 'q'}};
+    if (m == "stos" && i < toks.size() && suffix.count(toks[i]))
+      m += suffix.at(toks[i]);
+    i = toks.size();
+  } else if (m == "clzero") {
+    i = toks.size(); // its implicit rax, which Zydis prints and AsmJit does not
+  }
+  out.mnemonic += m;
+
+  for (; i < toks.size(); ++i) {
+    std::string t = toks[i];
+    if (auto it = labels.find(t); it != labels.end())
+      t = std::to_string(it->second);
+    else if (auto d = decimal(t))
+      t = *d;
+    const bool punct = t.size() == 1 && std::strchr(",[]+-*:", t[0]);
+    const bool prev_punct = !out.operands.empty() && std::strchr(",[]+-*:", out.operands.back());
+    if (!out.operands.empty() && !punct && !prev_punct)
+      out.operands += ' ';
+    out.operands += t;
+  }
+  return out;
+}
+
+std::string hex_bytes(std::span<const uint8_t> bytes) {
+  static const char digits[] = "0123456789ABCDEF";
+  std::string out;
+  for (uint8_t b : bytes) {
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+
+//! Two columns, for reports.
+std::string side_by_side(std::string_view left, std::string_view right) {
+  std::string l(left);
+  if (l.size() < 56)
+    l.resize(56, ' ');
+  return "  asmjit: " + l + " | zydis: " + std::string(right) + "\n";
+}
+
+struct ListingEntry {
+  size_t line = 0;    //!< 1-based line in the listing
+  std::string label;  //!< set for "L3:" lines, which carry no bytes
+  std::string text;   //!< instruction as AsmJit printed it
+  std::string hex;    //!< its bytes; '.' is a nibble AsmJit had not resolved when logging
+};
+
+bool is_label(std::string_view line) {
+  if (line.size() < 3 || line.front() != 'L' || line.back() != ':')
+    return false;
+  return std::all_of(line.begin() + 1, line.end() - 1,
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+//! Labels and instructions of an AsmJit listing ("text   ; HEX" or "Ln:"); on a line that is
+//! neither, nullopt and `error` says which.
+std::optional<std::vector<ListingEntry>> parse_listing(std::string_view listing,
+                                                       std::string &error) {
+  std::vector<ListingEntry> entries;
+  size_t line_no = 0;
+  for (const std::string &raw : split_lines(listing)) {
+    ++line_no;
+    const std::string line = trim(raw);
+    if (line.empty())
+      continue;
+    if (is_label(line)) {
+      entries.push_back({line_no, line.substr(0, line.size() - 1), {}, {}});
+      continue;
+    }
+    const size_t semi = line.rfind(';');
+    const std::string text = semi == std::string::npos ? "" : trim(line.substr(0, semi));
+    const std::string hex = semi == std::string::npos ? "" : trim(line.substr(semi + 1));
+    const bool hex_ok = !hex.empty() && hex.size() % 2 == 0 &&
+                        hex.find_first_not_of("0123456789ABCDEF.") == std::string::npos;
+    if (text.empty() || !hex_ok) {
+      error = "listing line " + std::to_string(line_no) +
+              " is neither a label nor an instruction with its bytes: '" + raw + "'\n";
+      return std::nullopt;
+    }
+    entries.push_back({line_no, {}, text, hex});
+  }
+  return entries;
+}
+
+//! "" when every listed instruction matches what Zydis decodes from `code`, in order and
+//! covering it exactly; otherwise a report of the first disagreement.
+std::string cross_check(std::span<const uint8_t> code, std::string_view listing) {
+  std::string error;
+  const auto entries = parse_listing(listing, error);
+  if (!entries)
+    return error;
+  // Where each label is bound, as normalise() sees label names (lowercase).
+  std::map<std::string, uint64_t> labels;
+  uint64_t offset = 0;
+  for (const ListingEntry &e : *entries) {
+    if (e.label.empty()) {
+      offset += e.hex.size() / 2;
+      continue;
+    }
+    std::string name = e.label;
+    for (char &c : name)
+      c = char(std::tolower(static_cast<unsigned char>(c)));
+    labels[name] = offset;
+  }
+
+  ZydisDecoder decoder;
+  ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+  ZydisFormatter formatter;
+  ZydisFormatterInit(&formatter, ZYDIS_FORMATTER_STYLE_INTEL);
+  ZydisFormatterSetProperty(&formatter, ZYDIS_FORMATTER_PROP_IMM_SIGNEDNESS,
+                            ZYDIS_SIGNEDNESS_SIGNED);
+  // AsmJit always names the memory operand's size ("qword ptr"); Zydis only when ambiguous.
+  ZydisFormatterSetProperty(&formatter, ZYDIS_FORMATTER_PROP_FORCE_SIZE, ZYAN_TRUE);
+  // AsmJit omits a scale of 1 ("[rdi+rsi]"); Zydis 4.0 prints "*1" unless told not to.
+  ZydisFormatterSetProperty(&formatter, ZYDIS_FORMATTER_PROP_FORCE_SCALE_ONE, ZYAN_FALSE);
+
+  size_t pos = 0;
+  for (const ListingEntry &e : *entries) {
+    if (!e.label.empty())
+      continue;
+    const std::string where = "at offset " + std::to_string(pos) + " (listing line " +
+                              std::to_string(e.line) + "): ";
+    const std::string listed = e.text + " ; " + e.hex;
+    if (pos >= code.size())
+      return where + "the listing goes on past the end of the code (" +
+             std::to_string(code.size()) + " bytes)\n" + side_by_side(listed, "<end of code>");
+
+    ZydisDecodedInstruction insn;
+    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+    if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder, code.data() + pos, code.size() - pos,
+                                             &insn, ops)))
+      return where + "Zydis cannot decode the bytes\n" +
+             side_by_side(listed, hex_bytes(code.subspan(pos, std::min<size_t>(15, code.size() - pos))));
+    char buf[256];
+    ZydisFormatterFormatInstruction(&formatter, &insn, ops, insn.operand_count_visible, buf,
+                                    sizeof buf, /*runtime_address=*/pos, nullptr);
+    const std::string decoded_bytes = hex_bytes(code.subspan(pos, insn.length));
+    const std::string decoded = std::string(buf) + " ; " + decoded_bytes;
+
+    bool bytes_ok = e.hex.size() == decoded_bytes.size();
+    for (size_t i = 0; bytes_ok && i < e.hex.size(); ++i)
+      bytes_ok = e.hex[i] == '.' || e.hex[i] == decoded_bytes[i];
+    if (!bytes_ok)
+      return where + "bytes differ\n" + side_by_side(listed, decoded);
+
+    const Normalised a = normalise(e.text, labels), z = normalise(buf, {});
+    if (a.mnemonic != z.mnemonic)
+      return where + "mnemonics differ\n" + side_by_side(listed, decoded) +
+             side_by_side(a.str(), z.str());
+    if (a != z)
+      return where + "operands differ\n" + side_by_side(listed, decoded) +
+             side_by_side(a.str(), z.str());
+    pos += insn.length;
+  }
+  if (pos != code.size())
+    return "the listing covers " + std::to_string(pos) + " bytes but the code has " +
+           std::to_string(code.size()) + "; next undescribed bytes: " +
+           hex_bytes(code.subspan(pos, std::min<size_t>(15, code.size() - pos))) + "\n";
+  return {};
+}
+
+std::span<const uint8_t> code_bytes(const GeneratedCode &g) {
+  return {reinterpret_cast<const uint8_t *>(g.fn), g.size};
+}
+
+std::string spec_name(const ::testing::TestParamInfo<Spec> &info) {
+  return file_stem(format_spec(info.param));
+}
+
+class golden_ZydisCrossCheck : public ::testing::TestWithParam<Spec> {};
+
+TEST_P(golden_ZydisCrossCheck, ListingMatchesDecodedBytes) {
+  const Spec &spec = GetParam();
+  if (std::string why = unsupported_reason(spec, host_cpu()); !why.empty())
+    GTEST_SKIP() << why;
+  auto code = compile_kernel(spec, host_cpu());
+  ASSERT_TRUE(code) << code.error;
+  const GeneratedCode &g = **code;
+  ASSERT_GT(g.size, 0u);
+  std::string report = cross_check(code_bytes(g), g.listing);
+  EXPECT_TRUE(report.empty()) << format_spec(spec) << "\n" << report;
+}
+
+INSTANTIATE_TEST_SUITE_P(Exhaustive, golden_ZydisCrossCheck,
+                         ::testing::ValuesIn(candidates(Level::exhaustive)), spec_name);
+
+// The checker must catch a wrong encoding, a wrong operand and a listing that stops early.
+class golden_CrossCheckNegative : public ::testing::Test {
+protected:
+  void SetUp() override {
+    g_ = compile_or_throw("avx2:unroll=4");
+    bytes_.assign(code_bytes(*g_).begin(), code_bytes(*g_).end());
+    std::string report = cross_check(bytes_, g_->listing);
+    ASSERT_TRUE(report.empty()) << report;
+  }
+  //! The listing with the first occurrence of `from` replaced by `to`.
+  std::string listing_with(std::string_view from, std::string_view to) const {
+    std::string l = g_->listing;
+    size_t at = l.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? l : l.replace(at, from.size(), to);
+  }
+  std::unique_ptr<GeneratedCode> g_;
+  std::vector<uint8_t> bytes_;
+};
+
+TEST_F(golden_CrossCheckNegative, AlteredListingByte) {
+  // vmovdqu [rdi+32] listed with disp8 0x21: the bytes no longer agree.
+  std::string report = cross_check(bytes_, listing_with("; C5FE7F4720", "; C5FE7F4721"));
+  EXPECT_NE(report.find("bytes differ"), std::string::npos) << report;
+  EXPECT_NE(report.find("C5FE7F4721"), std::string::npos) << report;
+}
+
+TEST_F(golden_CrossCheckNegative, AlteredCodeByte) {
+  // The same disagreement seen from the other side: the code holds a wrong displacement.
+  const uint8_t needle[] = {0xC5, 0xFE, 0x7F, 0x47, 0x20};
+  auto it = std::search(bytes_.begin(), bytes_.end(), std::begin(needle), std::end(needle));
+  ASSERT_NE(it, bytes_.end());
+  it[4] = 0x21;
+  std::string report = cross_check(bytes_, g_->listing);
+  EXPECT_NE(report.find("bytes differ"), std::string::npos) << report;
+}
+
+TEST_F(golden_CrossCheckNegative, WrongOperandText) {
+  std::string report = cross_check(bytes_, listing_with("[rdi+32], ymm0", "[rdi+33], ymm0"));
+  EXPECT_NE(report.find("operands differ"), std::string::npos) << report;
+}
+
+TEST_F(golden_CrossCheckNegative, WrongMnemonic) {
+  std::string report = cross_check(bytes_, listing_with("vmovdqu ymmword ptr [rdi+32]",
+                                                        "vmovdqa ymmword ptr [rdi+32]"));
+  EXPECT_NE(report.find("mnemonics differ"), std::string::npos) << report;
+}
+
+TEST_F(golden_CrossCheckNegative, WrongBranchTarget) {
+  // "ja L1" aimed at another label: its bytes are wildcards, but the decoded target is not.
+  std::string report = cross_check(bytes_, listing_with("ja L1 ", "ja L2 "));
+  EXPECT_NE(report.find("operands differ"), std::string::npos) << report;
+}
+
+TEST_F(golden_CrossCheckNegative, ListingStopsEarly) {
+  std::string listing = g_->listing;
+  listing.erase(listing.rfind("ret"));
+  std::string report = cross_check(bytes_, listing);
+  EXPECT_NE(report.find("the listing covers"), std::string::npos) << report;
+}
+
+TEST_F(golden_CrossCheckNegative, ListingGoesOn) {
+  std::string report = cross_check(bytes_, g_->listing + "ret ; C3\n");
+  EXPECT_NE(report.find("past the end of the code"), std::string::npos) << report;
+}
+
+TEST(golden_CrossCheckNormalise, Aliases) {
+  EXPECT_EQ(normalise("short jne L8", {{"l8", 10}}), normalise("jnz 0xA", {}));
+  EXPECT_EQ(normalise("ja L1", {{"l1", 26}}), normalise("jnbe 0x1A", {}));
+  EXPECT_EQ(normalise("cmova rdx, r10", {}), normalise("cmovnbe rdx, r10", {}));
+  EXPECT_EQ(normalise("jb L2", {{"l2", 1}}), normalise("jc 1", {}));
+  EXPECT_EQ(normalise("and r9, -128", {}), normalise("and r9, -0x80", {}));
+  EXPECT_EQ(normalise("mov qword ptr [r8-8], rax", {}), normalise("mov qword ptr [r8-0x08], rax", {}));
+  EXPECT_NE(normalise("jmp L1", {{"l1", 1}}), normalise("jmp 2", {}));
+}
+
+// libc tail-calls memset through an absolute address, which ASLR moves, so it has no golden
+// file: check the shape, and that the address is this process's memset.
+TEST(golden_LibcListing, Shape) {
+  auto code = compile_or_throw("libc");
+  std::string error;
+  auto entries = parse_listing(code->listing, error);
+  ASSERT_TRUE(entries) << error;
+  const std::pair<std::string, std::string> expected[] = {
+      {"test rsi, rsi", "4885F6"}, {"jz L0", "0F84........"}, {"mov rdx, rsi", "4889F2"},
+      {"xor esi, esi", "31F6"},    {"mov rax, *", "48B8*"},     {"jmp rax", "FFE0"},
+      {"L0:", ""},                 {"ret", "C3"}};
+  ASSERT_EQ(entries->size(), std::size(expected)) << code->listing;
+  const auto memset_address =
+      reinterpret_cast<uint64_t>(static_cast<void *(*)(void *, int, size_t)>(&std::memset));
+  for (size_t i = 0; i < entries->size(); ++i) {
+    const ListingEntry &e = (*entries)[i];
+    const auto &[text, hex] = expected[i];
+    if (!e.label.empty()) {
+      EXPECT_EQ(e.label + ":", text);
+    } else if (text == "mov rax, *") {
+      // The address, printed in decimal and encoded as a little-endian imm64.
+      ASSERT_TRUE(e.text.starts_with("mov rax, ")) << e.text;
+      EXPECT_EQ(std::stoull(e.text.substr(9)), memset_address) << e.text;
+      ASSERT_EQ(e.hex.size(), 20u) << e.hex;
+      EXPECT_EQ(e.hex.substr(0, 4), "48B8");
+      uint64_t from_bytes = 0;
+      for (int b = 7; b >= 0; --b)
+        from_bytes = from_bytes << 8 | std::stoull(e.hex.substr(4 + size_t(b) * 2, 2), nullptr, 16);
+      EXPECT_EQ(from_bytes, memset_address);
+    } else {
+      EXPECT_EQ(e.text, text);
+      EXPECT_EQ(e.hex, hex) << e.text;
+    }
+  }
+}
+
+} // namespace
+} // namespace cjit

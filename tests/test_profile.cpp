@@ -1,0 +1,675 @@
+// Profiles: the samples in tests/profiles/good load and round-trip; every sample in
+// tests/profiles/bad is refused with a message naming the file, the line and the key.
+#include "profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace cjit {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kDir = std::string(CLEARJIT_SOURCE_DIR) + "/tests/profiles/";
+
+std::string sample(const std::string &rel) { return kDir + rel; }
+
+// Synthetic CPUs keep the tests independent of the machine that runs them.
+CpuInfo full_cpu() {
+  CpuInfo c;
+  c.vendor = "AuthenticAMD";
+  c.brand = "Test CPU";
+  c.family = 25;
+  c.model = 1;
+  c.stepping = 1;
+  for (size_t f = size_t(Feature::none) + 1; f < size_t(Feature::count_); ++f)
+    c.set(Feature(f));
+  return c;
+}
+
+CpuInfo cpu_without(Feature f) {
+  CpuInfo c = full_cpu();
+  c.set(f, false);
+  return c;
+}
+
+// `r` failed with "<name>[:<line>]: [<key>: ]..." and the message holds every one of `words`.
+testing::AssertionResult refused(const Result<Profile> &r, const std::string &name, int line,
+                                 std::string_view key,
+                                 std::initializer_list<std::string_view> words) {
+  if (r) return testing::AssertionFailure() << name << " was accepted";
+  std::string prefix = name + (line ? ":" + std::to_string(line) : "") + ": ";
+  if (!key.empty()) prefix += std::string(key) + ": ";
+  if (!r.error.starts_with(prefix))
+    return testing::AssertionFailure()
+           << "message does not start with '" << prefix << "': " << r.error;
+  for (auto w : words)
+    if (r.error.find(w) == std::string::npos)
+      return testing::AssertionFailure() << "message lacks '" << w << "': " << r.error;
+  return testing::AssertionSuccess();
+}
+
+testing::AssertionResult bad(const std::string &rel, int line, std::string_view key,
+                             std::initializer_list<std::string_view> words,
+                             const CpuInfo &cpu = full_cpu()) {
+  return refused(load_profile(sample(rel), cpu), sample(rel), line, key, words);
+}
+
+Profile good(const std::string &rel, const CpuInfo &cpu = full_cpu()) {
+  auto r = load_profile(sample(rel), cpu);
+  EXPECT_TRUE(r) << r.error;
+  return r ? *r : Profile{};
+}
+
+std::string canonical(const SizeClass &c) { return format_spec(c.kernel); }
+
+// A minimal profile around one value of the first class's below.
+std::string with_below(std::string_view below) {
+  return "format = 1\n[host]\nvendor = \"X\"\nfamily = 1\nmodel = 1\n"
+         "[[dispatch.reuse]]\nbelow = " +
+         std::string(below) + "\nkernel = \"stosb\"\n[[dispatch.reuse]]\nkernel = \"mov\"\n";
+}
+
+// A scratch directory for files the tests make (permissions, sizes), removed afterwards.
+class TempDir {
+public:
+  TempDir()
+      : path_(fs::path(testing::TempDir()) / ("clearjit_profile_" + std::to_string(getpid()))) {
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string file(const std::string &name, const std::string &text) const {
+    std::string p = (path_ / name).string();
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+
+private:
+  fs::path path_;
+};
+
+// ---- Good profiles ---------------------------------------------------------------------------
+
+TEST(Profile, GoodProfileRoundTripsHost) {
+  Profile p = good("good/epyc.toml");
+  EXPECT_EQ(p.source, sample("good/epyc.toml"));
+  EXPECT_EQ(p.host.vendor, "AuthenticAMD");
+  EXPECT_EQ(p.host.family, 25);
+  EXPECT_EQ(p.host.model, 1);
+  EXPECT_EQ(p.host.stepping, 1);
+  EXPECT_EQ(p.host.brand, "AMD EPYC 7763 64-Core Processor");
+  EXPECT_EQ(p.host.features,
+            (std::vector<std::string>{"avx", "avx2", "clzero", "erms", "fsrm", "sse2"}));
+  EXPECT_EQ(p.host.l1d, 32768);
+  EXPECT_EQ(p.host.l2, 524288); // written as "512KiB"
+  EXPECT_EQ(p.host.l3, 33554432);
+  EXPECT_TRUE(p.host.hypervisor);
+}
+
+TEST(Profile, GoodProfileRoundTripsTables) {
+  Profile p = good("good/epyc.toml");
+  ASSERT_EQ(p.reuse.size(), 3u);
+  EXPECT_EQ(p.reuse[0].below, 2048u);
+  EXPECT_EQ(canonical(p.reuse[0]), "avx2:unroll=4");
+  EXPECT_DOUBLE_EQ(p.reuse[0].gbps, 85.2);
+  EXPECT_EQ(p.reuse[1].below, 1u << 20); // "1MiB"
+  EXPECT_EQ(canonical(p.reuse[1]), "stosb");
+  EXPECT_DOUBLE_EQ(p.reuse[1].gbps, 60);    // an integer is a number too
+  EXPECT_EQ(p.reuse[2].below, 0u);          // the last class is unbounded
+  EXPECT_EQ(canonical(p.reuse[2]), "avx2"); // unroll=2 is avx2's default
+  EXPECT_DOUBLE_EQ(p.reuse[2].gbps, 31.25);
+
+  ASSERT_EQ(p.stream.size(), 3u);
+  EXPECT_EQ(p.stream[0].below, 4096u);
+  EXPECT_EQ(canonical(p.stream[0]), "avx2");
+  EXPECT_DOUBLE_EQ(p.stream[0].gbps, 70.5);
+  EXPECT_EQ(p.stream[1].below, 32u << 20);
+  EXPECT_EQ(canonical(p.stream[1]), "ntavx2:unroll=4"); // fence=end is the default
+  EXPECT_EQ(p.stream[2].below, 0u);
+  EXPECT_EQ(canonical(p.stream[2]), "clzero:chunk=64K,fence=chunk");
+  EXPECT_EQ(&p.table(Intent::reuse), &p.reuse);
+  EXPECT_EQ(&p.table(Intent::stream), &p.stream);
+}
+
+TEST(Profile, WithoutStreamTheStreamTableIsReuse) {
+  Profile p = good("good/reuse_only.toml");
+  EXPECT_TRUE(p.stream.empty());
+  ASSERT_EQ(p.reuse.size(), 2u);
+  EXPECT_EQ(p.reuse[0].below, 256u);
+  EXPECT_EQ(canonical(p.reuse[0]), "mov");
+  EXPECT_EQ(p.reuse[0].gbps, 0);
+  EXPECT_EQ(&p.table(Intent::stream), &p.reuse);
+  EXPECT_EQ(p.table(Intent::stream), p.table(Intent::reuse));
+  // Optional host fields default to zero.
+  EXPECT_EQ(p.host.stepping, 0);
+  EXPECT_TRUE(p.host.brand.empty());
+  EXPECT_TRUE(p.host.features.empty());
+  EXPECT_EQ(p.host.l1d, 0);
+  EXPECT_FALSE(p.host.hypervisor);
+}
+
+TEST(Profile, SingleUnboundedClass) {
+  Profile p = good("good/single_class.toml");
+  ASSERT_EQ(p.reuse.size(), 1u);
+  EXPECT_EQ(p.reuse[0].below, 0u);
+  EXPECT_EQ(&class_for(p.reuse, 0), &p.reuse[0]);
+  EXPECT_EQ(&class_for(p.reuse, UINT64_MAX), &p.reuse[0]);
+}
+
+TEST(Profile, InlineTablesCrlfUtf8AndUnknownKeys) {
+  Profile p = good("good/inline_crlf.toml");
+  EXPECT_EQ(p.host.family, 0x19);
+  EXPECT_EQ(p.host.model, 0x61);
+  EXPECT_EQ(p.host.brand, "AMD Ryzen\u2122 9 7950X");
+  // Feature names this build does not know are kept, not refused.
+  EXPECT_EQ(p.host.features.back(), "future-feature");
+  EXPECT_EQ(p.host.l1d, 32768);
+  EXPECT_EQ(p.host.l2, 1 << 20);
+  EXPECT_EQ(p.host.l3, 32 << 20);
+  ASSERT_EQ(p.reuse.size(), 2u);
+  EXPECT_EQ(p.reuse[0].below, 4096u);
+  EXPECT_EQ(canonical(p.reuse[0]), "avx512:unroll=2");
+  EXPECT_DOUBLE_EQ(p.reuse[0].gbps, 120);
+  ASSERT_EQ(p.stream.size(), 1u);
+  EXPECT_EQ(canonical(p.stream[0]), "ntavx512:unroll=4");
+}
+
+TEST(Profile, EveryGoodSampleLoads) {
+  int n = 0;
+  for (const auto &e : fs::directory_iterator(kDir + "good")) {
+    auto r = load_profile(e.path().string(), full_cpu());
+    EXPECT_TRUE(r) << r.error;
+    ++n;
+  }
+  EXPECT_GE(n, 5);
+}
+
+TEST(Profile, ParseProfileUsesTheNameAsSource) {
+  auto r = parse_profile(with_below("64"), "built-in", full_cpu());
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(r->source, "built-in");
+  auto bad_r = parse_profile("format = 3\n", "inline text", full_cpu());
+  EXPECT_TRUE(refused(bad_r, "inline text", 1, "format", {"unsupported version 3"}));
+}
+
+TEST(Profile, AnotherCpusProfileStillLoads) {
+  // Host mismatch is the caller's warning, not a refusal.
+  Profile p = good("good/reuse_only.toml");
+  EXPECT_EQ(p.host.vendor, "GenuineIntel");
+  EXPECT_FALSE(same_cpu(p.host, full_cpu()));
+}
+
+// ---- Sizes -----------------------------------------------------------------------------------
+
+TEST(ProfileSizes, AcceptedForms) {
+  const std::pair<std::string_view, uint64_t> cases[] = {
+      {"4096", 4096},
+      {"0x800", 2048}, // a TOML hexadecimal integer
+      {"1_024", 1024},
+      {"\"4096\"", 4096},
+      {"\"2KiB\"", 2048},
+      {"\"32MiB\"", 32u << 20},
+      {"\"1GiB\"", 1u << 30},
+      {"\"3TiB\"", 3ull << 40},
+      {"\"16777215TiB\"", 16777215ull << 40},
+      {"\"18446744073709551615\"", UINT64_MAX},
+      {"9223372036854775807", uint64_t(INT64_MAX)},
+  };
+  for (auto [text, want] : cases) {
+    auto r = parse_profile(with_below(text), "sizes", full_cpu());
+    ASSERT_TRUE(r) << text << ": " << r.error;
+    EXPECT_EQ(r->reuse[0].below, want) << text;
+  }
+}
+
+TEST(ProfileSizes, RefusedForms) {
+  // Strict: only digits and the binary suffixes KiB, MiB, GiB, TiB, spelled exactly.
+  const std::string_view unreadable[] = {
+      "\"2K\"",     "\"2KB\"", "\"2kib\"",  "\"2 KiB\"", "\"2KiB \"", "\"\"",       "\"KiB\"",
+      "\"1.5KiB\"", "\"+2\"",  "\"0x800\"", "\"2MB\"",   "\"2Ki\"",   "\"2KiBKiB\""};
+  for (auto text : unreadable)
+    EXPECT_TRUE(refused(parse_profile(with_below(text), "sizes", full_cpu()), "sizes", 7,
+                        "dispatch.reuse[0].below", {"unreadable size", "KiB, MiB, GiB or TiB"}))
+        << text;
+  EXPECT_TRUE(refused(parse_profile(with_below("\"-1KiB\""), "sizes", full_cpu()), "sizes", 7,
+                      "dispatch.reuse[0].below", {"must not be negative", "\"-1KiB\""}));
+  for (auto text : {"\"18446744073709551616\"", "\"16777216TiB\"", "\"99999999999999GiB\""})
+    EXPECT_TRUE(refused(parse_profile(with_below(text), "sizes", full_cpu()), "sizes", 7,
+                        "dispatch.reuse[0].below", {"does not fit in 64 bits"}))
+        << text;
+  EXPECT_TRUE(refused(parse_profile(with_below("1e3"), "sizes", full_cpu()), "sizes", 7,
+                      "dispatch.reuse[0].below", {"whole number of bytes", "float (1000)"}));
+  EXPECT_TRUE(refused(parse_profile(with_below("[1]"), "sizes", full_cpu()), "sizes", 7,
+                      "dispatch.reuse[0].below", {"must be a size in bytes", "got an array"}));
+}
+
+// ---- class_for -------------------------------------------------------------------------------
+
+TEST(ProfileClassFor, BoundariesAndLastClass) {
+  std::vector<SizeClass> t(3);
+  t[0].below = 2048;
+  t[1].below = 65536;
+  t[0].kernel = default_spec(Method::avx2);
+  t[1].kernel = default_spec(Method::stosb);
+  t[2].kernel = default_spec(Method::ntavx2);
+  EXPECT_EQ(&class_for(t, 0), &t[0]);
+  EXPECT_EQ(&class_for(t, 2047), &t[0]); // below - 1
+  EXPECT_EQ(&class_for(t, 2048), &t[1]); // below is exclusive
+  EXPECT_EQ(&class_for(t, 2049), &t[1]); // below + 1
+  EXPECT_EQ(&class_for(t, 65535), &t[1]);
+  EXPECT_EQ(&class_for(t, 65536), &t[2]); // the last class takes the rest
+  EXPECT_EQ(&class_for(t, 65537), &t[2]);
+  EXPECT_EQ(&class_for(t, UINT64_MAX), &t[2]);
+}
+
+TEST(ProfileClassFor, LoadedTable) {
+  Profile p = good("good/epyc.toml");
+  const auto &s = p.table(Intent::stream);
+  EXPECT_EQ(canonical(class_for(s, 4095)), "avx2");
+  EXPECT_EQ(canonical(class_for(s, 4096)), "ntavx2:unroll=4");
+  EXPECT_EQ(canonical(class_for(s, (32u << 20) - 1)), "ntavx2:unroll=4");
+  EXPECT_EQ(canonical(class_for(s, 32u << 20)), "clzero:chunk=64K,fence=chunk");
+}
+
+// ---- Host helpers ----------------------------------------------------------------------------
+
+TEST(ProfileHostInfo, DescribesTheCpu) {
+  CpuInfo c;
+  c.vendor = "GenuineIntel";
+  c.brand = "Some Xeon";
+  c.family = 6;
+  c.model = 143;
+  c.stepping = 8;
+  c.hypervisor = true;
+  c.l1d.size = 48 << 10;
+  c.l2.size = 2 << 20;
+  c.l3.size = 105 << 20;
+  c.set(Feature::sse2);
+  c.set(Feature::erms);
+  c.set(Feature::avx512f);
+  c.set(Feature::avx2);
+  ProfileHost h = profile_host(c);
+  EXPECT_EQ(h.vendor, "GenuineIntel");
+  EXPECT_EQ(h.brand, "Some Xeon");
+  EXPECT_EQ(h.family, 6);
+  EXPECT_EQ(h.model, 143);
+  EXPECT_EQ(h.stepping, 8);
+  EXPECT_EQ(h.features, (std::vector<std::string>{"avx2", "avx512f", "erms", "sse2"}));
+  EXPECT_TRUE(std::is_sorted(h.features.begin(), h.features.end()));
+  EXPECT_EQ(h.l1d, 48 << 10);
+  EXPECT_EQ(h.l2, 2 << 20);
+  EXPECT_EQ(h.l3, 105 << 20);
+  EXPECT_TRUE(h.hypervisor);
+}
+
+TEST(ProfileHostInfo, SameCpuComparesVendorFamilyModel) {
+  CpuInfo c = full_cpu();
+  ProfileHost h = profile_host(c);
+  EXPECT_TRUE(same_cpu(h, c));
+  h.stepping = 7; // a different stepping is the same CPU
+  h.brand = "other";
+  EXPECT_TRUE(same_cpu(h, c));
+  ProfileHost v = h, f = h, m = h;
+  v.vendor = "GenuineIntel";
+  f.family = 26;
+  m.model = 2;
+  EXPECT_FALSE(same_cpu(v, c));
+  EXPECT_FALSE(same_cpu(f, c));
+  EXPECT_FALSE(same_cpu(m, c));
+}
+
+TEST(ProfileHostInfo, IntentNames) {
+  EXPECT_EQ(intent_name(Intent::reuse), "reuse");
+  EXPECT_EQ(intent_name(Intent::stream), "stream");
+}
+
+// ---- Bad profiles: one test per fault --------------------------------------------------------
+
+TEST(ProfileBad, ExampleMessageExactly) {
+  auto r = load_profile(sample("bad/below_decreasing.toml"), full_cpu());
+  EXPECT_EQ(r.error, sample("bad/below_decreasing.toml") +
+                         ":11: dispatch.reuse[1].below: must be greater than the previous "
+                         "class's below (4096), got 2048");
+}
+
+TEST(ProfileBad, NotToml) {
+  EXPECT_TRUE(bad("bad/not_toml.toml", 3, "", {"not valid TOML", "table header", "column"}));
+}
+TEST(ProfileBad, FormatMissing) {
+  EXPECT_TRUE(bad("bad/format_missing.toml", 0, "format", {"missing", "format = 1"}));
+}
+TEST(ProfileBad, FormatNotInteger) {
+  EXPECT_TRUE(bad("bad/format_string.toml", 2, "format", {"must be an integer", "got a string"}));
+}
+TEST(ProfileBad, FormatVersion) {
+  EXPECT_TRUE(bad("bad/format_version.toml", 2, "format", {"unsupported version 2"}));
+}
+TEST(ProfileBad, HostMissing) {
+  EXPECT_TRUE(bad("bad/host_missing.toml", 0, "host", {"missing", "[host]"}));
+}
+TEST(ProfileBad, HostNotTable) {
+  EXPECT_TRUE(bad("bad/host_not_table.toml", 3, "host", {"must be a table", "got a string"}));
+}
+TEST(ProfileBad, VendorNotString) {
+  EXPECT_TRUE(
+      bad("bad/host_vendor_type.toml", 4, "host.vendor", {"must be a string", "got an integer"}));
+}
+TEST(ProfileBad, VendorEmpty) {
+  EXPECT_TRUE(bad("bad/host_vendor_empty.toml", 4, "host.vendor", {"must not be empty"}));
+}
+TEST(ProfileBad, VendorMissing) {
+  // The line is the [host] table's: the key itself is absent.
+  EXPECT_TRUE(bad("bad/host_vendor_missing.toml", 3, "host.vendor", {"missing", "vendor string"}));
+}
+TEST(ProfileBad, FamilyNotInteger) {
+  EXPECT_TRUE(
+      bad("bad/host_family_type.toml", 5, "host.family", {"must be an integer", "got a string"}));
+}
+TEST(ProfileBad, FamilyMissing) {
+  EXPECT_TRUE(bad("bad/host_family_missing.toml", 3, "host.family", {"missing"}));
+}
+TEST(ProfileBad, FamilyNegative) {
+  EXPECT_TRUE(
+      bad("bad/host_family_negative.toml", 5, "host.family", {"must not be negative", "-25"}));
+}
+TEST(ProfileBad, ModelNotInteger) {
+  EXPECT_TRUE(
+      bad("bad/host_model_type.toml", 6, "host.model", {"must be an integer", "got a float"}));
+}
+TEST(ProfileBad, ModelMissing) {
+  EXPECT_TRUE(bad("bad/host_model_missing.toml", 3, "host.model", {"missing"}));
+}
+TEST(ProfileBad, SteppingNotInteger) {
+  EXPECT_TRUE(bad("bad/host_stepping_type.toml", 7, "host.stepping",
+                  {"must be an integer", "got a string"}));
+}
+TEST(ProfileBad, BrandNotString) {
+  EXPECT_TRUE(
+      bad("bad/host_brand_type.toml", 7, "host.brand", {"must be a string", "got an integer"}));
+}
+TEST(ProfileBad, FeaturesNotArray) {
+  EXPECT_TRUE(bad("bad/host_features_type.toml", 7, "host.features",
+                  {"must be an array of strings", "got a string"}));
+}
+TEST(ProfileBad, FeatureNotString) {
+  EXPECT_TRUE(bad("bad/host_features_element.toml", 7, "host.features[1]",
+                  {"must be a string", "got an integer"}));
+}
+TEST(ProfileBad, CacheSizeNotInteger) {
+  EXPECT_TRUE(
+      bad("bad/host_l1d_type.toml", 7, "host.l1d", {"must be a size in bytes", "got a boolean"}));
+}
+TEST(ProfileBad, CacheSizeNegative) {
+  EXPECT_TRUE(bad("bad/host_l2_negative.toml", 7, "host.l2", {"must not be negative", "-524288"}));
+}
+TEST(ProfileBad, CacheSizeFloat) {
+  EXPECT_TRUE(
+      bad("bad/host_l3_float.toml", 7, "host.l3", {"whole number of bytes", "float (32.5)"}));
+}
+TEST(ProfileBad, HypervisorNotBool) {
+  EXPECT_TRUE(bad("bad/host_hypervisor_type.toml", 7, "host.hypervisor",
+                  {"must be a boolean", "got a string"}));
+}
+TEST(ProfileBad, DispatchMissing) {
+  EXPECT_TRUE(
+      bad("bad/dispatch_missing.toml", 0, "dispatch.reuse", {"missing", "[[dispatch.reuse]]"}));
+}
+TEST(ProfileBad, DispatchNotTable) {
+  EXPECT_TRUE(
+      bad("bad/dispatch_not_table.toml", 3, "dispatch", {"must be a table", "got a string"}));
+}
+TEST(ProfileBad, ReuseMissing) {
+  EXPECT_TRUE(bad("bad/reuse_missing.toml", 7, "dispatch.reuse", {"missing"}));
+}
+TEST(Profile, UnknownIntentLoadsWithAWarning) {
+  auto r = load_profile(sample("good/intent_unknown.toml"), full_cpu());
+  ASSERT_TRUE(r) << r.error;
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_NE(r->warnings[0].find("intent_unknown.toml:9: dispatch.steam: unknown intent, ignored"), std::string::npos)
+      << r->warnings[0];
+}
+TEST(ProfileBad, ReuseEmpty) {
+  EXPECT_TRUE(bad("bad/reuse_empty.toml", 8, "dispatch.reuse", {"has no classes"}));
+}
+TEST(ProfileBad, ReuseNotArray) {
+  EXPECT_TRUE(bad("bad/reuse_not_array.toml", 8, "dispatch.reuse",
+                  {"must be an array of tables", "got a string"}));
+}
+TEST(ProfileBad, ReuseArrayOfStrings) {
+  EXPECT_TRUE(bad("bad/reuse_strings.toml", 8, "dispatch.reuse",
+                  {"must be an array of tables", "holding other values"}));
+}
+TEST(ProfileBad, ReuseSingleTable) {
+  EXPECT_TRUE(bad("bad/reuse_table.toml", 7, "dispatch.reuse",
+                  {"must be an array of tables", "got a table"}));
+}
+TEST(ProfileBad, BelowDecreasing) {
+  EXPECT_TRUE(bad("bad/below_decreasing.toml", 11, "dispatch.reuse[1].below",
+                  {"greater than the previous class's below (4096)", "got 2048"}));
+}
+TEST(ProfileBad, BelowRepeated) {
+  EXPECT_TRUE(bad("bad/below_equal.toml", 11, "dispatch.reuse[1].below",
+                  {"greater than the previous class's below (2048)", "got 2048"}));
+}
+TEST(ProfileBad, BelowMissingBeforeLast) {
+  EXPECT_TRUE(bad("bad/below_missing.toml", 7, "dispatch.reuse[0].below",
+                  {"missing", "every class but the last"}));
+}
+TEST(ProfileBad, BelowOnLast) {
+  EXPECT_TRUE(
+      bad("bad/below_on_last.toml", 12, "dispatch.reuse[1].below", {"left out on the last class"}));
+}
+TEST(ProfileBad, BelowZero) {
+  EXPECT_TRUE(bad("bad/below_zero.toml", 8, "dispatch.reuse[0].below", {"at least 1", "got 0"}));
+}
+TEST(ProfileBad, BelowNegative) {
+  EXPECT_TRUE(bad("bad/below_negative.toml", 8, "dispatch.reuse[0].below",
+                  {"must not be negative", "-2048"}));
+}
+TEST(ProfileBad, BelowFloat) {
+  EXPECT_TRUE(bad("bad/below_float.toml", 8, "dispatch.reuse[0].below",
+                  {"whole number of bytes", "got a float (2048)"}));
+}
+TEST(ProfileBad, BelowOverflowingInteger) {
+  // TOML integers are 64-bit signed, so toml++ refuses this while parsing.
+  EXPECT_TRUE(bad("bad/below_overflow.toml", 8, "",
+                  {"not valid TOML", "18446744073709551616", "not representable in 64 bits"}));
+}
+TEST(ProfileBad, BelowOverflowingString) {
+  EXPECT_TRUE(bad("bad/below_overflow_string.toml", 8, "dispatch.reuse[0].below",
+                  {"\"16777216TiB\"", "does not fit in 64 bits"}));
+}
+TEST(ProfileBad, BelowUnreadableString) {
+  EXPECT_TRUE(bad("bad/below_unreadable.toml", 8, "dispatch.reuse[0].below",
+                  {"unreadable size \"two KiB\""}));
+}
+TEST(ProfileBad, BelowKSuffix) {
+  EXPECT_TRUE(bad("bad/below_k_suffix.toml", 8, "dispatch.reuse[0].below",
+                  {"unreadable size \"2K\"", "KiB"}));
+}
+TEST(ProfileBad, BelowKBSuffix) {
+  EXPECT_TRUE(bad("bad/below_kb_suffix.toml", 8, "dispatch.reuse[0].below",
+                  {"unreadable size \"2KB\"", "KiB"}));
+}
+TEST(ProfileBad, BelowWrongType) {
+  EXPECT_TRUE(bad("bad/below_bool.toml", 8, "dispatch.reuse[0].below",
+                  {"must be a size in bytes", "got a boolean"}));
+}
+TEST(ProfileBad, KernelMissing) {
+  EXPECT_TRUE(
+      bad("bad/kernel_missing.toml", 7, "dispatch.reuse[0].kernel", {"missing", "kernel spec"}));
+}
+TEST(ProfileBad, KernelNotString) {
+  EXPECT_TRUE(bad("bad/kernel_not_string.toml", 9, "dispatch.reuse[0].kernel",
+                  {"must be a string", "got an integer"}));
+}
+TEST(ProfileBad, KernelUnknown) {
+  EXPECT_TRUE(bad("bad/kernel_unknown.toml", 9, "dispatch.reuse[0].kernel",
+                  {"invalid kernel spec \"avx3\"", parse_spec("avx3").error}));
+}
+TEST(ProfileBad, KernelMalformed) {
+  EXPECT_TRUE(bad("bad/kernel_malformed.toml", 9, "dispatch.reuse[0].kernel",
+                  {"invalid kernel spec \"avx2:unroll=3\"", parse_spec("avx2:unroll=3").error}));
+}
+TEST(ProfileBad, KernelThisCpuCannotRun) {
+  const CpuInfo cpu = cpu_without(Feature::avx512f);
+  const std::string why = unsupported_reason(*parse_spec("avx512:unroll=2"), cpu);
+  ASSERT_FALSE(why.empty());
+  EXPECT_TRUE(bad("good/avx512.toml", 9, "dispatch.reuse[0].kernel",
+                  {"\"avx512:unroll=2\" cannot run on this CPU", why}, cpu));
+  EXPECT_TRUE(good("good/avx512.toml", full_cpu()).reuse.size() == 2);
+}
+TEST(ProfileBad, NonTemporalWithoutFence) {
+  EXPECT_TRUE(bad("bad/kernel_nt_fence_none.toml", 11, "dispatch.reuse[1].kernel",
+                  {"non-temporal", "fence=none", "measurement only"}));
+  // clzero is non-temporal too.
+  std::string text = with_below("64");
+  text.replace(text.rfind("\"mov\""), 5, "\"clzero:fence=none\"");
+  EXPECT_TRUE(refused(parse_profile(text, "clzero", full_cpu()), "clzero", 10,
+                      "dispatch.reuse[1].kernel", {"non-temporal", "fence=none"}));
+}
+TEST(ProfileBad, GbpsNotNumber) {
+  EXPECT_TRUE(bad("bad/gbps_type.toml", 10, "dispatch.reuse[0].gbps",
+                  {"must be a number", "got a string"}));
+}
+TEST(ProfileBad, StreamEmpty) {
+  EXPECT_TRUE(bad("bad/stream_empty.toml", 8, "dispatch.stream",
+                  {"has no classes", "leave dispatch.stream out"}));
+}
+TEST(ProfileBad, StreamKernelMalformed) {
+  EXPECT_TRUE(bad("bad/stream_bad_kernel.toml", 16, "dispatch.stream[1].kernel",
+                  {"\"ntavx2:align=16\"", parse_spec("ntavx2:align=16").error}));
+}
+TEST(ProfileBad, DuplicateKey) {
+  EXPECT_TRUE(bad("bad/duplicate_key.toml", 9, "", {"not valid TOML", "redefine", "'below'"}));
+}
+TEST(ProfileBad, DuplicateTable) {
+  EXPECT_TRUE(bad("bad/duplicate_table.toml", 7, "", {"not valid TOML", "redefine", "'host'"}));
+}
+TEST(ProfileBad, EmptyFile) { EXPECT_TRUE(bad("bad/empty.toml", 0, "", {"empty file"})); }
+TEST(ProfileBad, BlankFile) { EXPECT_TRUE(bad("bad/blank.toml", 0, "", {"empty file"})); }
+TEST(ProfileBad, TruncatedInString) {
+  EXPECT_TRUE(bad("bad/truncated_string.toml", 11, "", {"not valid TOML", "end-of-file"}));
+}
+TEST(ProfileBad, TruncatedInHeader) {
+  EXPECT_TRUE(bad("bad/truncated_header.toml", 10, "", {"not valid TOML", "end-of-file"}));
+}
+TEST(ProfileBad, TruncatedBeforeLastClass) {
+  // Cut between classes: what is left is valid TOML whose last class still has a bound.
+  EXPECT_TRUE(bad("bad/truncated_class.toml", 8, "dispatch.reuse[0].below",
+                  {"left out on the last class"}));
+}
+TEST(ProfileBad, NulBytes) {
+  EXPECT_TRUE(bad("bad/nul.toml", 2, "", {"not a text profile", "NUL byte", "column 1"}));
+}
+TEST(ProfileBad, InvalidUtf8) {
+  EXPECT_TRUE(bad("bad/invalid_utf8.toml", 4, "", {"not a text profile", "invalid UTF-8", "0xff"}));
+}
+TEST(ProfileBad, OverlongUtf8) {
+  EXPECT_TRUE(bad("bad/overlong_utf8.toml", 2, "", {"invalid UTF-8", "0xc0"}));
+}
+TEST(ProfileBad, BinaryGarbage) {
+  EXPECT_TRUE(bad("bad/garbage.bin", 1, "", {"not a text profile", "NUL byte"}));
+}
+TEST(ProfileBad, SurrogatesAndOutOfRangeCodePoints) {
+  for (std::string_view seq :
+       {"\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82", "\x80", "\xf8\x88\x80\x80\x80"})
+    EXPECT_TRUE(
+        refused(parse_profile("format = 1\n# " + std::string(seq) + "\n", "utf8", full_cpu()),
+                "utf8", 2, "", {"invalid UTF-8"}));
+}
+
+TEST(ProfileBad, EverySampleIsRefusedWithItsName) {
+  int n = 0;
+  for (const auto &e : fs::directory_iterator(kDir + "bad")) {
+    const std::string p = e.path().string();
+    auto r = load_profile(p, full_cpu());
+    EXPECT_FALSE(r) << p;
+    EXPECT_TRUE(r.error.starts_with(p + ":")) << r.error;
+    ++n;
+  }
+  EXPECT_GE(n, 50);
+}
+
+// ---- Files -----------------------------------------------------------------------------------
+
+TEST(ProfileFile, MissingPath) {
+  const std::string p = sample("bad/no_such_profile.toml");
+  EXPECT_TRUE(refused(load_profile(p, full_cpu()), p, 0, "", {"cannot open", "No such file"}));
+  EXPECT_TRUE(refused(load_profile("", full_cpu()), "(empty path)", 0, "", {"cannot open"}));
+}
+
+TEST(ProfileFile, Directory) {
+  const std::string p = sample("bad");
+  EXPECT_TRUE(refused(load_profile(p, full_cpu()), p, 0, "", {"is a directory"}));
+}
+
+TEST(ProfileFile, NotARegularFile) {
+  EXPECT_TRUE(
+      refused(load_profile("/dev/null", full_cpu()), "/dev/null", 0, "", {"not a regular file"}));
+}
+
+TEST(ProfileFile, UnreadableFile) {
+  if (geteuid() == 0)
+    GTEST_SKIP() << "root reads files whatever their mode (ReadError covers the read path)";
+  TempDir dir;
+  const std::string p = dir.file("secret.toml", "format = 1\n");
+  ASSERT_EQ(chmod(p.c_str(), 0), 0);
+  EXPECT_TRUE(refused(load_profile(p, full_cpu()), p, 0, "", {"cannot open", "Permission denied"}));
+}
+
+TEST(ProfileFile, ReadError) {
+  // A file that opens but fails to read, even for root: address 0 of this process is unmapped.
+  if (access("/proc/self/mem", R_OK) != 0) GTEST_SKIP() << "no /proc";
+  EXPECT_TRUE(refused(load_profile("/proc/self/mem", full_cpu()), "/proc/self/mem", 0, "",
+                      {"cannot read", "Input/output error"}));
+}
+
+TEST(ProfileFile, TooLarge) {
+  TempDir dir;
+  const std::string p = dir.file("huge.toml", std::string((1u << 20) + 1, '\n'));
+  EXPECT_TRUE(refused(load_profile(p, full_cpu()), p, 0, "", {"too large"}));
+}
+
+// ---- Robustness ------------------------------------------------------------------------------
+
+std::string read_all(const std::string &p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(ProfileRobust, EveryTruncationIsHandled) {
+  const std::string text = read_all(sample("good/epyc.toml"));
+  ASSERT_GT(text.size(), 500u);
+  for (size_t n = 0; n < text.size(); ++n) {
+    auto r = parse_profile(std::string_view(text).substr(0, n), "cut", full_cpu());
+    EXPECT_TRUE(r || r.error.starts_with("cut")) << n << ": " << r.error;
+  }
+}
+
+TEST(ProfileRobust, EverySingleByteChangeIsHandled) {
+  const std::string text = read_all(sample("good/epyc.toml"));
+  for (size_t i = 0; i < text.size(); ++i)
+    for (char c : {'\0', '\xff', '[', '"', '=', '\n', '-'}) {
+      std::string t = text;
+      t[i] = c;
+      auto r = parse_profile(t, "mutant", full_cpu());
+      EXPECT_TRUE(r || r.error.starts_with("mutant")) << i << ": " << r.error;
+    }
+}
+
+} // namespace
+} // namespace cjit

@@ -1,0 +1,205 @@
+#include "choose.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cjit {
+namespace {
+
+struct Candidate {
+  std::string spec;
+  double gbps, cv;
+};
+
+// Pools repeated measurements of one (spec, size) and groups them by size.
+std::map<uint64_t, std::vector<Candidate>> by_size(const std::vector<Measurement> &ms, Intent intent) {
+  std::map<std::pair<uint64_t, std::string>, Measurement> pooled;
+  for (const Measurement &m : ms) {
+    if (m.intent != intent || m.samples.empty())
+      continue;
+    Measurement &p = pooled[{m.size, m.spec}];
+    p.spec = m.spec;
+    p.size = m.size;
+    p.samples.insert(p.samples.end(), m.samples.begin(), m.samples.end());
+  }
+  std::map<uint64_t, std::vector<Candidate>> out;
+  for (auto &[key, m] : pooled) {
+    summarize(m);
+    out[key.first].push_back({m.spec, m.gbps, m.cv});
+  }
+  return out;
+}
+
+const Candidate *find(const std::vector<Candidate> &cs, const std::string &spec) {
+  for (const Candidate &c : cs)
+    if (c.spec == spec)
+      return &c;
+  return nullptr;
+}
+
+int complexity_of(const ComplexityMap &cm, const std::string &spec) {
+  auto it = cm.find(spec);
+  return it == cm.end() ? 1 << 20 : it->second;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+} // namespace
+
+std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
+                            const ComplexityMap &complexity, const ChooseOptions &o) {
+  auto sizes = by_size(ms, intent);
+  std::vector<Winner> out;
+  std::vector<const std::vector<Candidate> *> at;
+  for (const auto &[size, cs] : sizes) {
+    const Candidate *best = &*std::max_element(
+        cs.begin(), cs.end(), [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
+    const Candidate *pick = best;
+    for (const Candidate &c : cs) {
+      double band = std::min(0.10, std::max(o.noise_floor, 2 * std::max(best->cv, c.cv)));
+      if (c.gbps < best->gbps * (1 - band))
+        continue;
+      int cc = complexity_of(complexity, c.spec), pc = complexity_of(complexity, pick->spec);
+      if (cc < pc || (cc == pc && c.gbps > pick->gbps))
+        pick = &c;
+    }
+    out.push_back({size, pick->spec, pick->gbps});
+    at.push_back(&cs);
+  }
+  // A lone winner between two sizes won by the same kernel, which is close to it here too, is
+  // noise: one outlier must not move a boundary.
+  for (size_t i = 1; i + 1 < out.size(); ++i) {
+    const std::string &around = out[i - 1].spec;
+    if (out[i].spec == around || out[i + 1].spec != around)
+      continue;
+    if (const Candidate *c = find(*at[i], around); c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
+      out[i] = {out[i].size, around, c->gbps};
+  }
+  return out;
+}
+
+uint64_t round_boundary(double bytes) {
+  uint64_t unit = bytes < 65536 ? 64 : 4096;
+  return std::max<uint64_t>(unit, uint64_t(std::llround(bytes / double(unit))) * unit);
+}
+
+std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws) {
+  std::vector<SizeClass> out;
+  std::vector<double> gbps; // of the current class's points
+  auto close = [&](uint64_t below) {
+    double logsum = 0;
+    for (double g : gbps)
+      logsum += std::log(g);
+    out.back().gbps = std::round(std::exp(logsum / double(gbps.size())) * 10) / 10;
+    out.back().below = below;
+    gbps.clear();
+  };
+  for (size_t i = 0; i < ws.size(); ++i) {
+    if (i == 0 || ws[i].spec != ws[i - 1].spec) {
+      if (i > 0)
+        close(round_boundary(std::sqrt(double(ws[i - 1].size) * double(ws[i].size))));
+      auto spec = parse_spec(ws[i].spec);
+      out.push_back({0, spec ? *spec : Spec{}, 0});
+    }
+    gbps.push_back(ws[i].gbps);
+  }
+  if (!out.empty())
+    close(0);
+  return out;
+}
+
+NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
+                            const std::vector<Measurement> &temporal, double step_ratio) {
+  std::map<uint64_t, std::vector<double>> s, t;
+  for (const Measurement &m : stosb)
+    s[m.size].insert(s[m.size].end(), m.samples.begin(), m.samples.end());
+  for (const Measurement &m : temporal)
+    t[m.size].insert(t[m.size].end(), m.samples.begin(), m.samples.end());
+  std::vector<std::pair<uint64_t, double>> ratio;
+  for (auto &[size, v] : s)
+    if (t.count(size) && median(t[size]) > 0)
+      ratio.push_back({size, median(v) / median(t[size])});
+  NoAllocate out;
+  if (ratio.size() < 3) {
+    out.reason = "too few sizes measured to find a step";
+    return out;
+  }
+  // Median of each point and its neighbours, so one outlier neither makes nor hides a step.
+  std::vector<double> smooth(ratio.size());
+  for (size_t i = 0; i < ratio.size(); ++i) {
+    std::vector<double> w{ratio[i].second};
+    if (i > 0) w.push_back(ratio[i - 1].second);
+    if (i + 1 < ratio.size()) w.push_back(ratio[i + 1].second);
+    smooth[i] = median(w);
+  }
+  size_t step = ratio.size();
+  while (step > 0 && smooth[step - 1] >= step_ratio)
+    --step;
+  auto [best_size, best] = *std::max_element(ratio.begin(), ratio.end(),
+                                             [](auto &a, auto &b) { return a.second < b.second; });
+  if (step == ratio.size() || step == 0) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  step == 0 ? "rep stosb was already %.2fx faster than temporal stores at the smallest size "
+                              "measured (%llu bytes): no step inside the range"
+                            : "rep stosb never stayed %.2fx faster than temporal stores from %llu bytes up "
+                              "(best ratio %.2fx at %llu bytes)",
+                  step == 0 ? smooth[0] : step_ratio,
+                  (unsigned long long)(step == 0 ? ratio[0].first : ratio.front().first),
+                  best, (unsigned long long)best_size);
+    out.reason = buf;
+    return out;
+  }
+  // The raw point may sit just past the step with a low neighbour: take the first raw point at
+  // or after the smoothed step whose own ratio is high.
+  while (step < ratio.size() && ratio[step].second < step_ratio)
+    ++step;
+  if (step == ratio.size()) {
+    out.reason = "no measured size past the step was itself above the ratio";
+    return out;
+  }
+  std::vector<double> below, above;
+  for (size_t i = 0; i < ratio.size(); ++i)
+    (i < step ? below : above).push_back(ratio[i].second);
+  out.size = ratio[step].first;
+  out.ratio_below = median(below);
+  out.ratio_above = median(above);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "rep stosb / temporal stores: %.2fx below, %.2fx from here on",
+                out.ratio_below, out.ratio_above);
+  out.reason = buf;
+  return out;
+}
+
+std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table) {
+  std::optional<uint64_t> from;
+  uint64_t lower = 0;
+  for (const SizeClass &c : table) {
+    if (c.kernel.info().nontemporal) {
+      if (!from)
+        from = lower;
+    } else {
+      from.reset();
+    }
+    lower = c.below;
+  }
+  return from;
+}
+
+std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps, double fraction) {
+  auto whole = gbps.find(0);
+  if (whole == gbps.end() || whole->second <= 0)
+    return std::nullopt;
+  for (const auto &[chunk, g] : gbps) // ascending; chunk 0 comes first and is skipped
+    if (chunk && g >= fraction * whole->second)
+      return chunk;
+  return 0;
+}
+
+} // namespace cjit

@@ -1,0 +1,62 @@
+// Choosing from measurements: pure functions, unit-tested on synthetic data.
+#pragma once
+
+#include "measure.hpp"
+#include "profile.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cjit {
+
+struct ChooseOptions {
+  //! Kernels within max(noise_floor, 2 * cv) of the best at a size are tied (capped at 10%).
+  double noise_floor = 0.03;
+  //! A lone winner between two sizes won by the same kernel is an outlier when that kernel is
+  //! within this fraction of it.
+  double outlier_band = 0.10;
+};
+
+//! Lower is simpler; ties go to the simpler kernel. Keys are canonical specs.
+using ComplexityMap = std::map<std::string, int>;
+
+//! The winner at one measured size.
+struct Winner {
+  uint64_t size = 0;
+  std::string spec;
+  double gbps = 0;
+};
+
+//! Per measured size of `intent` (ascending): the simplest kernel within the noise band of the
+//! fastest, with lone outliers smoothed away. Repeated measurements of a point are pooled.
+std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
+                            const ComplexityMap &complexity, const ChooseOptions &options = {});
+
+//! Contiguous size classes from 0 to unbounded: adjacent sizes with the same winner merged, each
+//! boundary at the geometric middle of the two measured sizes where the winner changes.
+std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws);
+
+//! Rounds a class boundary: to 64 bytes below 64 KiB, to 4 KiB above.
+uint64_t round_boundary(double bytes);
+
+//! Zen's no-allocate step: the smallest size from which one rep stosb over the whole extent
+//! runs clearly (>= step_ratio) faster than temporal stores, at that size and every larger one.
+struct NoAllocate {
+  std::optional<uint64_t> size;
+  std::string reason;     //!< why it is absent, or how it was found
+  double ratio_below = 0; //!< median stosb/temporal ratio below the step
+  double ratio_above = 0; //!< median ratio from the step on
+};
+NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
+                            const std::vector<Measurement> &temporal, double step_ratio = 1.3);
+
+//! The size from which every class of `table` is non-temporal (or clzero), if any.
+std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table);
+
+//! Smallest chunk whose GB/s reaches `fraction` of the whole-extent (chunk 0) GB/s.
+std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps_by_chunk,
+                                            double fraction = 0.9);
+
+} // namespace cjit

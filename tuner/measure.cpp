@@ -1,0 +1,262 @@
+#include "measure.hpp"
+
+#include "codegen.hpp"
+
+#include <benchmark/benchmark.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+namespace cjit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// One read per cache line: what a caller that reuses the memory does at the least.
+__attribute__((noinline)) uint64_t read_pass(const uint8_t *p, uint64_t n) {
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < n; i += 64)
+    sum += *reinterpret_cast<const volatile uint64_t *>(p + i);
+  return sum;
+}
+
+std::string format_eta(double s) {
+  char buf[32];
+  int t = int(s + 0.5);
+  std::snprintf(buf, sizeof buf, "%d:%02d", t / 60, t % 60);
+  return buf;
+}
+
+} // namespace
+
+void summarize(Measurement &m) {
+  if (m.samples.empty())
+    return;
+  std::vector<double> v = m.samples;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  m.gbps = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(n), var = 0;
+  for (double x : v)
+    var += (x - mean) * (x - mean);
+  m.cv = n > 1 && mean > 0 ? std::sqrt(var / double(n - 1)) / mean : 0;
+}
+
+int kernel_complexity(const Spec &s) {
+  // Non-temporal stores rank after every temporal kernel: on a tie they cost the caller its
+  // cache contents for nothing.
+  int penalty = s.info().nontemporal ? 1000 : 0;
+  CpuInfo all;
+  all.features.fill(true);
+  auto code = compile_kernel(s, all);
+  if (!code)
+    return penalty + 999;
+  const std::string &l = code.value.value()->listing;
+  int lines = 0;
+  for (char c : l)
+    lines += c == '\n';
+  return penalty + lines;
+}
+
+struct Bench::Impl {
+  const CpuInfo &cpu;
+  uint8_t *pool = nullptr;
+  uint64_t pool_bytes = 0;
+  std::map<std::string, std::unique_ptr<GeneratedCode>> kernels;
+  std::map<uint64_t, std::vector<uint32_t>> orders; // slot visiting order per size
+  double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
+
+  Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
+    uint64_t l3 = cpu.l3.size ? cpu.l3.size : (32ull << 20);
+    pool_bytes = std::max({uint64_t(512) << 20, 4 * l3, max_size});
+    pool_bytes = (pool_bytes + (2u << 20) - 1) & ~uint64_t((2u << 20) - 1);
+    void *p = mmap(nullptr, pool_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      throw std::runtime_error("cannot map a " + std::to_string(pool_bytes >> 20) +
+                               " MiB destination pool: " + std::strerror(errno));
+    pool = static_cast<uint8_t *>(p);
+    madvise(pool, pool_bytes, MADV_HUGEPAGE); // fewer TLB misses; a hint, failure is fine
+    std::memset(pool, 1, pool_bytes);         // prefault before any timing
+  }
+  ~Impl() { munmap(pool, pool_bytes); }
+
+  ClearFn kernel(const Spec &s) {
+    std::string key = format_spec(s);
+    auto it = kernels.find(key);
+    if (it == kernels.end()) {
+      auto code = compile_kernel(s, cpu);
+      if (!code)
+        throw std::runtime_error("cannot measure " + key + ": " + code.error);
+      it = kernels.emplace(key, std::move(code.value.value())).first;
+    }
+    return it->second->fn;
+  }
+
+  // Destinations for `size`, visited in a shuffled order so prefetchers cannot run ahead.
+  const std::vector<uint32_t> &order(uint64_t size) {
+    auto &o = orders[size];
+    if (o.empty()) {
+      uint64_t slots = std::max<uint64_t>(1, std::min<uint64_t>(pool_bytes / size, 1u << 22));
+      o.resize(slots);
+      std::iota(o.begin(), o.end(), 0u);
+      std::shuffle(o.begin(), o.end(), std::mt19937(uint32_t(size)));
+    }
+    return o;
+  }
+};
+
+Bench::Bench(const CpuInfo &cpu, uint64_t max_size) : impl_(std::make_unique<Impl>(cpu, max_size)) {}
+Bench::~Bench() = default;
+uint64_t Bench::pool_bytes() const { return impl_->pool_bytes; }
+
+namespace {
+// A repetition takes about 1.5x min_time (Google Benchmark grows the iteration count in steps)
+// or one clear at 16 GB/s, whichever is longer; reuse adds a read pass.
+double raw_estimate(const std::vector<Job> &jobs, const MeasureOptions &o) {
+  double s = 0;
+  for (const Job &j : jobs) {
+    double one = double(j.size) * (j.intent == Intent::reuse ? 1.5 : 1) / 16e9;
+    s += o.repetitions * std::max(1.5 * o.min_time, one);
+  }
+  return s;
+}
+} // namespace
+
+double Bench::estimate_seconds(const std::vector<Job> &jobs, const MeasureOptions &o) const {
+  return raw_estimate(jobs, o) * impl_->calibration;
+}
+
+namespace {
+
+// Collects every repetition's GB/s; Google Benchmark's own console output stays off.
+class Collector : public benchmark::BenchmarkReporter {
+public:
+  explicit Collector(std::vector<Measurement> &out) : out_(out) {}
+  bool ReportContext(const Context &) override { return true; }
+  void ReportRuns(const std::vector<Run> &runs) override {
+    for (const Run &r : runs) {
+      if (r.run_type != Run::RT_Iteration || r.error_occurred || r.real_accumulated_time <= 0)
+        continue;
+      size_t idx = std::stoul(r.run_name.function_name.substr(r.run_name.function_name.rfind('#') + 1));
+      Measurement &m = out_[idx];
+      m.samples.push_back(double(m.size) * double(r.iterations) / r.real_accumulated_time / 1e9);
+    }
+  }
+
+private:
+  std::vector<Measurement> &out_;
+};
+
+// Progress on stderr: a bar with ETA on a terminal, a line per 10% otherwise.
+class Progress {
+public:
+  Progress(bool on, std::string label, double total) : on_(on), label_(std::move(label)), total_(total) {
+    tty_ = isatty(STDERR_FILENO);
+    start_ = Clock::now();
+  }
+  ~Progress() {
+    if (on_ && tty_)
+      std::fprintf(stderr, "\r\033[K");
+  }
+  void add(double done) {
+    if (!on_ || total_ <= 0)
+      return;
+    done_ += done;
+    double f = std::min(done_ / total_, 0.99);
+    double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    double eta = f > 0.02 ? elapsed * (1 - f) / f : 0;
+    if (tty_) {
+      int width = 30, fill = int(f * width);
+      std::fprintf(stderr, "\r\033[K%s [%s%s] %3d%%  ETA %s", label_.c_str(), std::string(fill, '#').c_str(),
+                   std::string(width - fill, '.').c_str(), int(f * 100), format_eta(eta).c_str());
+    } else if (int(f * 10) > last_decile_) {
+      last_decile_ = int(f * 10);
+      std::fprintf(stderr, "%s: %d%%, ETA %s\n", label_.c_str(), last_decile_ * 10, format_eta(eta).c_str());
+    }
+  }
+
+private:
+  bool on_, tty_ = false;
+  std::string label_;
+  double total_, done_ = 0;
+  int last_decile_ = 0;
+  Clock::time_point start_;
+};
+
+} // namespace
+
+std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
+  std::vector<Measurement> out(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i)
+    out[i] = Measurement{format_spec(jobs[i].spec), jobs[i].size, jobs[i].intent, {}, 0, 0};
+
+  // Google Benchmark reads its flags once from argv: ours first, the caller's pass-through after
+  // so they win.
+  std::vector<std::string> args{"clearjit", "--benchmark_enable_random_interleaving=true"};
+  args.insert(args.end(), o.benchmark_flags.begin(), o.benchmark_flags.end());
+  std::vector<char *> argv;
+  for (auto &a : args)
+    argv.push_back(a.data());
+  int argc = int(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  if (argc > 1)
+    throw std::runtime_error(std::string("unknown Google Benchmark flag '") + argv[1] + "'");
+
+  Progress progress(o.progress, o.label, estimate_seconds(jobs, o));
+  benchmark::ClearRegisteredBenchmarks();
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const Job &j = jobs[i];
+    ClearFn fn = impl_->kernel(j.spec);
+    const std::vector<uint32_t> &order = impl_->order(j.size);
+    uint8_t *pool = impl_->pool;
+    const uint64_t size = j.size;
+    const bool reuse = j.intent == Intent::reuse;
+    const double rep_estimate = estimate_seconds({j}, o) / o.repetitions;
+    std::string name = out[i].spec + "/" + std::to_string(size) + "/" +
+                       std::string(intent_name(j.intent)) + "#" + std::to_string(i);
+    size_t next = 0;
+    const double min_time = o.min_time;
+    benchmark::RegisterBenchmark(name.c_str(), [=, &order, &progress](benchmark::State &st) mutable {
+      uint64_t sink = 0;
+      auto t0 = Clock::now();
+      for (auto _ : st) {
+        uint8_t *dst = pool + uint64_t(order[next]) * size;
+        next = next + 1 == order.size() ? 0 : next + 1;
+        fn(dst, size);
+        if (reuse)
+          sink += read_pass(dst, size);
+      }
+      benchmark::DoNotOptimize(sink);
+      st.SetBytesProcessed(int64_t(st.iterations() * size));
+      // Only the final trial of a repetition runs for min_time; count it as one repetition.
+      if (std::chrono::duration<double>(Clock::now() - t0).count() >= 0.9 * min_time)
+        progress.add(rep_estimate);
+    })
+        ->Repetitions(o.repetitions)
+        ->MinTime(o.min_time)
+        ->UseRealTime();
+  }
+  Collector collector(out);
+  auto t0 = Clock::now();
+  benchmark::RunSpecifiedBenchmarks(&collector);
+  // Large batches teach the estimator this machine's real speed (bounded: one odd batch must
+  // not make the plan absurd).
+  double raw = raw_estimate(jobs, o), took = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (raw > 2)
+    impl_->calibration = std::clamp(took / raw, 0.5, 3.0);
+  benchmark::ClearRegisteredBenchmarks();
+  for (Measurement &m : out)
+    summarize(m);
+  return out;
+}
+
+} // namespace cjit

@@ -1,0 +1,67 @@
+// Measuring kernels with Google Benchmark on cold destinations. Measuring only: choosing is
+// choose.hpp's job, on the Measurements this returns.
+#pragma once
+
+#include "profile.hpp"
+#include "spec.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cjit {
+
+//! One (kernel, size, intent) to measure.
+struct Job {
+  Spec spec;
+  uint64_t size = 0;
+  Intent intent = Intent::reuse;
+};
+
+//! The result of one Job: GB/s per repetition, their median and coefficient of variation.
+struct Measurement {
+  std::string spec; //!< canonical
+  uint64_t size = 0;
+  Intent intent = Intent::reuse;
+  std::vector<double> samples; //!< GB/s (1e9 bytes per second) of each repetition
+  double gbps = 0;             //!< median of samples
+  double cv = 0;               //!< stddev / mean of samples
+};
+
+//! Recomputes gbps and cv from samples.
+void summarize(Measurement &m);
+
+struct MeasureOptions {
+  int repetitions = 3;
+  double min_time = 0.005;                  //!< seconds per repetition
+  std::vector<std::string> benchmark_flags; //!< passed through to Google Benchmark
+  bool progress = true;                     //!< progress on stderr
+  std::string label;                        //!< what the progress line says is running
+};
+
+//! Owns the destination pool and the compiled kernels; measures batches of jobs.
+class Bench {
+public:
+  //! `max_size`: the largest size any job will use. The pool is at least 4x the L3 and
+  //! 512 MiB, so no timed clear finds its destination in cache.
+  Bench(const CpuInfo &cpu, uint64_t max_size);
+  ~Bench();
+
+  //! Runs every job (random interleaving, `repetitions` each) and returns one Measurement per job.
+  std::vector<Measurement> run(const std::vector<Job> &jobs, const MeasureOptions &options);
+
+  //! Estimated seconds `run` will take for these jobs, for planning under a time limit.
+  double estimate_seconds(const std::vector<Job> &jobs, const MeasureOptions &options) const;
+
+  uint64_t pool_bytes() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+//! Instructions in the kernel's listing; fewer is simpler (ties go to the simpler kernel).
+int kernel_complexity(const Spec &s);
+
+} // namespace cjit

@@ -1,0 +1,682 @@
+#include "tune.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace cjit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct LevelPlan {
+  int steps_per_octave;   // size grid density
+  int repetitions;
+  double min_time;        // seconds per repetition
+  bool variants;          // measure unroll/align/fence variants of the leading methods
+  int refine_rounds;      // bisection rounds around every crossover
+  double budget;          // seconds, when --time-limit is not given
+};
+
+LevelPlan plan_for(Level l) {
+  switch (l) {
+  case Level::quick: return {1, 3, 0.004, false, 1, 50};
+  case Level::default_: return {2, 5, 0.005, true, 2, 270};
+  case Level::exhaustive: return {4, 7, 0.01, true, 3, 0};
+  }
+  return {};
+}
+
+// Sizes from lo to hi, `steps` per octave, rounded to 4 KiB (or 64 bytes below it).
+std::vector<uint64_t> size_grid(uint64_t lo, uint64_t hi, int steps) {
+  std::set<uint64_t> out;
+  for (int i = 0;; ++i) {
+    double s = double(lo) * std::pow(2.0, double(i) / steps);
+    if (s > double(hi) * 1.0001)
+      break;
+    out.insert(s < 4096 ? round_boundary(s) : uint64_t(std::llround(s / 4096)) * 4096);
+  }
+  out.insert(hi);
+  return {out.begin(), out.end()};
+}
+
+std::string fmt(const char *f, double a) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, a);
+  return b;
+}
+
+// "32 MiB", "6 KiB", "1536 B"
+std::string human(uint64_t b) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  double v = double(b);
+  while (u < 3 && v >= 1024 && std::fmod(v, 1024) == 0) {
+    v /= 1024;
+    ++u;
+  }
+  if (u < 3 && v >= 1024) { // not exact: one decimal in the next unit
+    while (u < 3 && v >= 1024) {
+      v /= 1024;
+      ++u;
+    }
+    return fmt("%.1f ", v) + units[u];
+  }
+  return fmt("%.0f ", v) + units[u];
+}
+
+class Tuner {
+public:
+  Tuner(const TuneOptions &o, const CpuInfo &cpu)
+      : o_(o), cpu_(cpu), plan_(plan_for(o.level)), bench_(cpu, o.max_size) {
+    budget_ = o.time_limit > 0 ? o.time_limit : plan_.budget;
+    for (const Spec &s : candidates(Level::quick))
+      if (unsupported_reason(s, cpu).empty())
+        methods_.push_back(s);
+    for (const Spec &s : candidates(o.level))
+      if (unsupported_reason(s, cpu).empty())
+        pool_.push_back(s);
+    l3_ = cpu.l3.size ? cpu.l3.size : 32ull << 20;
+  }
+
+  TuneResult run() {
+    start_ = Clock::now();
+    TuneResult r;
+    r.level = std::string(level_name(o_.level));
+    grid_ = size_grid(o_.min_size, o_.max_size, plan_.steps_per_octave);
+
+    // Stage 1: every method's default spec on the grid, plus the findings' sweeps, interleaved.
+    std::vector<Job> jobs = grid_jobs();
+    std::vector<Job> sweep = no_allocate_jobs(), chunk = chunk_jobs(), fence = fence_jobs();
+    fit_stage_one(jobs, sweep);
+    append(jobs, sweep);
+    append(jobs, chunk);
+    append(jobs, fence);
+    measure(jobs, "measuring");
+
+    // Stage 2: variants of the methods that lead somewhere.
+    if (plan_.variants)
+      measure(variant_jobs(), "variants");
+    // Stage 3: bisection around every crossover, and around the no-allocate step.
+    for (int round = 0; round < plan_.refine_rounds; ++round) {
+      std::vector<Job> refine = crossover_jobs();
+      append(refine, step_jobs());
+      if (refine.empty())
+        break;
+      if (!fits(refine)) {
+        r.notes.push_back("refinement stopped after " + std::to_string(round) + " rounds to fit the time limit");
+        break;
+      }
+      measure(refine, "refining");
+    }
+    // Stage 4: points whose winner is uncertain (high cv) are measured again.
+    if (std::vector<Job> again = noisy_jobs(); !again.empty() && fits(again))
+      measure(again, "re-measuring noisy points");
+
+    choose(r);
+    r.measurements = all_;
+    r.notes.insert(r.notes.begin(), notes_.begin(), notes_.end());
+    r.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    r.date = date;
+    return r;
+  }
+
+private:
+  static void append(std::vector<Job> &to, const std::vector<Job> &from) {
+    to.insert(to.end(), from.begin(), from.end());
+  }
+
+  MeasureOptions options(const std::string &label) const {
+    MeasureOptions m;
+    m.repetitions = plan_.repetitions;
+    m.min_time = plan_.min_time;
+    m.benchmark_flags = o_.benchmark_flags;
+    m.progress = o_.progress;
+    m.label = label;
+    return m;
+  }
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  double remaining() const { return budget_ > 0 ? budget_ - elapsed() : 1e30; }
+  bool fits(const std::vector<Job> &jobs) const {
+    return bench_.estimate_seconds(jobs, options("")) <= remaining();
+  }
+
+  void measure(const std::vector<Job> &jobs, const std::string &label) {
+    if (jobs.empty())
+      return;
+    auto ms = bench_.run(jobs, options(label));
+    all_.insert(all_.end(), ms.begin(), ms.end());
+  }
+
+  std::vector<Job> grid_jobs() const {
+    std::vector<Job> jobs;
+    for (const Spec &s : methods_)
+      for (uint64_t size : grid_)
+        for (Intent i : kIntents)
+          jobs.push_back({s, size, i});
+    return jobs;
+  }
+
+  // Stage one must leave room for the rest: narrow the grid, then the repetitions, until it
+  // takes at most 60% of the budget. The time limit narrows the search; it never fails it.
+  void fit_stage_one(std::vector<Job> &jobs, std::vector<Job> &sweep) {
+    auto est = [&] {
+      std::vector<Job> all = jobs;
+      append(all, sweep);
+      return bench_.estimate_seconds(all, options(""));
+    };
+    while (budget_ > 0 && est() > 0.6 * budget_) {
+      if (plan_.steps_per_octave > 1) {
+        plan_.steps_per_octave /= 2;
+        grid_ = size_grid(o_.min_size, o_.max_size, plan_.steps_per_octave);
+        notes_.push_back("size grid narrowed to " + std::to_string(plan_.steps_per_octave) +
+                         " step(s) per octave to fit the time limit");
+      } else if (plan_.repetitions > 3) {
+        plan_.repetitions = 3;
+        notes_.push_back("repetitions reduced to 3 to fit the time limit");
+      } else if (grid_.size() > 4) {
+        std::vector<uint64_t> fewer;
+        for (size_t i = 0; i < grid_.size(); i += 2)
+          fewer.push_back(grid_[i]);
+        if (fewer.back() != grid_.back())
+          fewer.push_back(grid_.back());
+        grid_ = fewer;
+        notes_.push_back("every other grid size dropped to fit the time limit");
+      } else if (!sweep.empty()) {
+        sweep.clear();
+        notes_.push_back("no-allocate sweep skipped to fit the time limit");
+      } else {
+        break;
+      }
+      jobs = grid_jobs();
+    }
+  }
+
+  bool runs(Method m) const { return unsupported_reason(default_spec(m), cpu_).empty(); }
+
+  // The temporal kernel rep stosb is compared with: the widest vector stores this CPU has.
+  Spec temporal_reference() const {
+    for (Method m : {Method::avx512, Method::avx2, Method::sse})
+      if (runs(m))
+        return default_spec(m);
+    return default_spec(Method::mov);
+  }
+
+  // rep stosb against temporal stores from L3/4 to 8x L3, four steps per octave.
+  std::vector<Job> no_allocate_jobs() {
+    std::vector<Job> jobs;
+    uint64_t lo = std::max(o_.min_size, l3_ / 4), hi = std::min(o_.max_size, 8 * l3_);
+    if (lo >= hi)
+      return jobs;
+    for (uint64_t size : size_grid(lo, hi, 4)) {
+      jobs.push_back({default_spec(Method::stosb), size, Intent::stream});
+      jobs.push_back({temporal_reference(), size, Intent::stream});
+    }
+    return jobs;
+  }
+
+  // The seeds' chunk study at the largest size.
+  std::vector<Job> chunk_jobs() const {
+    std::vector<Job> jobs;
+    for (Method m : {Method::stosb, Method::stosq})
+      for (uint64_t c : {uint64_t(0), uint64_t(4) << 10, uint64_t(64) << 10, uint64_t(2) << 20,
+                         uint64_t(8) << 20, uint64_t(32) << 20}) {
+        if (c >= o_.max_size)
+          continue;
+        Spec s = default_spec(m);
+        s.chunk = c;
+        jobs.push_back({s, o_.max_size, Intent::stream});
+      }
+    return jobs;
+  }
+
+  Spec fence_method() const {
+    for (Method m : {Method::ntavx2, Method::ntsse, Method::movnti})
+      if (runs(m))
+        return default_spec(m);
+    return default_spec(Method::movnti);
+  }
+
+  std::vector<uint64_t> fence_sizes() const {
+    std::vector<uint64_t> out;
+    for (uint64_t s : {uint64_t(64) << 10, uint64_t(2) << 20, uint64_t(64) << 20})
+      if (s >= o_.min_size && s <= o_.max_size)
+        out.push_back(s);
+    return out;
+  }
+
+  // An sfence per 4 KiB chunk against one at the end.
+  std::vector<Job> fence_jobs() const {
+    std::vector<Job> jobs;
+    Spec end = fence_method(), chunked = end;
+    chunked.chunk = 4096;
+    chunked.fence = Fence::chunk;
+    for (uint64_t size : fence_sizes()) {
+      jobs.push_back({end, size, Intent::stream});
+      jobs.push_back({chunked, size, Intent::stream});
+    }
+    return jobs;
+  }
+
+  ComplexityMap complexity() {
+    for (const Measurement &m : all_)
+      if (!complexity_.count(m.spec))
+        complexity_[m.spec] = kernel_complexity(*parse_spec(m.spec));
+    return complexity_;
+  }
+
+  // Grid-stage measurements of one intent (the tables are chosen from these plus refinements;
+  // the studies' extra kernels do not compete).
+  std::vector<Measurement> table_measurements() const {
+    std::set<std::string> contenders;
+    for (const Spec &s : methods_)
+      contenders.insert(format_spec(s));
+    for (const std::string &s : variants_)
+      contenders.insert(s);
+    std::vector<Measurement> out;
+    for (const Measurement &m : all_)
+      if (contenders.count(m.spec))
+        out.push_back(m);
+    return out;
+  }
+
+  // For every grid point, the variants of each method within 10% of the best default there.
+  std::vector<Job> variant_jobs() {
+    std::vector<Job> jobs;
+    std::vector<Measurement> base = table_measurements();
+    for (Intent intent : kIntents) {
+      std::map<uint64_t, double> best;
+      for (const Measurement &m : base)
+        if (m.intent == intent)
+          best[m.size] = std::max(best[m.size], m.gbps);
+      for (const Measurement &m : base) {
+        if (m.intent != intent || m.gbps < 0.9 * best[m.size])
+          continue;
+        Method method = parse_spec(m.spec)->method;
+        for (const Spec &v : pool_) {
+          // Chunked and unfenced variants are the studies' business, not dispatch candidates.
+          if (v.method != method || v.chunk || v == default_spec(method) ||
+              (v.info().nontemporal && v.fence == Fence::none))
+            continue;
+          jobs.push_back({v, m.size, intent});
+          variants_.insert(format_spec(v));
+        }
+      }
+    }
+    if (!fits(jobs)) {
+      notes_.push_back("variants measured only for the leading method at each size, to fit the time limit");
+      jobs.clear();
+      variants_.clear();
+      // Keep only the variants of the single best method per point.
+      for (Intent intent : kIntents) {
+        std::map<uint64_t, const Measurement *> top;
+        for (const Measurement &m : base)
+          if (m.intent == intent && (!top[m.size] || m.gbps > top[m.size]->gbps))
+            top[m.size] = &m;
+        for (auto &[size, m] : top)
+          for (const Spec &v : pool_)
+            if (v.method == parse_spec(m->spec)->method && !v.chunk && !(v == default_spec(v.method)) &&
+                !(v.info().nontemporal && v.fence == Fence::none)) {
+              jobs.push_back({v, size, intent});
+              variants_.insert(format_spec(v));
+            }
+      }
+      if (!fits(jobs)) {
+        notes_.back() = "variants skipped to fit the time limit";
+        jobs.clear();
+        variants_.clear();
+      }
+    }
+    return jobs;
+  }
+
+  // Both winners at the geometric middle of every pair of sizes where the winner changes.
+  std::vector<Job> crossover_jobs() {
+    std::vector<Job> jobs;
+    ComplexityMap cx = complexity();
+    std::vector<Measurement> ms = table_measurements();
+    for (Intent intent : kIntents) {
+      std::vector<Winner> ws = winners(ms, intent, cx);
+      for (size_t i = 1; i < ws.size(); ++i) {
+        if (ws[i].spec == ws[i - 1].spec || double(ws[i].size) / double(ws[i - 1].size) < 1.2)
+          continue;
+        uint64_t mid = round_boundary(std::sqrt(double(ws[i - 1].size) * double(ws[i].size)));
+        if (mid <= ws[i - 1].size || mid >= ws[i].size)
+          continue;
+        for (const std::string &s : {ws[i - 1].spec, ws[i].spec})
+          jobs.push_back({*parse_spec(s), mid, intent});
+        // memset is measured everywhere the table is, so every class is compared with it.
+        jobs.push_back({default_spec(Method::libc), mid, intent});
+      }
+    }
+    return jobs;
+  }
+
+  // Bisection between the last size below the no-allocate step and the first one above it.
+  std::vector<Job> step_jobs() {
+    std::vector<Job> jobs;
+    std::vector<Measurement> s, t;
+    std::string ref = format_spec(temporal_reference());
+    for (const Measurement &m : all_) {
+      if (m.intent != Intent::stream || m.size < l3_ / 4)
+        continue;
+      if (m.spec == "stosb")
+        s.push_back(m);
+      else if (m.spec == ref)
+        t.push_back(m);
+    }
+    NoAllocate na = find_no_allocate(s, t);
+    if (!na.size)
+      return jobs;
+    uint64_t below = 0;
+    for (const Measurement &m : s)
+      if (m.size < *na.size)
+        below = std::max(below, m.size);
+    if (!below || double(*na.size) / double(below) < 1.05)
+      return jobs;
+    uint64_t mid = round_boundary(std::sqrt(double(below) * double(*na.size)));
+    jobs.push_back({default_spec(Method::stosb), mid, Intent::stream});
+    jobs.push_back({temporal_reference(), mid, Intent::stream});
+    return jobs;
+  }
+
+  // Winners whose lead over the runner-up is smaller than their noise get more samples.
+  std::vector<Job> noisy_jobs() {
+    std::vector<Job> jobs;
+    ComplexityMap cx = complexity();
+    std::vector<Measurement> ms = table_measurements();
+    for (Intent intent : kIntents)
+      for (const Winner &w : winners(ms, intent, cx))
+        for (const Measurement &m : ms)
+          if (m.intent == intent && m.size == w.size && m.spec == w.spec && m.cv > 0.05)
+            jobs.push_back({*parse_spec(m.spec), m.size, intent});
+    return jobs;
+  }
+
+  void choose(TuneResult &r) {
+    ComplexityMap cx = complexity();
+    std::vector<Measurement> ms = table_measurements();
+    r.reuse = dispatch_table(winners(ms, Intent::reuse, cx));
+    r.stream = dispatch_table(winners(ms, Intent::stream, cx));
+    for (const Measurement &m : all_)
+      if (m.spec == "libc")
+        (m.intent == Intent::reuse ? r.memset_reuse : r.memset_stream)[m.size] = m.gbps;
+
+    Findings &f = r.findings;
+    std::vector<Measurement> s, t;
+    f.no_allocate_reference = format_spec(temporal_reference());
+    for (const Measurement &m : all_)
+      if (m.intent == Intent::stream && m.size >= std::max(o_.min_size, l3_ / 4)) {
+        if (m.spec == "stosb")
+          s.push_back(m);
+        else if (m.spec == f.no_allocate_reference)
+          t.push_back(m);
+      }
+    f.stosb_no_allocate = find_no_allocate(s, t);
+    if (s.empty())
+      f.stosb_no_allocate.reason = o_.max_size < l3_ / 4 ? "the largest size tuned is below a quarter of the L3"
+                                                         : "not measured (time limit)";
+
+    for (Method method : {Method::stosb, Method::stosq}) {
+      ChunkStudy c;
+      c.method = std::string(info(method).name);
+      c.size = o_.max_size;
+      for (const Measurement &m : all_) {
+        auto spec = parse_spec(m.spec);
+        Spec plain = *spec;
+        plain.chunk = 0;
+        if (m.size == o_.max_size && m.intent == Intent::stream && spec->method == method &&
+            plain == default_spec(method))
+          c.gbps[spec->chunk] = m.gbps; // whole extent measured in more stages: keep the last
+      }
+      c.smallest_90 = smallest_good_chunk(c.gbps);
+      if (!c.gbps.empty())
+        f.chunks.push_back(c);
+    }
+
+    FenceStudy fs;
+    Spec end = fence_method(), chunked = end;
+    chunked.chunk = 4096;
+    chunked.fence = Fence::chunk;
+    fs.at_end = format_spec(end);
+    fs.per_chunk = format_spec(chunked);
+    for (uint64_t size : fence_sizes())
+      for (const Measurement &m : all_)
+        if (m.size == size && m.intent == Intent::stream) {
+          if (m.spec == fs.per_chunk) fs.gbps[size].first = m.gbps;
+          if (m.spec == fs.at_end) fs.gbps[size].second = m.gbps;
+        }
+    if (!fs.gbps.empty())
+      f.fence = fs;
+    f.nontemporal_reuse = nontemporal_from(r.reuse);
+    f.nontemporal_stream = nontemporal_from(r.stream);
+  }
+
+  const TuneOptions &o_;
+  const CpuInfo &cpu_;
+  LevelPlan plan_;
+  Bench bench_;
+  double budget_ = 0;
+  uint64_t l3_ = 0;
+  Clock::time_point start_;
+  std::vector<uint64_t> grid_;
+  std::vector<Spec> methods_, pool_;
+  std::set<std::string> variants_;
+  std::vector<Measurement> all_;
+  ComplexityMap complexity_;
+  std::vector<std::string> notes_;
+};
+
+std::string toml_string(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (uint8_t(c) < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      out += b;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string num(double v) { return fmt("%.1f", v); }
+
+} // namespace
+
+TuneResult tune(const TuneOptions &options, const CpuInfo &cpu) { return Tuner(options, cpu).run(); }
+
+std::string default_profile_name(const CpuInfo &cpu) {
+  std::string vendor = cpu.vendor == "AuthenticAMD" ? "amd" : cpu.vendor == "GenuineIntel" ? "intel" : "cpu";
+  return vendor + "-family" + std::to_string(cpu.family) + "-model" + std::to_string(cpu.model) + ".toml";
+}
+
+std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
+  ProfileHost h = profile_host(cpu);
+  std::ostringstream t;
+  t << "# clearjit profile: which kernel clears each size fastest on this CPU.\n"
+    << "# Written by `clearjit tune`; sizes are bytes.\n"
+    << "format = 1\n\n[host]\n"
+    << "vendor = " << toml_string(h.vendor) << "\n"
+    << "family = " << h.family << "\nmodel = " << h.model << "\nstepping = " << h.stepping << "\n"
+    << "brand = " << toml_string(h.brand) << "\nfeatures = [";
+  for (size_t i = 0; i < h.features.size(); ++i)
+    t << (i ? ", " : "") << toml_string(h.features[i]);
+  t << "]\nl1d = " << h.l1d << "\nl2 = " << h.l2 << "\nl3 = " << h.l3
+    << "\nhypervisor = " << (h.hypervisor ? "true" : "false") << "\n\n";
+  t << "[tuning]\ntool = \"clearjit 0.1.0\"\ndate = " << r.date << "\nlevel = " << toml_string(r.level)
+    << "\nseconds = " << num(r.seconds) << "\n";
+  for (const std::string &n : r.notes)
+    t << "# " << n << "\n";
+
+  const Findings &f = r.findings;
+  t << "\n[findings]\n";
+  if (f.stosb_no_allocate.size)
+    t << "stosb_no_allocate = " << *f.stosb_no_allocate.size << "\n";
+  t << "stosb_no_allocate_note = " << toml_string(f.stosb_no_allocate.reason) << "\n";
+  if (f.nontemporal_reuse)
+    t << "nontemporal_reuse = " << *f.nontemporal_reuse << "\n";
+  if (f.nontemporal_stream)
+    t << "nontemporal_stream = " << *f.nontemporal_stream << "\n";
+  for (const ChunkStudy &c : f.chunks) {
+    t << "\n[findings.chunk." << c.method << "]\nsize = " << c.size << "\n";
+    if (c.smallest_90)
+      t << "smallest_chunk_at_90_percent = " << *c.smallest_90 << "\n";
+    t << "gbps = { ";
+    bool first = true;
+    for (auto &[chunk, g] : c.gbps) {
+      t << (first ? "" : ", ") << (chunk ? "chunk_" + format_size(chunk) : std::string("whole")) << " = " << num(g);
+      first = false;
+    }
+    t << " }\n";
+  }
+  if (f.fence) {
+    t << "\n[findings.fence]\nper_chunk = " << toml_string(f.fence->per_chunk)
+      << "\nat_end = " << toml_string(f.fence->at_end) << "\n";
+    for (auto &[size, g] : f.fence->gbps)
+      t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first) << ", at_end = " << num(g.second)
+        << " }\n";
+  }
+  for (Intent i : kIntents) {
+    const auto &table = i == Intent::reuse ? r.reuse : r.stream;
+    for (const SizeClass &c : table) {
+      t << "\n[[dispatch." << intent_name(i) << "]]\n";
+      if (c.below)
+        t << "below = " << c.below << "\n";
+      t << "kernel = " << toml_string(format_spec(c.kernel)) << "\ngbps = " << num(c.gbps) << "\n";
+    }
+  }
+  return t.str();
+}
+
+std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
+  ProfileHost h = profile_host(cpu);
+  std::ostringstream j;
+  auto str = [](const std::string &s) {
+    std::string out = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\')
+        out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  };
+  j << "{\n  \"host\": {\"vendor\": " << str(h.vendor) << ", \"family\": " << h.family << ", \"model\": "
+    << h.model << ", \"stepping\": " << h.stepping << ", \"brand\": " << str(h.brand) << ", \"l1d\": " << h.l1d
+    << ", \"l2\": " << h.l2 << ", \"l3\": " << h.l3 << ", \"hypervisor\": " << (h.hypervisor ? "true" : "false")
+    << "},\n  \"level\": " << str(r.level) << ",\n  \"date\": " << str(r.date)
+    << ",\n  \"seconds\": " << num(r.seconds) << ",\n  \"measurements\": [\n";
+  for (size_t i = 0; i < r.measurements.size(); ++i) {
+    const Measurement &m = r.measurements[i];
+    j << "    {\"kernel\": " << str(m.spec) << ", \"size\": " << m.size << ", \"intent\": "
+      << str(std::string(intent_name(m.intent))) << ", \"gbps\": " << fmt("%.3f", m.gbps)
+      << ", \"cv\": " << fmt("%.4f", m.cv) << ", \"samples\": [";
+    for (size_t k = 0; k < m.samples.size(); ++k)
+      j << (k ? ", " : "") << fmt("%.3f", m.samples[k]);
+    j << "]}" << (i + 1 < r.measurements.size() ? "," : "") << "\n";
+  }
+  j << "  ]\n}\n";
+  return j.str();
+}
+
+std::string summary_text(const TuneResult &r) {
+  std::ostringstream s;
+  s << "clearjit tune --level " << r.level << ": " << fmt("%.1f", r.seconds) << " s, "
+    << r.measurements.size() << " measurements\n";
+  for (const std::string &n : r.notes)
+    s << "note: " << n << "\n";
+  for (Intent i : kIntents) {
+    const auto &table = i == Intent::reuse ? r.reuse : r.stream;
+    const auto &memset = i == Intent::reuse ? r.memset_reuse : r.memset_stream;
+    s << "\n" << intent_name(i)
+      << (i == Intent::reuse ? " (clear, then one read pass)" : " (clear only)") << "\n";
+    s << "  sizes                    kernel                          GB/s   vs memset\n";
+    uint64_t lower = 0;
+    for (const SizeClass &c : table) {
+      // memset's speed over the same class: geometric mean at the grid sizes inside it.
+      double logsum = 0;
+      int n = 0;
+      for (auto &[size, g] : memset)
+        if (size >= lower && (!c.below || size < c.below) && g > 0) {
+          logsum += std::log(g);
+          ++n;
+        }
+      std::string range = human(lower) + " .. " + (c.below ? human(c.below) : std::string("up"));
+      char line[200];
+      std::snprintf(line, sizeof line, "  %-24s %-28s %7.1f   %s\n", range.c_str(), format_spec(c.kernel).c_str(),
+                    c.gbps, n ? fmt("%.2fx", c.gbps / std::exp(logsum / n)).c_str() : "-");
+      s << line;
+      lower = c.below;
+    }
+  }
+  const Findings &f = r.findings;
+  s << "\nfindings\n  stosb_no_allocate: "
+    << (f.stosb_no_allocate.size ? human(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason +
+                                       ", against " + f.no_allocate_reference + ")"
+                                 : "none: " + f.stosb_no_allocate.reason)
+    << "\n";
+  s << "  nontemporal_reuse: " << (f.nontemporal_reuse ? "from " + human(*f.nontemporal_reuse) : "never wins")
+    << "\n  nontemporal_stream: " << (f.nontemporal_stream ? "from " + human(*f.nontemporal_stream) : "never wins")
+    << "\n";
+  for (const ChunkStudy &c : f.chunks) {
+    s << "  chunk study, " << c.method << " over " << human(c.size) << ":";
+    for (auto &[chunk, g] : c.gbps)
+      s << " " << (chunk ? format_size(chunk) : std::string("whole")) << " " << fmt("%.1f", g);
+    s << " GB/s";
+    if (c.smallest_90)
+      s << "; smallest chunk at 90% of whole: " << (*c.smallest_90 ? format_size(*c.smallest_90) : "none");
+    s << "\n";
+  }
+  if (f.fence) {
+    s << "  fence study, " << f.fence->per_chunk << " vs " << f.fence->at_end << ":";
+    for (auto &[size, g] : f.fence->gbps)
+      s << " " << human(size) << " " << fmt("%.1f", g.first) << " vs " << fmt("%.1f", g.second);
+    s << " GB/s\n";
+  }
+  return s.str();
+}
+
+std::string write_file_atomically(const std::string &path, const std::string &text) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return path + ": is a directory";
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0)
+    return path + ": cannot write: " + std::strerror(errno);
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+    if (w <= 0) {
+      std::string e = std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return path + ": write failed: " + e;
+    }
+    done += size_t(w);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string e = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return path + ": cannot write: " + e;
+  }
+  return {};
+}
+
+} // namespace cjit
