@@ -10,3 +10,11 @@ setup_and_build "$CLEARJIT_ROOT/build"
 echo "clearjit: the same suite under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
 setup_and_build "$CLEARJIT_ROOT/build-sanitize" -DCLEARJIT_SANITIZE=ON
 (cd "$CLEARJIT_ROOT/build-sanitize" && ctest --output-on-failure -j "$JOBS")
+
+echo "clearjit: fuzzing the profile loader for ${CLEARJIT_FUZZ_SECONDS:-30} s" >&2
+CC=clang CXX=clang++ setup_and_build "$CLEARJIT_ROOT/build-fuzz" -DCLEARJIT_FUZZ=ON -DCLEARJIT_TESTS=OFF
+CORPUS="$(mktemp -d)"
+trap 'rm -rf "$CORPUS"' EXIT
+cp "$CLEARJIT_ROOT"/tests/profiles/good/* "$CLEARJIT_ROOT"/tests/profiles/bad/* "$CORPUS"/
+"$CLEARJIT_ROOT/build-fuzz/profile_fuzzer" -max_total_time="${CLEARJIT_FUZZ_SECONDS:-30}" -timeout=10 \
+  -rss_limit_mb=2048 -print_final_stats=1 "$CORPUS" 2>&1 | tail -n 12

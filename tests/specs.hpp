@@ -11,6 +11,7 @@ namespace cjit::test {
 
 //! Canonical spec texts (format_spec form, so each names a distinct kernel).
 inline const std::vector<std::string> &representative_specs() {
+  // clang-format off
   static const std::vector<std::string> specs = {
       // Every method with all options at their defaults.
       "stosb", "stosq", "mov", "sse", "avx2", "avx512", "movnti", "ntsse", "ntavx2", "ntavx512",
@@ -47,6 +48,7 @@ inline const std::vector<std::string> &representative_specs() {
       "ntsse:unroll=8,chunk=4K,fence=chunk,align=16",
       "movnti:unroll=2,chunk=2M,align=16",
   };
+  // clang-format on
   return specs;
 }
 

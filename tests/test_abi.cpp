@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <xmmintrin.h> // _mm_getcsr
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -36,11 +37,11 @@ constexpr uint64_t kDirectionFlag = uint64_t(1) << 10;
 
 //! What the trampoline saw. Plain uint64_t fields so the generated code addresses them by offset.
 struct AbiSnapshot {
-  uint64_t regs[kCalleeSaved]; //!< rbx, rbp, r12-r15 after the call
-  uint64_t rsp_delta;          //!< rsp after the call minus rsp before it
-  uint64_t rflags;             //!< right after the call
-  uint64_t mxcsr_before, mxcsr_after;   //!< low 32 bits used
-  uint64_t x87cw_before, x87cw_after;   //!< low 16 bits used
+  uint64_t regs[kCalleeSaved];        //!< rbx, rbp, r12-r15 after the call
+  uint64_t rsp_delta;                 //!< rsp after the call minus rsp before it
+  uint64_t rflags;                    //!< right after the call
+  uint64_t mxcsr_before, mxcsr_after; //!< low 32 bits used
+  uint64_t x87cw_before, x87cw_after; //!< low 16 bits used
   //! Bits 128..511 of zmm0-15 after the call: [i][0..1] = ymm upper half (AVX), [i][2..5] =
   //! zmm bits 256..511 (AVX-512 only). Zero-initialised, so absent parts read as clean.
   uint64_t vec_upper[16][6];
@@ -57,15 +58,16 @@ TrampolineScratch g_scratch;
 
 //! Nonzero in every byte: loaded into zmm/ymm0-15 before the call so that an upper half the
 //! kernel fails to zero (no vzeroupper) is still nonzero afterwards.
-alignas(64) const uint8_t kDirtyVector[64] = {
-    0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5,
-    0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5,
-    0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5,
-    0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5};
+alignas(64) const std::array<uint8_t, 64> kDirtyVector = [] {
+  std::array<uint8_t, 64> bytes{};
+  bytes.fill(0xA5);
+  return bytes;
+}();
 
 using TrampolineFn = uint64_t (*)(ClearFn kernel, void *dst, size_t n, AbiSnapshot *out);
 
-int32_t snap(size_t offset) { return int32_t(offset); }
+//! A field offset as an AsmJit displacement.
+int32_t disp(size_t offset) { return int32_t(offset); }
 
 // The upper-half check reads register values, not XINUSE: vzeroupper architecturally zeroes
 // bits 128 and up of ymm/zmm0-15, and vextractf128/vextracti64x4 read them exactly, whereas
@@ -77,16 +79,16 @@ void emit_trampoline(x86::Assembler &a, bool avx, bool avx512) {
   for (const Gp &r : kCalleeSavedRegs)
     a.push(r);
   a.sub(rsp, 8); // entry rsp % 16 == 8; six pushes and this make the call site 16-aligned
-  a.stmxcsr(dword_ptr(rcx, snap(offsetof(AbiSnapshot, mxcsr_before))));
-  a.fnstcw(word_ptr(rcx, snap(offsetof(AbiSnapshot, x87cw_before))));
+  a.stmxcsr(dword_ptr(rcx, disp(offsetof(AbiSnapshot, mxcsr_before))));
+  a.fnstcw(word_ptr(rcx, disp(offsetof(AbiSnapshot, x87cw_before))));
   a.mov(rax, reinterpret_cast<uint64_t>(&g_scratch));
-  a.mov(qword_ptr(rax, snap(offsetof(TrampolineScratch, out))), rcx);
-  a.mov(qword_ptr(rax, snap(offsetof(TrampolineScratch, rsp_before))), rsp);
+  a.mov(qword_ptr(rax, disp(offsetof(TrampolineScratch, out))), rcx);
+  a.mov(qword_ptr(rax, disp(offsetof(TrampolineScratch, rsp_before))), rsp);
   a.mov(r11, rdi);
   a.mov(rdi, rsi);
   a.mov(rsi, rdx);
   if (avx) {
-    a.mov(rax, reinterpret_cast<uint64_t>(kDirtyVector));
+    a.mov(rax, reinterpret_cast<uint64_t>(kDirtyVector.data()));
     for (uint32_t i = 0; i < 16; ++i)
       avx512 ? a.vmovdqu64(zmm(i), zmmword_ptr(rax)) : a.vmovdqu(ymm(i), ymmword_ptr(rax));
   }
@@ -96,31 +98,31 @@ void emit_trampoline(x86::Assembler &a, bool avx, bool avx512) {
 
   // Nothing before pushfq may change flags or vector registers; mov changes neither.
   a.mov(rax, reinterpret_cast<uint64_t>(&g_scratch));
-  a.mov(qword_ptr(rax, snap(offsetof(TrampolineScratch, rsp_after))), rsp);
-  a.mov(rsp, qword_ptr(rax, snap(offsetof(TrampolineScratch, rsp_before))));
+  a.mov(qword_ptr(rax, disp(offsetof(TrampolineScratch, rsp_after))), rsp);
+  a.mov(rsp, qword_ptr(rax, disp(offsetof(TrampolineScratch, rsp_before))));
   a.pushfq();
   a.pop(rcx);
-  a.mov(rdx, qword_ptr(rax, snap(offsetof(TrampolineScratch, out))));
-  a.mov(qword_ptr(rdx, snap(offsetof(AbiSnapshot, rflags))), rcx);
+  a.mov(rdx, qword_ptr(rax, disp(offsetof(TrampolineScratch, out))));
+  a.mov(qword_ptr(rdx, disp(offsetof(AbiSnapshot, rflags))), rcx);
   for (size_t i = 0; i < kCalleeSaved; ++i)
-    a.mov(qword_ptr(rdx, snap(offsetof(AbiSnapshot, regs) + 8 * i)), kCalleeSavedRegs[i]);
-  a.mov(r8, qword_ptr(rax, snap(offsetof(TrampolineScratch, rsp_after))));
-  a.sub(r8, qword_ptr(rax, snap(offsetof(TrampolineScratch, rsp_before))));
-  a.mov(qword_ptr(rdx, snap(offsetof(AbiSnapshot, rsp_delta))), r8);
-  a.stmxcsr(dword_ptr(rdx, snap(offsetof(AbiSnapshot, mxcsr_after))));
-  a.fnstcw(word_ptr(rdx, snap(offsetof(AbiSnapshot, x87cw_after))));
+    a.mov(qword_ptr(rdx, disp(offsetof(AbiSnapshot, regs) + 8 * i)), kCalleeSavedRegs[i]);
+  a.mov(r8, qword_ptr(rax, disp(offsetof(TrampolineScratch, rsp_after))));
+  a.sub(r8, qword_ptr(rax, disp(offsetof(TrampolineScratch, rsp_before))));
+  a.mov(qword_ptr(rdx, disp(offsetof(AbiSnapshot, rsp_delta))), r8);
+  a.stmxcsr(dword_ptr(rdx, disp(offsetof(AbiSnapshot, mxcsr_after))));
+  a.fnstcw(word_ptr(rdx, disp(offsetof(AbiSnapshot, x87cw_after))));
   if (avx) {
     for (uint32_t i = 0; i < 16; ++i) {
       const size_t at = offsetof(AbiSnapshot, vec_upper) + i * sizeof(AbiSnapshot::vec_upper[0]);
-      a.vextractf128(xmmword_ptr(rdx, snap(at)), ymm(i), 1);
+      a.vextractf128(xmmword_ptr(rdx, disp(at)), ymm(i), 1);
       if (avx512)
-        a.vextracti64x4(ymmword_ptr(rdx, snap(at + 16)), zmm(i), 1);
+        a.vextracti64x4(ymmword_ptr(rdx, disp(at + 16)), zmm(i), 1);
     }
   }
 
   // Undo whatever a bad kernel did, so one failing check cannot poison the rest of the process.
-  a.ldmxcsr(dword_ptr(rdx, snap(offsetof(AbiSnapshot, mxcsr_before))));
-  a.fldcw(word_ptr(rdx, snap(offsetof(AbiSnapshot, x87cw_before))));
+  a.ldmxcsr(dword_ptr(rdx, disp(offsetof(AbiSnapshot, mxcsr_before))));
+  a.fldcw(word_ptr(rdx, disp(offsetof(AbiSnapshot, x87cw_before))));
   a.cld();
   if (avx)
     a.vzeroupper();
@@ -136,7 +138,8 @@ bool host_has_avx512() { return host_cpu().has(Feature::avx512f); }
 
 TrampolineFn trampoline() {
   static std::unique_ptr<GeneratedCode> code = [] {
-    auto r = generate([](x86::Assembler &a) { emit_trampoline(a, host_has_avx(), host_has_avx512()); });
+    auto r =
+        generate([](x86::Assembler &a) { emit_trampoline(a, host_has_avx(), host_has_avx512()); });
     if (!r)
       throw std::runtime_error("trampoline: " + r.error);
     return std::move(r.value.value());
@@ -309,8 +312,9 @@ TEST_P(abi_Kernel, PreservesCalleeSavedStateAndCleansUpAvx) {
   auto code = compile_kernel(*parsed, host_cpu());
   ASSERT_TRUE(code) << code.error;
   const ClearFn fn = (*code)->fn;
-  const Feature needs = parsed->info().feature;
-  const bool uses_avx = needs == Feature::avx || needs == Feature::avx2 || needs == Feature::avx512f;
+  const Feature needs = parsed->info().feature; // VEX/EVEX stores: vzeroupper is required
+  const bool uses_avx =
+      needs == Feature::avx || needs == Feature::avx2 || needs == Feature::avx512f;
 
   const auto at_null = abi_violations(fn, nullptr, 0, uses_avx);
   EXPECT_TRUE(at_null.empty()) << "n=0 dst=NULL" << joined(at_null);

@@ -101,17 +101,17 @@ std::string first_difference(std::string_view expected, std::string_view actual)
 }
 
 // One per method at its defaults plus options that change the code's shape. libc is left out:
-// its listing embeds the address of memset, which ASLR moves (LibcListingShape covers it).
+// its listing embeds the address of memset, which ASLR moves (golden_LibcListing.Shape covers it).
 const char *const kGoldenSpecs[] = {
-    "stosb",          "stosq",
-    "mov",            "sse",
-    "avx2",           "avx512",
-    "movnti",         "ntsse",
-    "ntavx2",         "ntavx512",
-    "clzero",         "avx2:unroll=4",
-    "stosb:chunk=2M", "movnti:chunk=4K,fence=chunk",
-    "sse:align=64",   "clzero:unroll=4",
-    "ntavx512:unroll=2", "stosq:chunk=4K,align=16",
+    "stosb",  "stosq",  "mov",    "sse",    "avx2",   "avx512",
+    "movnti", "ntsse",  "ntavx2", "ntavx512", "clzero",
+    "avx2:unroll=4",
+    "stosb:chunk=2M",
+    "movnti:chunk=4K,fence=chunk",
+    "sse:align=64",
+    "clzero:unroll=4",
+    "ntavx512:unroll=2",
+    "stosq:chunk=4K,align=16",
     "mov:unroll=1,fence=end",
 };
 
@@ -398,10 +398,10 @@ std::string cross_check(std::span<const uint8_t> code, std::string_view listing)
 
     ZydisDecodedInstruction insn;
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-    if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder, code.data() + pos, code.size() - pos,
-                                             &insn, ops)))
+    const size_t left = code.size() - pos;
+    if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder, code.data() + pos, left, &insn, ops)))
       return where + "Zydis cannot decode the bytes\n" +
-             side_by_side(listed, hex_bytes(code.subspan(pos, std::min<size_t>(15, code.size() - pos))));
+             side_by_side(listed, hex_bytes(code.subspan(pos, std::min<size_t>(15, left))));
     char buf[256];
     ZydisFormatterFormatInstruction(&formatter, &insn, ops, insn.operand_count_visible, buf,
                                     sizeof buf, /*runtime_address=*/pos, nullptr);
@@ -521,14 +521,26 @@ TEST_F(golden_CrossCheckNegative, ListingGoesOn) {
   EXPECT_NE(report.find("past the end of the code"), std::string::npos) << report;
 }
 
+TEST_F(golden_CrossCheckNegative, UnparsableLine) {
+  std::string report = cross_check(bytes_, "; a comment\n" + g_->listing);
+  EXPECT_NE(report.find("neither a label nor an instruction"), std::string::npos) << report;
+}
+
 TEST(golden_CrossCheckNormalise, Aliases) {
-  EXPECT_EQ(normalise("short jne L8", {{"l8", 10}}), normalise("jnz 0xA", {}));
-  EXPECT_EQ(normalise("ja L1", {{"l1", 26}}), normalise("jnbe 0x1A", {}));
-  EXPECT_EQ(normalise("cmova rdx, r10", {}), normalise("cmovnbe rdx, r10", {}));
-  EXPECT_EQ(normalise("jb L2", {{"l2", 1}}), normalise("jc 1", {}));
-  EXPECT_EQ(normalise("and r9, -128", {}), normalise("and r9, -0x80", {}));
-  EXPECT_EQ(normalise("mov qword ptr [r8-8], rax", {}), normalise("mov qword ptr [r8-0x08], rax", {}));
+  auto same = [](std::string_view asmjit, std::map<std::string, uint64_t> labels,
+                 std::string_view zydis) {
+    EXPECT_EQ(normalise(asmjit, labels).str(), normalise(zydis, {}).str()) << asmjit;
+  };
+  same("short jne L8", {{"l8", 10}}, "jnz 0xA");
+  same("ja L1", {{"l1", 26}}, "jnbe 0x1A");
+  same("jb L2", {{"l2", 1}}, "jc 1");
+  same("cmova rdx, r10", {}, "cmovnbe rdx, r10");
+  same("and r9, -128", {}, "and r9, -0x80");
+  same("mov qword ptr [r8-8], rax", {}, "mov qword ptr [r8-0x08], rax");
+  same("rep stos qword ptr [rdi], rax", {}, "rep stosq");
+  same("clzero", {}, "clzero rax");
   EXPECT_NE(normalise("jmp L1", {{"l1", 1}}), normalise("jmp 2", {}));
+  EXPECT_NE(normalise("rep stos byte ptr [rdi], al", {}), normalise("rep stosq", {}));
 }
 
 // libc tail-calls memset through an absolute address, which ASLR moves, so it has no golden

@@ -434,6 +434,10 @@ TEST(ProfileBad, DispatchNotTable) {
 TEST(ProfileBad, ReuseMissing) {
   EXPECT_TRUE(bad("bad/reuse_missing.toml", 7, "dispatch.reuse", {"missing"}));
 }
+TEST(ProfileBad, CharacterTomlMishandles) {
+  // U+3022 in a comment sent toml++ 3.3 into __builtin_unreachable (found by the fuzzer).
+  EXPECT_TRUE(bad("bad/toml_mishandled_char.toml", 1, "", {"U+3022", "mishandles"}));
+}
 TEST(Profile, UnknownIntentLoadsWithAWarning) {
   auto r = load_profile(sample("good/intent_unknown.toml"), full_cpu());
   ASSERT_TRUE(r) << r.error;

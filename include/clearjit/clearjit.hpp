@@ -33,11 +33,12 @@ public:
 
   //! Compiles `spec`; on failure returns nullopt and, when `error` is set, the reason.
   static std::optional<Kernel> compile(std::string_view spec, std::string *error = nullptr) {
-    char buf[512];
-    clearjit_kernel *k = clearjit_kernel_compile(std::string(spec).c_str(), buf, sizeof buf);
+    // Messages quote at most the spec, so this buffer holds any of them whole.
+    std::string buf(spec.size() + 512, '\0');
+    clearjit_kernel *k = clearjit_kernel_compile(std::string(spec).c_str(), buf.data(), buf.size());
     if (!k) {
       if (error)
-        *error = buf;
+        *error = buf.c_str();
       return std::nullopt;
     }
     return Kernel(k);
@@ -66,10 +67,11 @@ class Clearer {
 public:
   //! Opens the profile at `path`, or the default lookup when empty; throws cjit::Error.
   explicit Clearer(const std::string &path = {}) {
-    char buf[1024];
-    cj_.reset(clearjit_open(path.empty() ? nullptr : path.c_str(), buf, sizeof buf));
+    // Messages quote the path and a line of the file at most.
+    std::string buf(path.size() + 8192, '\0');
+    cj_.reset(clearjit_open(path.empty() ? nullptr : path.c_str(), buf.data(), buf.size()));
     if (!cj_)
-      throw Error(buf);
+      throw Error(buf.c_str());
   }
 
   void clear(void *dst, size_t n) const { clearjit_clear(cj_.get(), dst, n); }
