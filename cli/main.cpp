@@ -1,5 +1,6 @@
 // The clearjit command: inspect the CPU, list and print kernels (tune, bench, check come later).
 #include "candidates.hpp"
+#include "compare.hpp"
 #include "clearjit/clearjit.hpp"
 #include "cpu.hpp"
 #include "runtime.hpp"
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -204,6 +206,75 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
   return rc;
 }
 
+struct BenchArgs {
+  std::string profile, sizes, intent = "both", json;
+  bool seeds = false;
+  int repetitions = 5;
+};
+
+int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
+  CompareOptions o;
+  o.profile = a.profile;
+  o.repetitions = a.repetitions;
+  for (const std::string &e : extras)
+    if (e.rfind("--benchmark_", 0) != 0) {
+      std::cerr << "clearjit bench: unexpected argument '" << e << "' (see --help)\n";
+      return 2;
+    }
+  o.benchmark_flags = extras;
+  if (a.intent == "reuse") o.intents = {Intent::reuse};
+  else if (a.intent == "stream") o.intents = {Intent::stream};
+  else if (a.intent != "both") {
+    std::cerr << "clearjit bench: --intent must be reuse, stream or both, got '" << a.intent << "'\n";
+    return 2;
+  }
+  if (a.sizes.empty()) {
+    o.sizes = default_compare_sizes();
+  } else {
+    std::string item;
+    std::istringstream in(a.sizes);
+    while (std::getline(in, item, ',')) {
+      auto v = parse_size_arg(item);
+      if (!v || *v == 0) {
+        std::cerr << "clearjit bench: --sizes takes sizes like 8,4K,1GiB; got '" << item << "'\n";
+        return 2;
+      }
+      o.sizes.push_back(*v);
+    }
+  }
+  uint64_t cap = available_memory() / 4;
+  std::erase_if(o.sizes, [&](uint64_t s) {
+    if (s <= cap) return false;
+    std::cerr << "clearjit bench: skipping " << format_size(s) << " (more than a quarter of available memory)\n";
+    return true;
+  });
+  if (!a.json.empty())
+    if (std::string e = check_writable(a.json); !e.empty()) {
+      std::cerr << "clearjit bench: " << e << "\n";
+      return 1;
+    }
+  try {
+    const CpuInfo &cpu = host_cpu();
+    if (a.seeds) {
+      std::cout << run_seeds(cpu, o);
+      return 0;
+    }
+    CompareResult r = compare(o, cpu);
+    std::cout << compare_text(r);
+    if (!a.json.empty()) {
+      if (std::string e = write_file_atomically(a.json, compare_json(r, cpu)); !e.empty()) {
+        std::cerr << "clearjit bench: " << e << "\n";
+        return 1;
+      }
+      std::cout << "measurements: " << a.json << "\n";
+    }
+  } catch (const std::exception &e) {
+    std::cerr << "clearjit bench: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -239,6 +310,19 @@ int main(int argc, char **argv) {
   tune->allow_extras();
   tune->footer("Google Benchmark's own --benchmark_* flags are passed through.");
 
+  BenchArgs bench_args;
+  auto *bench = app.add_subcommand("bench", "Measure a profile's dispatcher against memset and every kernel, side by side");
+  bench->add_option("PROFILE", bench_args.profile, "profile to measure (default: the default lookup, see `clearjit which`)");
+  bench->add_option("--sizes", bench_args.sizes, "comma-separated sizes (default: 8,64,256,4K,16K,64K,256K,1M,4M,16M,32M,64M,256M,1G)");
+  bench->add_option("--intent", bench_args.intent, "reuse, stream or both")->capture_default_str();
+  bench->add_option("--repetitions", bench_args.repetitions, "interleaved repetitions per point; medians are reported")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  bench->add_option("--json", bench_args.json, "write every measurement as JSON");
+  bench->add_flag("--seeds", bench_args.seeds, "rerun the seeds' experiments (1 GiB chunk study, movnti against rep stosb)");
+  bench->allow_extras();
+  bench->footer("Google Benchmark's own --benchmark_* flags are passed through.");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -250,6 +334,7 @@ int main(int argc, char **argv) {
   if (*asm_) return cmd_asm(spec);
   if (*tune) return cmd_tune(tune_args, tune->remaining());
   if (*which) return cmd_which();
+  if (*bench) return cmd_bench(bench_args, bench->remaining());
   if (*check) return cmd_check(check_path);
   return 2;
 }

@@ -72,7 +72,11 @@ struct Bench::Impl {
   uint8_t *pool = nullptr;
   uint64_t pool_bytes = 0;
   std::map<std::string, std::unique_ptr<GeneratedCode>> kernels;
-  std::map<uint64_t, std::vector<uint32_t>> orders; // slot visiting order per size
+  struct Slots {
+    std::vector<uint32_t> order; // visiting order
+    uint64_t stride = 0;         // bytes between slots: they spread over the whole pool
+  };
+  std::map<uint64_t, Slots> slots; // per size
   double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
 
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
@@ -101,16 +105,18 @@ struct Bench::Impl {
     return it->second->fn;
   }
 
-  // Destinations for `size`, visited in a shuffled order so prefetchers cannot run ahead.
-  const std::vector<uint32_t> &order(uint64_t size) {
-    auto &o = orders[size];
-    if (o.empty()) {
-      uint64_t slots = std::max<uint64_t>(1, std::min<uint64_t>(pool_bytes / size, 1u << 22));
-      o.resize(slots);
-      std::iota(o.begin(), o.end(), 0u);
-      std::shuffle(o.begin(), o.end(), std::mt19937(uint32_t(size)));
+  // Destinations for `size`: line-aligned slots spread over the whole pool (so small sizes are
+  // cold too), visited in a shuffled order so prefetchers cannot run ahead.
+  const Slots &slots_for(uint64_t size) {
+    Slots &s = slots[size];
+    if (s.order.empty()) {
+      uint64_t n = std::max<uint64_t>(1, std::min<uint64_t>(pool_bytes / size, 1u << 20));
+      s.stride = pool_bytes / n / 64 * 64;
+      s.order.resize(n);
+      std::iota(s.order.begin(), s.order.end(), 0u);
+      std::shuffle(s.order.begin(), s.order.end(), std::mt19937(uint32_t(size)));
     }
-    return o;
+    return s;
   }
 };
 
@@ -156,6 +162,8 @@ private:
   std::vector<Measurement> &out_;
 };
 
+} // namespace
+
 // Progress on stderr: a bar with ETA on a terminal, a line per 10% otherwise.
 class Progress {
 public:
@@ -192,12 +200,50 @@ private:
   Clock::time_point start_;
 };
 
-} // namespace
+void Bench::register_jobs(const std::vector<Job> &jobs, const MeasureOptions &o) { register_with(jobs, o, nullptr); }
+
+void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o, Progress *progress) {
+  benchmark::ClearRegisteredBenchmarks();
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const Job &j = jobs[i];
+    ClearFn fn = j.fn ? j.fn : impl_->kernel(j.spec);
+    const Impl::Slots &slots = impl_->slots_for(j.size);
+    const std::vector<uint32_t> &order = slots.order;
+    const uint64_t stride = slots.stride;
+    uint8_t *pool = impl_->pool;
+    const uint64_t size = j.size;
+    const bool reuse = j.intent == Intent::reuse;
+    const double rep_estimate = estimate_seconds({j}, o) / o.repetitions;
+    std::string name = (j.fn ? j.name : format_spec(j.spec)) + "/" + std::to_string(size) + "/" +
+                       std::string(intent_name(j.intent)) + "#" + std::to_string(i);
+    size_t next = 0;
+    const double min_time = o.min_time;
+    benchmark::RegisterBenchmark(name.c_str(), [=, &order](benchmark::State &st) mutable {
+      uint64_t sink = 0;
+      auto t0 = Clock::now();
+      for (auto _ : st) {
+        uint8_t *dst = pool + uint64_t(order[next]) * stride;
+        next = next + 1 == order.size() ? 0 : next + 1;
+        fn(dst, size);
+        if (reuse)
+          sink += read_pass(dst, size);
+      }
+      benchmark::DoNotOptimize(sink);
+      st.SetBytesProcessed(int64_t(st.iterations() * size));
+      // Only the final trial of a repetition runs for min_time; count it as one repetition.
+      if (progress && std::chrono::duration<double>(Clock::now() - t0).count() >= 0.9 * min_time)
+        progress->add(rep_estimate);
+    })
+        ->Repetitions(o.repetitions)
+        ->MinTime(o.min_time)
+        ->UseRealTime();
+  }
+}
 
 std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
   std::vector<Measurement> out(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
-    out[i] = Measurement{format_spec(jobs[i].spec), jobs[i].size, jobs[i].intent, {}, 0, 0};
+    out[i] = Measurement{jobs[i].fn ? jobs[i].name : format_spec(jobs[i].spec), jobs[i].size, jobs[i].intent, {}, 0, 0};
 
   // Google Benchmark reads its flags once from argv: ours first, the caller's pass-through after
   // so they win.
@@ -212,39 +258,7 @@ std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureO
     throw std::runtime_error(std::string("unknown Google Benchmark flag '") + argv[1] + "'");
 
   Progress progress(o.progress, o.label, estimate_seconds(jobs, o));
-  benchmark::ClearRegisteredBenchmarks();
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const Job &j = jobs[i];
-    ClearFn fn = impl_->kernel(j.spec);
-    const std::vector<uint32_t> &order = impl_->order(j.size);
-    uint8_t *pool = impl_->pool;
-    const uint64_t size = j.size;
-    const bool reuse = j.intent == Intent::reuse;
-    const double rep_estimate = estimate_seconds({j}, o) / o.repetitions;
-    std::string name = out[i].spec + "/" + std::to_string(size) + "/" +
-                       std::string(intent_name(j.intent)) + "#" + std::to_string(i);
-    size_t next = 0;
-    const double min_time = o.min_time;
-    benchmark::RegisterBenchmark(name.c_str(), [=, &order, &progress](benchmark::State &st) mutable {
-      uint64_t sink = 0;
-      auto t0 = Clock::now();
-      for (auto _ : st) {
-        uint8_t *dst = pool + uint64_t(order[next]) * size;
-        next = next + 1 == order.size() ? 0 : next + 1;
-        fn(dst, size);
-        if (reuse)
-          sink += read_pass(dst, size);
-      }
-      benchmark::DoNotOptimize(sink);
-      st.SetBytesProcessed(int64_t(st.iterations() * size));
-      // Only the final trial of a repetition runs for min_time; count it as one repetition.
-      if (std::chrono::duration<double>(Clock::now() - t0).count() >= 0.9 * min_time)
-        progress.add(rep_estimate);
-    })
-        ->Repetitions(o.repetitions)
-        ->MinTime(o.min_time)
-        ->UseRealTime();
-  }
+  register_with(jobs, o, &progress);
   Collector collector(out);
   auto t0 = Clock::now();
   benchmark::RunSpecifiedBenchmarks(&collector);

@@ -2,6 +2,7 @@
 // choose.hpp's job, on the Measurements this returns.
 #pragma once
 
+#include "codegen.hpp"
 #include "profile.hpp"
 #include "spec.hpp"
 
@@ -14,9 +15,18 @@ namespace cjit {
 
 //! One (kernel, size, intent) to measure.
 struct Job {
+  Job() = default;
+  Job(const Spec &s, uint64_t bytes, Intent i) : spec(s), size(bytes), intent(i) {}
+  Job(std::string label, ClearFn f, uint64_t bytes, Intent i)
+      : size(bytes), intent(i), fn(f), name(std::move(label)) {}
+
   Spec spec;
   uint64_t size = 0;
   Intent intent = Intent::reuse;
+  //! Set to measure something that is not a single kernel (a dispatcher): `fn` is called
+  //! instead and `name` labels the Measurement.
+  ClearFn fn = nullptr;
+  std::string name;
 };
 
 //! The result of one Job: GB/s per repetition, their median and coefficient of variation.
@@ -51,12 +61,17 @@ public:
   //! Runs every job (random interleaving, `repetitions` each) and returns one Measurement per job.
   std::vector<Measurement> run(const std::vector<Job> &jobs, const MeasureOptions &options);
 
+  //! Registers the jobs with Google Benchmark without running them, for a binary that uses
+  //! Google Benchmark's own reporters; `out` receives results only through run().
+  void register_jobs(const std::vector<Job> &jobs, const MeasureOptions &options);
+
   //! Estimated seconds `run` will take for these jobs, for planning under a time limit.
   double estimate_seconds(const std::vector<Job> &jobs, const MeasureOptions &options) const;
 
   uint64_t pool_bytes() const;
 
 private:
+  void register_with(const std::vector<Job> &jobs, const MeasureOptions &options, class Progress *progress);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

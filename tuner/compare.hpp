@@ -1,0 +1,62 @@
+// `clearjit bench`: a profile's dispatcher against memset and every candidate kernel, side by
+// side in one interleaved run; and the seeds' experiments rerun on this host.
+#pragma once
+
+#include "measure.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cjit {
+
+struct CompareOptions {
+  std::string profile; //!< path, or "" for the default lookup
+  std::vector<uint64_t> sizes;
+  std::vector<Intent> intents{Intent::reuse, Intent::stream};
+  int repetitions = 5;
+  double min_time = 0.01;
+  bool progress = true;
+  std::vector<std::string> benchmark_flags;
+};
+
+//! The sizes the issue names: 8, 64, 256 B, 4, 16, 64, 256 KiB, 1, 4, 16, 32, 64, 256 MiB, 1 GiB.
+std::vector<uint64_t> default_compare_sizes();
+
+//! The name the dispatcher's measurements carry ("tuned").
+inline constexpr const char *kTuned = "tuned";
+
+//! Everything `clearjit bench` measures: for each size and intent, the dispatcher (through
+//! clearjit_clear / clearjit_clear_stream, as an application calls it), memset (libc) and every
+//! kernel of the profile plus each runnable method's default spec.
+struct Comparison {
+  std::string source;            //!< where the profile came from
+  std::vector<Job> jobs;
+  std::vector<std::string> kernels; //!< candidate specs, canonical
+};
+//! Opens the profile (throws std::runtime_error with the reason) and builds the job list.
+Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu);
+
+struct CompareRow {
+  uint64_t size = 0;
+  Intent intent = Intent::reuse;
+  std::string tuned_kernel, oracle_kernel;
+  double tuned = 0, memset = 0, oracle = 0; //!< GB/s medians
+  double tuned_cv = 0, memset_cv = 0;
+};
+
+struct CompareResult {
+  std::string source;
+  std::vector<Measurement> measurements;
+  std::vector<CompareRow> rows;
+  double open_ms = 0; //!< median clearjit_open time, code generation included
+};
+
+CompareResult compare(const CompareOptions &o, const CpuInfo &cpu);
+std::string compare_text(const CompareResult &r);
+std::string compare_json(const CompareResult &r, const CpuInfo &cpu);
+
+//! Seed 001 (stosq and stosb over 1 GiB in 4K, 2M and 1G chunks) and seed 002 (movnti + sfence
+//! against rep stosb over 1 GiB), beside the published numbers.
+std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o);
+
+} // namespace cjit
