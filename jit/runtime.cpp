@@ -80,6 +80,8 @@ Lookup default_lookup(const CpuInfo &cpu) {
   if (consider("$CLEARJIT_PROFILE", env("CLEARJIT_PROFILE")))
     return out;
   std::string xdg = env("XDG_CONFIG_HOME"), home = env("HOME");
+  if (!xdg.empty() && xdg[0] != '/')
+    xdg.clear(); // the XDG Base Directory spec: a relative path is invalid and ignored
   std::string user = !xdg.empty() ? xdg + "/clearjit/profile.toml"
                                   : !home.empty() ? home + "/.config/clearjit/profile.toml" : "";
   if (consider(!xdg.empty() ? "$XDG_CONFIG_HOME/clearjit/profile.toml" : "~/.config/clearjit/profile.toml", user))

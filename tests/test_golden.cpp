@@ -158,8 +158,9 @@ TEST(golden_Files, NoStaleFiles) {
   if (!fs::exists(golden_dir()))
     GTEST_SKIP() << "no golden directory yet";
   for (const auto &entry : fs::directory_iterator(golden_dir()))
-    EXPECT_TRUE(wanted.count(entry.path().filename().string()))
-        << "stale golden file " << entry.path();
+    if (entry.is_regular_file()) { // dispatch/ holds test_runtime's goldens
+      EXPECT_TRUE(wanted.count(entry.path().filename().string())) << "stale golden file " << entry.path();
+    }
 }
 
 TEST(golden_Diff, ReportsFirstDifferingLine) {

@@ -47,7 +47,8 @@ void clearjit_clear(const clearjit *cj, void *dst, size_t n);
 /*! Zeroes [dst, dst+n) for a caller that does not touch it soon. Reentrant, async-signal-safe. */
 void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n);
 
-/*! The canonical spec of the kernel that clears n bytes for `intent`. Valid until close. */
+/*! The canonical spec of the profile's kernel for n bytes and `intent`. Valid until close.
+ *  Below 256 bytes the dispatcher clears with its own head/tail stores whatever the class. */
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n);
 
 /*! The path the profile came from, or "built-in". */
