@@ -75,6 +75,23 @@ TEST(Choose, TiesWithinNoiseGoToTheSimplerKernel) {
   EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "avx2");
 }
 
+TEST(Choose, AClassKeepsItsKernelWhileItStaysTied) {
+  // ntavx2 wins clearly at 64 KiB; at 128 KiB clzero is 2% ahead (inside the noise) and simpler
+  // by its instruction count, but the class keeps ntavx2 instead of flipping.
+  std::vector<Measurement> ms{point("avx2", 64 * KiB, 30), point("ntavx2", 64 * KiB, 60), point("clzero", 64 * KiB, 50),
+                              point("avx2", 128 * KiB, 30), point("ntavx2", 128 * KiB, 60),
+                              point("clzero", 128 * KiB, 61.2)};
+  auto ws = winners(ms, Intent::stream, kComplexity);
+  ASSERT_EQ(ws.size(), 2u);
+  EXPECT_EQ(ws[0].spec, "ntavx2");
+  EXPECT_EQ(ws[1].spec, "ntavx2");
+  // Once it falls out of the band, the next kernel takes over.
+  ms.push_back(point("avx2", 256 * KiB, 30));
+  ms.push_back(point("ntavx2", 256 * KiB, 50));
+  ms.push_back(point("clzero", 256 * KiB, 61));
+  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[2].spec, "clzero");
+}
+
 TEST(Choose, LoneOutlierDoesNotMoveABoundary) {
   std::vector<Measurement> ms;
   for (uint64_t size : {4 * KiB, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB}) {

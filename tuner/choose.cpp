@@ -60,15 +60,26 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   for (const auto &[size, cs] : sizes) {
     const Candidate *best = &*std::max_element(
         cs.begin(), cs.end(), [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
-    const Candidate *pick = best;
-    for (const Candidate &c : cs) {
+    auto tied = [&](const Candidate &c) {
       double band = std::min(0.10, std::max(o.noise_floor, 2 * std::max(best->cv, c.cv)));
-      if (c.gbps < best->gbps * (1 - band))
-        continue;
-      int cc = complexity_of(complexity, c.spec), pc = complexity_of(complexity, pick->spec);
-      if (cc < pc || (cc == pc && c.gbps > pick->gbps))
-        pick = &c;
-    }
+      return c.gbps >= best->gbps * (1 - band);
+    };
+    const Candidate *pick = nullptr;
+    // The previous size's kernel keeps its class while it stays tied with the best: near-equal
+    // kernels must not flip classes back and forth with the noise.
+    if (!out.empty())
+      if (const Candidate *prev = find(cs, out.back().spec); prev && tied(*prev))
+        pick = prev;
+    // Otherwise the simplest of the tied kernels (the fastest of equally simple ones).
+    if (!pick)
+      for (const Candidate &c : cs) {
+        if (!tied(c))
+          continue;
+        int cc = complexity_of(complexity, c.spec);
+        if (!pick || cc < complexity_of(complexity, pick->spec) ||
+            (cc == complexity_of(complexity, pick->spec) && c.gbps > pick->gbps))
+          pick = &c;
+      }
     out.push_back({size, pick->spec, pick->gbps});
     at.push_back(&cs);
   }
@@ -81,6 +92,18 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
     if (const Candidate *c = find(*at[i], around); c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
       out[i] = {out[i].size, around, c->gbps};
   }
+  return out;
+}
+
+std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent, const std::string &spec) {
+  std::map<uint64_t, std::vector<double>> samples;
+  for (const Measurement &m : ms)
+    if (m.intent == intent && m.spec == spec)
+      samples[m.size].insert(samples[m.size].end(), m.samples.begin(), m.samples.end());
+  std::map<uint64_t, double> out;
+  for (auto &[size, v] : samples)
+    if (!v.empty())
+      out[size] = median(v);
   return out;
 }
 

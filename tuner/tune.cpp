@@ -29,7 +29,7 @@ struct LevelPlan {
 
 LevelPlan plan_for(Level l) {
   switch (l) {
-  case Level::quick: return {1, 3, 0.004, false, 1, 50};
+  case Level::quick: return {1, 5, 0.004, false, 1, 50};
   case Level::default_: return {2, 5, 0.005, true, 2, 270};
   case Level::exhaustive: return {4, 7, 0.01, true, 3, 0};
   }
@@ -411,9 +411,8 @@ private:
     std::vector<Measurement> ms = table_measurements();
     r.reuse = dispatch_table(winners(ms, Intent::reuse, cx));
     r.stream = dispatch_table(winners(ms, Intent::stream, cx));
-    for (const Measurement &m : all_)
-      if (m.spec == "libc")
-        (m.intent == Intent::reuse ? r.memset_reuse : r.memset_stream)[m.size] = m.gbps;
+    r.memset_reuse = pooled_gbps(all_, Intent::reuse, "libc");
+    r.memset_stream = pooled_gbps(all_, Intent::stream, "libc");
 
     Findings &f = r.findings;
     std::vector<Measurement> s, t;
@@ -434,13 +433,13 @@ private:
       ChunkStudy c;
       c.method = std::string(info(method).name);
       c.size = o_.max_size;
-      for (const Measurement &m : all_) {
-        auto spec = parse_spec(m.spec);
-        Spec plain = *spec;
-        plain.chunk = 0;
-        if (m.size == o_.max_size && m.intent == Intent::stream && spec->method == method &&
-            plain == default_spec(method))
-          c.gbps[spec->chunk] = m.gbps; // whole extent measured in more stages: keep the last
+      for (uint64_t chunk : {uint64_t(0), uint64_t(4) << 10, uint64_t(64) << 10, uint64_t(2) << 20,
+                             uint64_t(8) << 20, uint64_t(32) << 20}) {
+        Spec s = default_spec(method);
+        s.chunk = chunk;
+        auto g = pooled_gbps(all_, Intent::stream, format_spec(s));
+        if (auto it = g.find(o_.max_size); it != g.end())
+          c.gbps[chunk] = it->second;
       }
       c.smallest_90 = smallest_good_chunk(c.gbps);
       if (!c.gbps.empty())
@@ -453,12 +452,10 @@ private:
     chunked.fence = Fence::chunk;
     fs.at_end = format_spec(end);
     fs.per_chunk = format_spec(chunked);
+    auto per_chunk = pooled_gbps(all_, Intent::stream, fs.per_chunk), at_end = pooled_gbps(all_, Intent::stream, fs.at_end);
     for (uint64_t size : fence_sizes())
-      for (const Measurement &m : all_)
-        if (m.size == size && m.intent == Intent::stream) {
-          if (m.spec == fs.per_chunk) fs.gbps[size].first = m.gbps;
-          if (m.spec == fs.at_end) fs.gbps[size].second = m.gbps;
-        }
+      if (per_chunk.count(size) && at_end.count(size))
+        fs.gbps[size] = {per_chunk[size], at_end[size]};
     if (!fs.gbps.empty())
       f.fence = fs;
     f.nontemporal_reuse = nontemporal_from(r.reuse);
