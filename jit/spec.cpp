@@ -11,19 +11,19 @@ namespace {
 // Defaults: loop methods store one 64-byte line per iteration; non-temporal stores and clzero
 // start on a line boundary because write-combining buffers drain whole lines.
 constexpr std::array<MethodInfo, 12> kMethods{{
-  //  method            name        stores                                   feature           w  tail str   loop   nt     unroll align min_align
-  {Method::stosb,    "stosb",    "rep stosb",                              Feature::none,    1,  8, true,  false, false, 0,  0,  0},
-  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store",  Feature::none,    8,  8, true,  false, false, 0,  0,  0},
-  {Method::mov,      "mov",      "8-byte mov from a zeroed register",      Feature::none,    8,  8, false, true,  false, 8,  0,  0},
-  {Method::sse,      "sse",      "movdqu, 16 bytes",                       Feature::sse2,   16, 16, false, true,  false, 4,  0,  0},
-  {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                      Feature::avx,    32, 32, false, true,  false, 2,  0,  0},
-  {Method::avx512,   "avx512",   "vmovdqu64, 64 bytes",                    Feature::avx512f,64, 64, false, true,  false, 1,  0,  0},
-  {Method::movnti,   "movnti",   "movnti, 8 bytes, non-temporal",          Feature::sse2,    8,  8, false, true,  true,  8, 64,  0},
-  {Method::ntsse,    "ntsse",    "movntdq, 16 bytes, non-temporal",        Feature::sse2,   16, 16, false, true,  true,  4, 64, 16},
-  {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",       Feature::avx,    32, 32, false, true,  true,  2, 64, 32},
-  {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",       Feature::avx512f,64, 64, false, true,  true,  1, 64, 64},
-  {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",       Feature::clzero, 64, 16, false, true,  true,  1, 64, 64},
-  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",      Feature::none,    1,  8, false, false, false, 0,  0,  0},
+  //  method            name        stores                                   feature           w  tail str   loop   nt     unroll align min_align family
+  {Method::stosb,    "stosb",    "rep stosb",                              Feature::none,    1,  8, true,  false, false, 0,  0,  0, "string"},
+  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store",  Feature::none,    8,  8, true,  false, false, 0,  0,  0, "string"},
+  {Method::mov,      "mov",      "8-byte mov from a zeroed register",      Feature::none,    8,  8, false, true,  false, 8,  0,  0, "temporal"},
+  {Method::sse,      "sse",      "movdqu, 16 bytes",                       Feature::sse2,   16, 16, false, true,  false, 4,  0,  0, "temporal"},
+  {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                      Feature::avx,    32, 32, false, true,  false, 2,  0,  0, "temporal"},
+  {Method::avx512,   "avx512",   "vmovdqu64, 64 bytes",                    Feature::avx512f,64, 64, false, true,  false, 1,  0,  0, "temporal"},
+  {Method::movnti,   "movnti",   "movnti, 8 bytes, non-temporal",          Feature::sse2,    8,  8, false, true,  true,  8, 64,  0, "nontemporal"},
+  {Method::ntsse,    "ntsse",    "movntdq, 16 bytes, non-temporal",        Feature::sse2,   16, 16, false, true,  true,  4, 64, 16, "nontemporal"},
+  {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",       Feature::avx,    32, 32, false, true,  true,  2, 64, 32, "nontemporal"},
+  {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",       Feature::avx512f,64, 64, false, true,  true,  1, 64, 64, "nontemporal"},
+  {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",       Feature::clzero, 64, 16, false, true,  true,  1, 64, 64, "nontemporal"},
+  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",      Feature::none,    1,  8, false, false, false, 0,  0,  0, "string"},
 }};
 // clang-format on
 

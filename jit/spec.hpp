@@ -42,6 +42,8 @@ struct MethodInfo {
   unsigned default_unroll;   //!< one 64-byte line per iteration
   unsigned default_align;
   unsigned min_align;        //!< stores that fault or misbehave below this alignment
+  std::string_view family;   //!< technique: "string" (rep stos; glibc's memset is rep stosb
+                             //!< above 2 KiB), "temporal" stores, "nontemporal" (and clzero)
 };
 
 std::span<const MethodInfo> methods();

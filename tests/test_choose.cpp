@@ -92,6 +92,18 @@ TEST(Choose, AClassKeepsItsKernelWhileItStaysTied) {
   EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[2].spec, "clzero");
 }
 
+TEST(Choose, ThenItsFamilyKeepsTheClass) {
+  // At 8 KiB stosb falls out of the band; stosq (same family: string instructions) and sse (a
+  // simpler temporal kernel here) are tied with the best. The family continues.
+  ComplexityMap cx{{"stosb", 20}, {"stosq", 25}, {"sse", 10}};
+  std::vector<Measurement> ms{point("stosb", 4 * KiB, 50), point("sse", 4 * KiB, 40),     point("stosq", 4 * KiB, 45),
+                              point("stosb", 8 * KiB, 40), point("stosq", 8 * KiB, 50), point("sse", 8 * KiB, 50.5)};
+  auto ws = winners(ms, Intent::stream, cx);
+  ASSERT_EQ(ws.size(), 2u);
+  EXPECT_EQ(ws[0].spec, "stosb");
+  EXPECT_EQ(ws[1].spec, "stosq");
+}
+
 TEST(Choose, LoneOutlierDoesNotMoveABoundary) {
   std::vector<Measurement> ms;
   for (uint64_t size : {4 * KiB, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB}) {

@@ -42,6 +42,11 @@ int complexity_of(const ComplexityMap &cm, const std::string &spec) {
   return it == cm.end() ? 1 << 20 : it->second;
 }
 
+std::string family_of(const std::string &spec) {
+  auto s = parse_spec(spec);
+  return s ? std::string(s->info().family) : spec;
+}
+
 double median(std::vector<double> v) {
   if (v.empty())
     return 0;
@@ -64,22 +69,29 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
       double band = std::min(0.10, std::max(o.noise_floor, 2 * std::max(best->cv, c.cv)));
       return c.gbps >= best->gbps * (1 - band);
     };
-    const Candidate *pick = nullptr;
-    // The previous size's kernel keeps its class while it stays tied with the best: near-equal
-    // kernels must not flip classes back and forth with the noise.
-    if (!out.empty())
-      if (const Candidate *prev = find(cs, out.back().spec); prev && tied(*prev))
-        pick = prev;
-    // Otherwise the simplest of the tied kernels (the fastest of equally simple ones).
-    if (!pick)
+    // The simplest tied kernel of those `allowed` (the fastest of equally simple ones).
+    auto simplest = [&](auto allowed) -> const Candidate * {
+      const Candidate *pick = nullptr;
       for (const Candidate &c : cs) {
-        if (!tied(c))
+        if (!tied(c) || !allowed(c))
           continue;
-        int cc = complexity_of(complexity, c.spec);
-        if (!pick || cc < complexity_of(complexity, pick->spec) ||
-            (cc == complexity_of(complexity, pick->spec) && c.gbps > pick->gbps))
+        int cc = complexity_of(complexity, c.spec), pc = pick ? complexity_of(complexity, pick->spec) : 0;
+        if (!pick || cc < pc || (cc == pc && c.gbps > pick->gbps))
           pick = &c;
       }
+      return pick;
+    };
+    // Near-equal kernels must not flip classes back and forth with the noise: the previous
+    // size's kernel keeps its class while it stays tied with the best, then its family does.
+    const Candidate *pick = nullptr;
+    if (!out.empty()) {
+      const std::string prev = out.back().spec, prev_family = family_of(prev);
+      pick = simplest([&](const Candidate &c) { return c.spec == prev; });
+      if (!pick)
+        pick = simplest([&](const Candidate &c) { return family_of(c.spec) == prev_family; });
+    }
+    if (!pick)
+      pick = simplest([](const Candidate &) { return true; });
     out.push_back({size, pick->spec, pick->gbps});
     at.push_back(&cs);
   }

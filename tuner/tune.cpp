@@ -30,7 +30,7 @@ struct LevelPlan {
 LevelPlan plan_for(Level l) {
   switch (l) {
   case Level::quick: return {1, 5, 0.004, false, 1, 50};
-  case Level::default_: return {2, 5, 0.005, true, 2, 270};
+  case Level::default_: return {2, 7, 0.01, true, 2, 270};
   case Level::exhaustive: return {4, 7, 0.01, true, 3, 0};
   }
   return {};
@@ -286,9 +286,12 @@ private:
       contenders.insert(format_spec(s));
     for (const std::string &s : variants_)
       contenders.insert(s);
+    // Only sizes where every contender was measured: the grid and the crossover bisections
+    // (the findings' sweeps measure two kernels, which must not win a class by default).
     std::vector<Measurement> out;
     for (const Measurement &m : all_)
-      if (contenders.count(m.spec))
+      if (contenders.count(m.spec) &&
+          (std::binary_search(grid_.begin(), grid_.end(), m.size) || bisections_.count({m.intent, m.size})))
         out.push_back(m);
     return out;
   }
@@ -358,6 +361,7 @@ private:
           continue;
         for (const std::string &s : {ws[i - 1].spec, ws[i].spec})
           jobs.push_back({*parse_spec(s), mid, intent});
+        bisections_.insert({intent, mid});
         // memset is measured everywhere the table is, so every class is compared with it.
         jobs.push_back({default_spec(Method::libc), mid, intent});
       }
@@ -472,6 +476,7 @@ private:
   std::vector<uint64_t> grid_;
   std::vector<Spec> methods_, pool_;
   std::set<std::string> variants_;
+  std::set<std::pair<Intent, uint64_t>> bisections_;
   std::vector<Measurement> all_;
   ComplexityMap complexity_;
   std::vector<std::string> notes_;
