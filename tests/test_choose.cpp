@@ -163,12 +163,13 @@ TEST(Choose, NontemporalFromNeedsEveryLaterClass) {
 namespace {
 
 // stosb against temporal stores on a quarter-octave sweep, with a step at `step` (0: none).
-void sweep(uint64_t step, std::vector<Measurement> &s, std::vector<Measurement> &t, double jitter = 0) {
+void sweep(uint64_t step, std::vector<Measurement> &s, std::vector<Measurement> &t, double jitter = 0,
+           double below = 16) {
   int i = 0;
   for (double x = 8; x <= 256; x *= std::pow(2.0, 0.25), ++i) {
     uint64_t size = uint64_t(std::llround(x)) * MiB;
     double noise = jitter * ((i % 3) - 1);
-    s.push_back(point("stosb", size, (step && size >= step ? 45 : 16) * (1 + noise)));
+    s.push_back(point("stosb", size, (step && size >= step ? 45 : below) * (1 + noise)));
     t.push_back(point("avx512", size, 16));
   }
 }
@@ -195,6 +196,15 @@ TEST(Choose, NoAllocateStepSurvivesOneOutlier) {
   ASSERT_TRUE(na.size) << na.reason;
   EXPECT_GE(*na.size, 27 * MiB);
   EXPECT_LE(*na.size, 39 * MiB);
+}
+
+TEST(Choose, NoAllocateStepOnTopOfALead) {
+  // rep stosb 1.3x ahead below the step already (as on Zen 5 here), 2.8x above it.
+  std::vector<Measurement> s, t;
+  sweep(32 * MiB, s, t, 0.03, 21);
+  NoAllocate na = find_no_allocate(s, t);
+  ASSERT_TRUE(na.size) << na.reason;
+  EXPECT_EQ(*na.size, 32 * MiB);
 }
 
 TEST(Choose, NoStepOnACpuWithout) {

@@ -173,27 +173,27 @@ NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
     if (i + 1 < ratio.size()) w.push_back(ratio[i + 1].second);
     smooth[i] = median(w);
   }
+  // A step, not a level: rep stosb may be ahead of temporal stores everywhere (no read for
+  // ownership on some CPUs); the no-allocate step multiplies that lead once more.
+  const double threshold = std::max(step_ratio, 1.4 * smooth[0]);
   size_t step = ratio.size();
-  while (step > 0 && smooth[step - 1] >= step_ratio)
+  while (step > 0 && smooth[step - 1] >= threshold)
     --step;
   auto [best_size, best] = *std::max_element(ratio.begin(), ratio.end(),
                                              [](auto &a, auto &b) { return a.second < b.second; });
-  if (step == ratio.size() || step == 0) {
-    char buf[256];
+  if (step == ratio.size()) {
+    char buf[300];
     std::snprintf(buf, sizeof buf,
-                  step == 0 ? "rep stosb was already %.2fx faster than temporal stores at the smallest size "
-                              "measured (%llu bytes): no step inside the range"
-                            : "rep stosb never stayed %.2fx faster than temporal stores from %llu bytes up "
-                              "(best ratio %.2fx at %llu bytes)",
-                  step == 0 ? smooth[0] : step_ratio,
-                  (unsigned long long)(step == 0 ? ratio[0].first : ratio.front().first),
-                  best, (unsigned long long)best_size);
+                  "rep stosb never stayed %.2fx faster than temporal stores (1.4x its lead of %.2fx at %llu "
+                  "bytes) up to %llu bytes; best ratio %.2fx at %llu bytes",
+                  threshold, smooth[0], (unsigned long long)ratio.front().first,
+                  (unsigned long long)ratio.back().first, best, (unsigned long long)best_size);
     out.reason = buf;
     return out;
   }
   // The raw point may sit just past the step with a low neighbour: take the first raw point at
   // or after the smoothed step whose own ratio is high.
-  while (step < ratio.size() && ratio[step].second < step_ratio)
+  while (step < ratio.size() && ratio[step].second < threshold)
     ++step;
   if (step == ratio.size()) {
     out.reason = "no measured size past the step was itself above the ratio";

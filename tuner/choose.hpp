@@ -45,7 +45,8 @@ std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws);
 uint64_t round_boundary(double bytes);
 
 //! Zen's no-allocate step: the smallest size from which one rep stosb over the whole extent
-//! runs clearly (>= step_ratio) faster than temporal stores, at that size and every larger one.
+//! runs clearly faster than temporal stores (at least step_ratio, and 1.4x its lead at the
+//! smallest size measured), at that size and every larger one.
 struct NoAllocate {
   std::optional<uint64_t> size;
   std::string reason;     //!< why it is absent, or how it was found
