@@ -1,4 +1,5 @@
 /* The same pool in C, built with pkg-config: clearjit_zero needs no set-up at all. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include <clearjit/clearjit.h>
 
 #include <stdio.h>

@@ -16,10 +16,7 @@
 namespace cjit {
 namespace {
 
-// The dispatcher as an application calls it: through clearjit_clear, one indirect jump away.
 const clearjit *g_open = nullptr;
-void tuned_reuse(void *dst, size_t n) { clearjit_clear(g_open, dst, n); }
-void tuned_stream(void *dst, size_t n) { clearjit_clear_stream(g_open, dst, n); }
 
 struct Close {
   void operator()(clearjit *cj) const { clearjit_close(cj); }
@@ -75,7 +72,7 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
   c.kernels.assign(kernels.begin(), kernels.end());
   for (uint64_t size : o.sizes)
     for (Intent i : o.intents) {
-      c.jobs.emplace_back(kTuned, i == Intent::reuse ? &tuned_reuse : &tuned_stream, size, i);
+      c.jobs.emplace_back(kTuned, g_open, size, i);
       for (const std::string &k : c.kernels)
         c.jobs.emplace_back(*parse_spec(k), size, i);
     }

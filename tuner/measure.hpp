@@ -19,6 +19,10 @@ struct Job {
   Job(const Spec &s, uint64_t bytes, Intent i) : spec(s), size(bytes), intent(i) {}
   Job(std::string label, ClearFn f, uint64_t bytes, Intent i)
       : size(bytes), intent(i), fn(f), name(std::move(label)) {}
+  //! A profile's dispatcher, called as an application calls it: clearjit_clear (reuse) or
+  //! clearjit_clear_stream (stream), directly from the timing loop.
+  Job(std::string label, const clearjit *opened, uint64_t bytes, Intent i)
+      : size(bytes), intent(i), cj(opened), name(std::move(label)) {}
 
   Spec spec;
   uint64_t size = 0;
@@ -26,6 +30,7 @@ struct Job {
   //! Set to measure something that is not a single kernel (a dispatcher): `fn` is called
   //! instead and `name` labels the Measurement.
   ClearFn fn = nullptr;
+  const clearjit *cj = nullptr;
   std::string name;
 };
 

@@ -3,73 +3,72 @@ xor eax, eax                                ; 31C0
 vpxor xmm0, xmm0, xmm0                      ; C5F9EFC0
 cmp rsi, 64                                 ; 4883FE40
 ja L1                                       ; 0F87........
-cmp rsi, 32                                 ; 4883FE20
-jb L2                                       ; 0F82........
-vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
-vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
+cmp rsi, 4                                  ; 4883FE04
+jae L2                                      ; 0F83........
+cmp rsi, 1                                  ; 4883FE01
+jb L0                                       ; 0F82........
+cmp rsi, 2                                  ; 4883FE02
+jae L3                                      ; 0F83........
+mov byte ptr [rdi], al                      ; 8807
+mov byte ptr [r8-1], al                     ; 418840FF
+jmp L0                                      ; E9........
+L3:
+mov word ptr [rdi], ax                      ; 668907
+mov word ptr [r8-2], ax                     ; 66418940FE
 jmp L0                                      ; E9........
 L2:
 cmp rsi, 16                                 ; 4883FE10
-jb L3                                       ; 0F82........
-vmovdqu xmmword ptr [rdi], xmm0             ; C5FA7F07
-vmovdqu xmmword ptr [r8-16], xmm0           ; C4C17A7F40F0
-jmp L0                                      ; E9........
-L3:
+jae L4                                      ; 0F83........
 cmp rsi, 8                                  ; 4883FE08
-jb L4                                       ; 0F82........
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [r8-8], rax                   ; 498940F8
-jmp L0                                      ; E9........
-L4:
-cmp rsi, 4                                  ; 4883FE04
-jb L5                                       ; 0F82........
+jae L5                                      ; 0F83........
 mov dword ptr [rdi], eax                    ; 8907
 mov dword ptr [r8-4], eax                   ; 418940FC
 jmp L0                                      ; E9........
 L5:
-cmp rsi, 2                                  ; 4883FE02
-jb L6                                       ; 0F82........
-mov word ptr [rdi], ax                      ; 668907
-mov word ptr [r8-2], ax                     ; 66418940FE
+mov qword ptr [rdi], rax                    ; 488907
+mov qword ptr [r8-8], rax                   ; 498940F8
+jmp L0                                      ; E9........
+L4:
+cmp rsi, 32                                 ; 4883FE20
+jae L6                                      ; 0F83........
+vmovdqu xmmword ptr [rdi], xmm0             ; C5FA7F07
+vmovdqu xmmword ptr [r8-16], xmm0           ; C4C17A7F40F0
 jmp L0                                      ; E9........
 L6:
-cmp rsi, 1                                  ; 4883FE01
-jb L0                                       ; 0F82........
-mov byte ptr [rdi], al                      ; 8807
-mov byte ptr [r8-1], al                     ; 418840FF
+vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
+vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
 jmp L0                                      ; E9........
-L7:
 L1:
 mov rdx, rsi                                ; 4889F2
 mov r9, rdx                                 ; 4989D1
 and r9, -128                                ; 4983E180
 add r9, rdi                                 ; 4901F9
 cmp rdi, r9                                 ; 4C39CF
-je L9                                       ; 0F84........
-L8:
+je L8                                       ; 0F84........
+L7:
 vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
 vmovdqu ymmword ptr [rdi+32], ymm0          ; C5FE7F4720
 vmovdqu ymmword ptr [rdi+64], ymm0          ; C5FE7F4740
 vmovdqu ymmword ptr [rdi+96], ymm0          ; C5FE7F4760
 add rdi, 128                                ; 4881C780000000
 cmp rdi, r9                                 ; 4C39CF
-short jne L8                                ; 75E1
-L9:
+short jne L7                                ; 75E1
+L8:
 mov r9, rdx                                 ; 4989D1
 and r9, 96                                  ; 4983E160
 add r9, rdi                                 ; 4901F9
 cmp rdi, r9                                 ; 4C39CF
-je L11                                      ; 0F84........
-L10:
+je L10                                      ; 0F84........
+L9:
 vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
 add rdi, 32                                 ; 4883C720
 cmp rdi, r9                                 ; 4C39CF
-short jne L10                               ; 75F3
-L11:
+short jne L9                                ; 75F3
+L10:
 cmp rdi, r8                                 ; 4C39C7
-je L12                                      ; 0F84........
+je L11                                      ; 0F84........
 vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
-L12:
+L11:
 L0:
 vzeroupper                                  ; C5F877
 ret                                         ; C3

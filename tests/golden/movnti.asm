@@ -2,8 +2,52 @@ lea r8, [rdi+rsi]                           ; 4C8D0437
 xor eax, eax                                ; 31C0
 cmp rsi, 128                                ; 4881FE80000000
 ja L1                                       ; 0F87........
+cmp rsi, 8                                  ; 4883FE08
+jae L2                                      ; 0F83........
+cmp rsi, 2                                  ; 4883FE02
+jae L3                                      ; 0F83........
+cmp rsi, 1                                  ; 4883FE01
+jb L0                                       ; 0F82........
+mov byte ptr [rdi], al                      ; 8807
+mov byte ptr [r8-1], al                     ; 418840FF
+jmp L0                                      ; E9........
+L3:
+cmp rsi, 4                                  ; 4883FE04
+jae L4                                      ; 0F83........
+mov word ptr [rdi], ax                      ; 668907
+mov word ptr [r8-2], ax                     ; 66418940FE
+jmp L0                                      ; E9........
+L4:
+mov dword ptr [rdi], eax                    ; 8907
+mov dword ptr [r8-4], eax                   ; 418940FC
+jmp L0                                      ; E9........
+L2:
+cmp rsi, 32                                 ; 4883FE20
+jae L5                                      ; 0F83........
+cmp rsi, 16                                 ; 4883FE10
+jae L6                                      ; 0F83........
+mov qword ptr [rdi], rax                    ; 488907
+mov qword ptr [r8-8], rax                   ; 498940F8
+jmp L0                                      ; E9........
+L6:
+mov qword ptr [rdi], rax                    ; 488907
+mov qword ptr [rdi+8], rax                  ; 48894708
+mov qword ptr [r8-16], rax                  ; 498940F0
+mov qword ptr [r8-8], rax                   ; 498940F8
+jmp L0                                      ; E9........
+L5:
 cmp rsi, 64                                 ; 4883FE40
-jb L2                                       ; 0F82........
+jae L7                                      ; 0F83........
+mov qword ptr [rdi], rax                    ; 488907
+mov qword ptr [rdi+8], rax                  ; 48894708
+mov qword ptr [rdi+16], rax                 ; 48894710
+mov qword ptr [rdi+24], rax                 ; 48894718
+mov qword ptr [r8-32], rax                  ; 498940E0
+mov qword ptr [r8-24], rax                  ; 498940E8
+mov qword ptr [r8-16], rax                  ; 498940F0
+mov qword ptr [r8-8], rax                   ; 498940F8
+jmp L0                                      ; E9........
+L7:
 mov qword ptr [rdi], rax                    ; 488907
 mov qword ptr [rdi+8], rax                  ; 48894708
 mov qword ptr [rdi+16], rax                 ; 48894710
@@ -21,51 +65,6 @@ mov qword ptr [r8-24], rax                  ; 498940E8
 mov qword ptr [r8-16], rax                  ; 498940F0
 mov qword ptr [r8-8], rax                   ; 498940F8
 jmp L0                                      ; E9........
-L2:
-cmp rsi, 32                                 ; 4883FE20
-jb L3                                       ; 0F82........
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [rdi+8], rax                  ; 48894708
-mov qword ptr [rdi+16], rax                 ; 48894710
-mov qword ptr [rdi+24], rax                 ; 48894718
-mov qword ptr [r8-32], rax                  ; 498940E0
-mov qword ptr [r8-24], rax                  ; 498940E8
-mov qword ptr [r8-16], rax                  ; 498940F0
-mov qword ptr [r8-8], rax                   ; 498940F8
-jmp L0                                      ; E9........
-L3:
-cmp rsi, 16                                 ; 4883FE10
-jb L4                                       ; 0F82........
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [rdi+8], rax                  ; 48894708
-mov qword ptr [r8-16], rax                  ; 498940F0
-mov qword ptr [r8-8], rax                   ; 498940F8
-jmp L0                                      ; E9........
-L4:
-cmp rsi, 8                                  ; 4883FE08
-jb L5                                       ; 0F82........
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [r8-8], rax                   ; 498940F8
-jmp L0                                      ; E9........
-L5:
-cmp rsi, 4                                  ; 4883FE04
-jb L6                                       ; 0F82........
-mov dword ptr [rdi], eax                    ; 8907
-mov dword ptr [r8-4], eax                   ; 418940FC
-jmp L0                                      ; E9........
-L6:
-cmp rsi, 2                                  ; 4883FE02
-jb L7                                       ; 0F82........
-mov word ptr [rdi], ax                      ; 668907
-mov word ptr [r8-2], ax                     ; 66418940FE
-jmp L0                                      ; E9........
-L7:
-cmp rsi, 1                                  ; 4883FE01
-jb L0                                       ; 0F82........
-mov byte ptr [rdi], al                      ; 8807
-mov byte ptr [r8-1], al                     ; 418840FF
-jmp L0                                      ; E9........
-L8:
 L1:
 mov qword ptr [rdi], rax                    ; 488907
 mov qword ptr [rdi+8], rax                  ; 48894708
@@ -84,8 +83,8 @@ mov r9, rdx                                 ; 4989D1
 and r9, -64                                 ; 4983E1C0
 add r9, rdi                                 ; 4901F9
 cmp rdi, r9                                 ; 4C39CF
-je L10                                      ; 0F84........
-L9:
+je L9                                       ; 0F84........
+L8:
 movnti qword ptr [rdi], rax                 ; 480FC307
 movnti qword ptr [rdi+8], rax               ; 480FC34708
 movnti qword ptr [rdi+16], rax              ; 480FC34710
@@ -96,23 +95,23 @@ movnti qword ptr [rdi+48], rax              ; 480FC34730
 movnti qword ptr [rdi+56], rax              ; 480FC34738
 add rdi, 64                                 ; 4883C740
 cmp rdi, r9                                 ; 4C39CF
-short jne L9                                ; 75D0
-L10:
+short jne L8                                ; 75D0
+L9:
 mov r9, rdx                                 ; 4989D1
 and r9, 56                                  ; 4983E138
 add r9, rdi                                 ; 4901F9
 cmp rdi, r9                                 ; 4C39CF
-je L12                                      ; 0F84........
-L11:
+je L11                                      ; 0F84........
+L10:
 movnti qword ptr [rdi], rax                 ; 480FC307
 add rdi, 8                                  ; 4883C708
 cmp rdi, r9                                 ; 4C39CF
-short jne L11                               ; 75F3
-L12:
+short jne L10                               ; 75F3
+L11:
 cmp rdi, r8                                 ; 4C39C7
-je L13                                      ; 0F84........
+je L12                                      ; 0F84........
 mov qword ptr [r8-8], rax                   ; 498940F8
-L13:
+L12:
 sfence                                      ; 0FAEF8
 L0:
 ret                                         ; C3

@@ -3,50 +3,49 @@ xor eax, eax                                ; 31C0
 vpxor xmm0, xmm0, xmm0                      ; C5F9EFC0
 cmp rsi, 128                                ; 4881FE80000000
 ja L1                                       ; 0F87........
-cmp rsi, 64                                 ; 4883FE40
-jb L2                                       ; 0F82........
-vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
-vmovdqu ymmword ptr [rdi+32], ymm0          ; C5FE7F4720
-vmovdqu ymmword ptr [r8-64], ymm0           ; C4C17E7F40C0
-vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
-jmp L0                                      ; E9........
-L2:
-cmp rsi, 32                                 ; 4883FE20
-jb L3                                       ; 0F82........
-vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
-vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
-jmp L0                                      ; E9........
-L3:
-cmp rsi, 16                                 ; 4883FE10
-jb L4                                       ; 0F82........
-vmovdqu xmmword ptr [rdi], xmm0             ; C5FA7F07
-vmovdqu xmmword ptr [r8-16], xmm0           ; C4C17A7F40F0
-jmp L0                                      ; E9........
-L4:
 cmp rsi, 8                                  ; 4883FE08
-jb L5                                       ; 0F82........
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [r8-8], rax                   ; 498940F8
-jmp L0                                      ; E9........
-L5:
-cmp rsi, 4                                  ; 4883FE04
-jb L6                                       ; 0F82........
-mov dword ptr [rdi], eax                    ; 8907
-mov dword ptr [r8-4], eax                   ; 418940FC
-jmp L0                                      ; E9........
-L6:
+jae L2                                      ; 0F83........
 cmp rsi, 2                                  ; 4883FE02
-jb L7                                       ; 0F82........
-mov word ptr [rdi], ax                      ; 668907
-mov word ptr [r8-2], ax                     ; 66418940FE
-jmp L0                                      ; E9........
-L7:
+jae L3                                      ; 0F83........
 cmp rsi, 1                                  ; 4883FE01
 jb L0                                       ; 0F82........
 mov byte ptr [rdi], al                      ; 8807
 mov byte ptr [r8-1], al                     ; 418840FF
 jmp L0                                      ; E9........
-L8:
+L3:
+cmp rsi, 4                                  ; 4883FE04
+jae L4                                      ; 0F83........
+mov word ptr [rdi], ax                      ; 668907
+mov word ptr [r8-2], ax                     ; 66418940FE
+jmp L0                                      ; E9........
+L4:
+mov dword ptr [rdi], eax                    ; 8907
+mov dword ptr [r8-4], eax                   ; 418940FC
+jmp L0                                      ; E9........
+L2:
+cmp rsi, 32                                 ; 4883FE20
+jae L5                                      ; 0F83........
+cmp rsi, 16                                 ; 4883FE10
+jae L6                                      ; 0F83........
+mov qword ptr [rdi], rax                    ; 488907
+mov qword ptr [r8-8], rax                   ; 498940F8
+jmp L0                                      ; E9........
+L6:
+vmovdqu xmmword ptr [rdi], xmm0             ; C5FA7F07
+vmovdqu xmmword ptr [r8-16], xmm0           ; C4C17A7F40F0
+jmp L0                                      ; E9........
+L5:
+cmp rsi, 64                                 ; 4883FE40
+jae L7                                      ; 0F83........
+vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
+vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
+jmp L0                                      ; E9........
+L7:
+vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
+vmovdqu ymmword ptr [rdi+32], ymm0          ; C5FE7F4720
+vmovdqu ymmword ptr [r8-64], ymm0           ; C4C17E7F40C0
+vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
+jmp L0                                      ; E9........
 L1:
 vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
 vmovdqu ymmword ptr [rdi+32], ymm0          ; C5FE7F4720
@@ -59,29 +58,29 @@ mov r9, rdx                                 ; 4989D1
 and r9, -64                                 ; 4983E1C0
 add r9, rdi                                 ; 4901F9
 cmp rdi, r9                                 ; 4C39CF
-je L10                                      ; 0F84........
-L9:
+je L9                                       ; 0F84........
+L8:
 vmovntdq ymmword ptr [rdi], ymm0            ; C5FDE707
 vmovntdq ymmword ptr [rdi+32], ymm0         ; C5FDE74720
 add rdi, 64                                 ; 4883C740
 cmp rdi, r9                                 ; 4C39CF
-short jne L9                                ; 75EE
-L10:
+short jne L8                                ; 75EE
+L9:
 mov r9, rdx                                 ; 4989D1
 and r9, 32                                  ; 4983E120
 add r9, rdi                                 ; 4901F9
 cmp rdi, r9                                 ; 4C39CF
-je L12                                      ; 0F84........
-L11:
+je L11                                      ; 0F84........
+L10:
 vmovntdq ymmword ptr [rdi], ymm0            ; C5FDE707
 add rdi, 32                                 ; 4883C720
 cmp rdi, r9                                 ; 4C39CF
-short jne L11                               ; 75F3
-L12:
+short jne L10                               ; 75F3
+L11:
 cmp rdi, r8                                 ; 4C39C7
-je L13                                      ; 0F84........
+je L12                                      ; 0F84........
 vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
-L13:
+L12:
 sfence                                      ; 0FAEF8
 L0:
 vzeroupper                                  ; C5F877

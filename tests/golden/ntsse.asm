@@ -3,8 +3,46 @@ xor eax, eax                                ; 31C0
 pxor xmm0, xmm0                             ; 660FEFC0
 cmp rsi, 128                                ; 4881FE80000000
 ja L1                                       ; 0F87........
+cmp rsi, 8                                  ; 4883FE08
+jae L2                                      ; 0F83........
+cmp rsi, 2                                  ; 4883FE02
+jae L3                                      ; 0F83........
+cmp rsi, 1                                  ; 4883FE01
+jb L0                                       ; 0F82........
+mov byte ptr [rdi], al                      ; 8807
+mov byte ptr [r8-1], al                     ; 418840FF
+jmp L0                                      ; E9........
+L3:
+cmp rsi, 4                                  ; 4883FE04
+jae L4                                      ; 0F83........
+mov word ptr [rdi], ax                      ; 668907
+mov word ptr [r8-2], ax                     ; 66418940FE
+jmp L0                                      ; E9........
+L4:
+mov dword ptr [rdi], eax                    ; 8907
+mov dword ptr [r8-4], eax                   ; 418940FC
+jmp L0                                      ; E9........
+L2:
+cmp rsi, 32                                 ; 4883FE20
+jae L5                                      ; 0F83........
+cmp rsi, 16                                 ; 4883FE10
+jae L6                                      ; 0F83........
+mov qword ptr [rdi], rax                    ; 488907
+mov qword ptr [r8-8], rax                   ; 498940F8
+jmp L0                                      ; E9........
+L6:
+movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
+movdqu xmmword ptr [r8-16], xmm0            ; F3410F7F40F0
+jmp L0                                      ; E9........
+L5:
 cmp rsi, 64                                 ; 4883FE40
-jb L2                                       ; 0F82........
+jae L7                                      ; 0F83........
+movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
+movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
+movdqu xmmword ptr [r8-32], xmm0            ; F3410F7F40E0
+movdqu xmmword ptr [r8-16], xmm0            ; F3410F7F40F0
+jmp L0                                      ; E9........
+L7:
 movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
 movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
 movdqu xmmword ptr [rdi+32], xmm0           ; F30F7F4720
@@ -14,45 +52,6 @@ movdqu xmmword ptr [r8-48], xmm0            ; F3410F7F40D0
 movdqu xmmword ptr [r8-32], xmm0            ; F3410F7F40E0
 movdqu xmmword ptr [r8-16], xmm0            ; F3410F7F40F0
 jmp L0                                      ; E9........
-L2:
-cmp rsi, 32                                 ; 4883FE20
-jb L3                                       ; 0F82........
-movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
-movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
-movdqu xmmword ptr [r8-32], xmm0            ; F3410F7F40E0
-movdqu xmmword ptr [r8-16], xmm0            ; F3410F7F40F0
-jmp L0                                      ; E9........
-L3:
-cmp rsi, 16                                 ; 4883FE10
-jb L4                                       ; 0F82........
-movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
-movdqu xmmword ptr [r8-16], xmm0            ; F3410F7F40F0
-jmp L0                                      ; E9........
-L4:
-cmp rsi, 8                                  ; 4883FE08
-jb L5                                       ; 0F82........
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [r8-8], rax                   ; 498940F8
-jmp L0                                      ; E9........
-L5:
-cmp rsi, 4                                  ; 4883FE04
-jb L6                                       ; 0F82........
-mov dword ptr [rdi], eax                    ; 8907
-mov dword ptr [r8-4], eax                   ; 418940FC
-jmp L0                                      ; E9........
-L6:
-cmp rsi, 2                                  ; 4883FE02
-jb L7                                       ; 0F82........
-mov word ptr [rdi], ax                      ; 668907
-mov word ptr [r8-2], ax                     ; 66418940FE
-jmp L0                                      ; E9........
-L7:
-cmp rsi, 1                                  ; 4883FE01
-jb L0                                       ; 0F82........
-mov byte ptr [rdi], al                      ; 8807
-mov byte ptr [r8-1], al                     ; 418840FF
-jmp L0                                      ; E9........
-L8:
 L1:
 movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
 movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
@@ -67,31 +66,31 @@ mov r9, rdx                                 ; 4989D1
 and r9, -64                                 ; 4983E1C0
 add r9, rdi                                 ; 4901F9
 cmp rdi, r9                                 ; 4C39CF
-je L10                                      ; 0F84........
-L9:
+je L9                                       ; 0F84........
+L8:
 movntdq xmmword ptr [rdi], xmm0             ; 660FE707
 movntdq xmmword ptr [rdi+16], xmm0          ; 660FE74710
 movntdq xmmword ptr [rdi+32], xmm0          ; 660FE74720
 movntdq xmmword ptr [rdi+48], xmm0          ; 660FE74730
 add rdi, 64                                 ; 4883C740
 cmp rdi, r9                                 ; 4C39CF
-short jne L9                                ; 75E4
-L10:
+short jne L8                                ; 75E4
+L9:
 mov r9, rdx                                 ; 4989D1
 and r9, 48                                  ; 4983E130
 add r9, rdi                                 ; 4901F9
 cmp rdi, r9                                 ; 4C39CF
-je L12                                      ; 0F84........
-L11:
+je L11                                      ; 0F84........
+L10:
 movntdq xmmword ptr [rdi], xmm0             ; 660FE707
 add rdi, 16                                 ; 4883C710
 cmp rdi, r9                                 ; 4C39CF
-short jne L11                               ; 75F3
-L12:
+short jne L10                               ; 75F3
+L11:
 cmp rdi, r8                                 ; 4C39C7
-je L13                                      ; 0F84........
+je L12                                      ; 0F84........
 movdqu xmmword ptr [r8-16], xmm0            ; F3410F7F40F0
-L13:
+L12:
 sfence                                      ; 0FAEF8
 L0:
 ret                                         ; C3

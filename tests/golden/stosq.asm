@@ -2,38 +2,37 @@ lea r8, [rdi+rsi]                           ; 4C8D0437
 xor eax, eax                                ; 31C0
 cmp rsi, 16                                 ; 4883FE10
 ja L1                                       ; 0F87........
-cmp rsi, 8                                  ; 4883FE08
-jb L2                                       ; 0F82........
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [r8-8], rax                   ; 498940F8
-jmp L0                                      ; E9........
-L2:
-cmp rsi, 4                                  ; 4883FE04
-jb L3                                       ; 0F82........
-mov dword ptr [rdi], eax                    ; 8907
-mov dword ptr [r8-4], eax                   ; 418940FC
-jmp L0                                      ; E9........
-L3:
 cmp rsi, 2                                  ; 4883FE02
-jb L4                                       ; 0F82........
-mov word ptr [rdi], ax                      ; 668907
-mov word ptr [r8-2], ax                     ; 66418940FE
-jmp L0                                      ; E9........
-L4:
+jae L2                                      ; 0F83........
 cmp rsi, 1                                  ; 4883FE01
 jb L0                                       ; 0F82........
 mov byte ptr [rdi], al                      ; 8807
 mov byte ptr [r8-1], al                     ; 418840FF
 jmp L0                                      ; E9........
-L5:
+L2:
+cmp rsi, 4                                  ; 4883FE04
+jae L3                                      ; 0F83........
+mov word ptr [rdi], ax                      ; 668907
+mov word ptr [r8-2], ax                     ; 66418940FE
+jmp L0                                      ; E9........
+L3:
+cmp rsi, 8                                  ; 4883FE08
+jae L4                                      ; 0F83........
+mov dword ptr [rdi], eax                    ; 8907
+mov dword ptr [r8-4], eax                   ; 418940FC
+jmp L0                                      ; E9........
+L4:
+mov qword ptr [rdi], rax                    ; 488907
+mov qword ptr [r8-8], rax                   ; 498940F8
+jmp L0                                      ; E9........
 L1:
 mov rdx, rsi                                ; 4889F2
 mov rcx, rdx                                ; 4889D1
 shr rcx, 3                                  ; 48C1E903
 rep stos qword ptr [rdi], rax               ; F348AB
 cmp rdi, r8                                 ; 4C39C7
-je L6                                       ; 0F84........
+je L5                                       ; 0F84........
 mov qword ptr [r8-8], rax                   ; 498940F8
-L6:
+L5:
 L0:
 ret                                         ; C3
