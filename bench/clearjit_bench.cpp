@@ -10,8 +10,7 @@
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 2;
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   try {
     const cjit::CpuInfo &cpu = cjit::host_cpu();
     cjit::CompareOptions o;

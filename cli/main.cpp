@@ -1,7 +1,7 @@
 // The clearjit command: inspect the CPU, list and print kernels (tune, bench, check come later).
 #include "candidates.hpp"
-#include "compare.hpp"
 #include "clearjit/clearjit.hpp"
+#include "compare.hpp"
 #include "cpu.hpp"
 #include "runtime.hpp"
 #include "spec.hpp"
@@ -28,7 +28,8 @@ int cmd_cpu() {
 int cmd_list(const std::string &level_text) {
   auto level = level_by_name(level_text);
   if (!level) {
-    std::cerr << "clearjit list: unknown level '" << level_text << "' (quick, default, exhaustive)\n";
+    std::cerr << "clearjit list: unknown level '" << level_text
+              << "' (quick, default, exhaustive)\n";
     return 2;
   }
   const CpuInfo &cpu = host_cpu();
@@ -36,8 +37,9 @@ int cmd_list(const std::string &level_text) {
   for (const Spec &s : candidates(*level)) {
     ++total;
     std::string spec = format_spec(s), why = unsupported_reason(s, cpu);
-    std::printf("%-34s %s\n", spec.c_str(), why.empty() ? std::string(s.info().stores).c_str()
-                                                        : ("cannot run: " + why).c_str());
+    std::printf("%-34s %s\n", spec.c_str(),
+                why.empty() ? std::string(s.info().stores).c_str()
+                            : ("cannot run: " + why).c_str());
     runnable += why.empty();
   }
   std::printf("%zu specs at level %s, %zu runnable on this CPU\n", total,
@@ -59,15 +61,16 @@ int cmd_asm(const std::string &spec) {
 int cmd_which() {
   const CpuInfo &cpu = host_cpu();
   Lookup l = default_lookup(cpu);
-  std::printf("default profile lookup for %s family %u model %u:\n", cpu.vendor.c_str(), cpu.family, cpu.model);
+  std::printf("default profile lookup for %s family %u model %u:\n", cpu.vendor.c_str(), cpu.family,
+              cpu.model);
   int i = 1;
   for (const LookupStep &s : l.steps) {
     std::printf("  %d. %-40s %s\n", i++, s.step.c_str(), s.result.c_str());
-    if (!s.path.empty() && s.path != s.step)
-      std::printf("     %s\n", s.path.c_str());
+    if (!s.path.empty() && s.path != s.step) std::printf("     %s\n", s.path.c_str());
   }
   if (!l.profile) {
-    std::printf("chosen: none; clearjit_open(NULL) fails and clearjit_zero uses the built-in default\n");
+    std::printf(
+        "chosen: none; clearjit_open(NULL) fails and clearjit_zero uses the built-in default\n");
     return 1;
   }
   std::printf("chosen: %s\n", l.profile->source.c_str());
@@ -75,8 +78,8 @@ int cmd_which() {
     std::printf("  %s:", std::string(intent_name(intent)).c_str());
     uint64_t lower = 0;
     for (const SizeClass &c : l.profile->table(intent)) {
-      std::printf(" [%s..%s) %s", format_size(lower).c_str(), c.below ? format_size(c.below).c_str() : "",
-                  format_spec(c.kernel).c_str());
+      std::printf(" [%s..%s) %s", format_size(lower).c_str(),
+                  c.below ? format_size(c.below).c_str() : "", format_spec(c.kernel).c_str());
       lower = c.below;
     }
     std::printf("\n");
@@ -94,9 +97,10 @@ int cmd_check(const std::string &path) {
   for (const std::string &w : p->warnings)
     std::cout << "warning: " << w << "\n";
   if (!same_cpu(p->host, cpu))
-    std::cout << "warning: " << path << ": measured on " << p->host.vendor << " family " << p->host.family
-              << " model " << p->host.model << ", this CPU is " << cpu.vendor << " family " << cpu.family
-              << " model " << cpu.model << " (it loads, but the default lookup skips it)\n";
+    std::cout << "warning: " << path << ": measured on " << p->host.vendor << " family "
+              << p->host.family << " model " << p->host.model << ", this CPU is " << cpu.vendor
+              << " family " << cpu.family << " model " << cpu.model
+              << " (it loads, but the default lookup skips it)\n";
   std::cout << path << ": valid for this CPU (" << p->reuse.size() << " reuse classes, "
             << p->table(Intent::stream).size() << " stream classes)\n";
   return 0;
@@ -104,8 +108,7 @@ int cmd_check(const std::string &path) {
 
 // A byte count as users type it: 4096, 4K, 4KiB, 1G, 1GiB.
 std::optional<uint64_t> parse_size_arg(std::string t) {
-  if (t.size() > 3 && t.compare(t.size() - 2, 2, "iB") == 0)
-    t.erase(t.size() - 2);
+  if (t.size() > 3 && t.compare(t.size() - 2, 2, "iB") == 0) t.erase(t.size() - 2);
   return parse_size(t);
 }
 
@@ -115,21 +118,17 @@ uint64_t available_memory() {
   uint64_t kb = 0;
   std::string unit;
   while (in >> key >> kb >> unit)
-    if (key == "MemAvailable:")
-      return kb * 1024;
+    if (key == "MemAvailable:") return kb * 1024;
   return uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
 }
 
 // An output file we can create: checked before minutes of measuring, not after.
 std::string check_writable(const std::string &path) {
   struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    return path + ": is a directory";
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return path + ": is a directory";
   std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
-  if (dir.empty())
-    dir = "/";
-  if (access(dir.c_str(), W_OK) != 0)
-    return path + ": cannot write to " + dir;
+  if (dir.empty()) dir = "/";
+  if (access(dir.c_str(), W_OK) != 0) return path + ": cannot write to " + dir;
   return {};
 }
 
@@ -148,7 +147,8 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
   o.level = *level;
   auto lo = parse_size_arg(a.min_size), hi = parse_size_arg(a.max_size);
   if (!lo || !hi || *lo < 64 || *lo > *hi) {
-    std::cerr << "clearjit tune: --min-size and --max-size must be sizes like 4K or 1GiB, 64 <= min <= max\n";
+    std::cerr << "clearjit tune: --min-size and --max-size must be sizes like 4K or 1GiB, 64 <= "
+                 "min <= max\n";
     return 2;
   }
   for (const std::string &e : extras)
@@ -190,8 +190,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
   std::cout << summary_text(r);
   int rc = 0;
   auto save = [&](const std::string &path, const std::string &text, const char *what) {
-    if (path.empty())
-      return;
+    if (path.empty()) return;
     if (std::string e = write_file_atomically(path, text); !e.empty()) {
       std::cerr << "clearjit tune: " << e << "\n";
       rc = 1;
@@ -222,10 +221,13 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
       return 2;
     }
   o.benchmark_flags = extras;
-  if (a.intent == "reuse") o.intents = {Intent::reuse};
-  else if (a.intent == "stream") o.intents = {Intent::stream};
+  if (a.intent == "reuse")
+    o.intents = {Intent::reuse};
+  else if (a.intent == "stream")
+    o.intents = {Intent::stream};
   else if (a.intent != "both") {
-    std::cerr << "clearjit bench: --intent must be reuse, stream or both, got '" << a.intent << "'\n";
+    std::cerr << "clearjit bench: --intent must be reuse, stream or both, got '" << a.intent
+              << "'\n";
     return 2;
   }
   if (a.sizes.empty()) {
@@ -245,7 +247,8 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
   uint64_t cap = available_memory() / 4;
   std::erase_if(o.sizes, [&](uint64_t s) {
     if (s <= cap) return false;
-    std::cerr << "clearjit bench: skipping " << format_size(s) << " (more than a quarter of available memory)\n";
+    std::cerr << "clearjit bench: skipping " << format_size(s)
+              << " (more than a quarter of available memory)\n";
     return true;
   });
   if (!a.json.empty())
@@ -282,44 +285,62 @@ int main(int argc, char **argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "clearjit " CLEARJIT_VERSION);
 
-  auto *cpu = app.add_subcommand("cpu", "Print this CPU's vendor, model, caches and clearing features");
+  auto *cpu =
+      app.add_subcommand("cpu", "Print this CPU's vendor, model, caches and clearing features");
   std::string level = "default";
-  auto *list = app.add_subcommand("list", "Print every kernel spec the tuner considers, marking those this CPU cannot run");
+  auto *list = app.add_subcommand(
+      "list", "Print every kernel spec the tuner considers, marking those this CPU cannot run");
   list->add_option("--level", level, "quick, default or exhaustive")->capture_default_str();
   std::string spec;
   auto *asm_ = app.add_subcommand("asm", "Generate the kernel named by SPEC and print its code");
-  asm_->add_option("SPEC", spec, "a kernel spec, e.g. avx2:unroll=4 or movnti:chunk=4K,fence=chunk")->required();
+  asm_->add_option("SPEC", spec, "a kernel spec, e.g. avx2:unroll=4 or movnti:chunk=4K,fence=chunk")
+      ->required();
   asm_->footer("Spec grammar: method[:option,...]; methods and options: see README.md.");
 
-  auto *which = app.add_subcommand("which", "Show the default profile lookup: what each step found and what was chosen");
+  auto *which = app.add_subcommand(
+      "which", "Show the default profile lookup: what each step found and what was chosen");
   std::string check_path;
-  auto *check = app.add_subcommand("check", "Validate a profile against this CPU (exit 0, or 1 with the errors)");
+  auto *check = app.add_subcommand(
+      "check", "Validate a profile against this CPU (exit 0, or 1 with the errors)");
   check->add_option("PROFILE", check_path, "a profile TOML file")->required();
 
   TuneArgs tune_args;
   auto *tune = app.add_subcommand("tune", "Measure every kernel on this CPU and write a profile");
-  tune->add_option("--level", tune_args.level, "quick (< 60 s), default (< 5 min) or exhaustive")->capture_default_str();
-  tune->add_option("--min-size", tune_args.min_size, "smallest size tuned, e.g. 4K")->capture_default_str();
-  tune->add_option("--max-size", tune_args.max_size, "largest size tuned, e.g. 1G (capped at a quarter of available memory)")
+  tune->add_option("--level", tune_args.level, "quick (< 60 s), default (< 5 min) or exhaustive")
       ->capture_default_str();
-  tune->add_option("--time-limit", tune_args.time_limit, "seconds for the whole run; narrows the search to fit")
+  tune->add_option("--min-size", tune_args.min_size, "smallest size tuned, e.g. 4K")
+      ->capture_default_str();
+  tune->add_option("--max-size", tune_args.max_size,
+                   "largest size tuned, e.g. 1G (capped at a quarter of available memory)")
+      ->capture_default_str();
+  tune->add_option("--time-limit", tune_args.time_limit,
+                   "seconds for the whole run; narrows the search to fit")
       ->check(CLI::PositiveNumber);
-  tune->add_option("-o,--output", tune_args.output, "profile to write (default: named after the CPU, e.g. amd-family26-model2.toml)");
+  tune->add_option(
+      "-o,--output", tune_args.output,
+      "profile to write (default: named after the CPU, e.g. amd-family26-model2.toml)");
   tune->add_option("--json", tune_args.json, "write every raw measurement as JSON");
   tune->add_option("--report", tune_args.report, "write an HTML report with charts");
   tune->allow_extras();
   tune->footer("Google Benchmark's own --benchmark_* flags are passed through.");
 
   BenchArgs bench_args;
-  auto *bench = app.add_subcommand("bench", "Measure a profile's dispatcher against memset and every kernel, side by side");
-  bench->add_option("PROFILE", bench_args.profile, "profile to measure (default: the default lookup, see `clearjit which`)");
-  bench->add_option("--sizes", bench_args.sizes, "comma-separated sizes (default: 8,64,256,4K,16K,64K,256K,1M,4M,16M,32M,64M,256M,1G)");
+  auto *bench = app.add_subcommand(
+      "bench", "Measure a profile's dispatcher against memset and every kernel, side by side");
+  bench->add_option("PROFILE", bench_args.profile,
+                    "profile to measure (default: the default lookup, see `clearjit which`)");
+  bench->add_option(
+      "--sizes", bench_args.sizes,
+      "comma-separated sizes (default: 8,64,256,4K,16K,64K,256K,1M,4M,16M,32M,64M,256M,1G)");
   bench->add_option("--intent", bench_args.intent, "reuse, stream or both")->capture_default_str();
-  bench->add_option("--repetitions", bench_args.repetitions, "interleaved repetitions per point; medians are reported")
+  bench
+      ->add_option("--repetitions", bench_args.repetitions,
+                   "interleaved repetitions per point; medians are reported")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   bench->add_option("--json", bench_args.json, "write every measurement as JSON");
-  bench->add_flag("--seeds", bench_args.seeds, "rerun the seeds' experiments (1 GiB chunk study, movnti against rep stosb)");
+  bench->add_flag("--seeds", bench_args.seeds,
+                  "rerun the seeds' experiments (1 GiB chunk study, movnti against rep stosb)");
   bench->allow_extras();
   bench->footer("Google Benchmark's own --benchmark_* flags are passed through.");
 

@@ -16,8 +16,7 @@ static double now(void) {
 int main(void) {
   const size_t buffer = 2u << 20, count = 64, rounds = 20;
   unsigned char *pool = malloc(buffer * count);
-  if (!pool)
-    return 1;
+  if (!pool) return 1;
   memset(pool, 0xAB, buffer * count);
   char err[512];
   clearjit *cj = clearjit_open(NULL, err, sizeof err);
@@ -43,7 +42,8 @@ int main(void) {
       return 1;
     }
   double bytes = (double)buffer * count * rounds;
-  printf("memset %.1f GB/s, clearjit %.1f GB/s\n", bytes / (t1 - t0) / 1e9, bytes / (t2 - t1) / 1e9);
+  printf("memset %.1f GB/s, clearjit %.1f GB/s\n", bytes / (t1 - t0) / 1e9,
+         bytes / (t2 - t1) / 1e9);
   clearjit_close(cj);
   free(pool);
   return 0;

@@ -9,11 +9,13 @@
 #include <vector>
 
 int main(int argc, char **argv) {
-  const size_t buffer = 2 << 20, count = 64, rounds = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 20;
+  const size_t buffer = 2 << 20, count = 64,
+               rounds = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 20;
   std::vector<unsigned char> pool(buffer * count, 0xAB);
   cjit::Clearer clearer; // throws cjit::Error with the reason if the profile is bad
   std::printf("profile: %s, kernel for 2 MiB: %.*s\n", std::string(clearer.source()).c_str(),
-              int(clearer.kernel_for(cjit::Intent::reuse, buffer).size()), clearer.kernel_for(cjit::Intent::reuse, buffer).data());
+              int(clearer.kernel_for(cjit::Intent::reuse, buffer).size()),
+              clearer.kernel_for(cjit::Intent::reuse, buffer).data());
 
   auto run = [&](auto &&clear) {
     auto t0 = std::chrono::steady_clock::now();
@@ -35,6 +37,7 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "pool not cleared at %zu\n", i);
       return 1;
     }
-  std::printf("memset %.1f GB/s, clearjit %.1f GB/s (%.2fx)%s\n", mem, cj, cj / mem, s1 == s2 ? "" : "?");
+  std::printf("memset %.1f GB/s, clearjit %.1f GB/s (%.2fx)%s\n", mem, cj, cj / mem,
+              s1 == s2 ? "" : "?");
   return 0;
 }

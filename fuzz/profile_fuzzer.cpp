@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     c.features.fill(true);
     return c;
   }();
-  auto p = cjit::parse_profile(std::string_view(reinterpret_cast<const char *>(data), size), "fuzz.toml", cpu);
+  auto p = cjit::parse_profile(std::string_view(reinterpret_cast<const char *>(data), size),
+                               "fuzz.toml", cpu);
   if (p) {
     // A loaded profile must be usable: every size maps to a class.
     (void)cjit::class_for(p->reuse, 0);

@@ -2,9 +2,9 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <cctype>
 #include <mutex>
 
 namespace cjit {
@@ -30,13 +30,13 @@ void publish(const GeneratedCode &code, const std::string &name) {
   static std::mutex mutex; // kernels may be generated from several threads
   const char *perf = std::getenv("CLEARJIT_PERF_MAP");
   const char *dump = std::getenv("CLEARJIT_DUMP");
-  if (!(perf && std::string(perf) == "1") && !(dump && *dump))
-    return;
+  if (!(perf && std::string(perf) == "1") && !(dump && *dump)) return;
   std::lock_guard lock(mutex);
   if (perf && std::string(perf) == "1") {
     std::string path = "/tmp/perf-" + std::to_string(getpid()) + ".map";
     if (FILE *f = std::fopen(path.c_str(), "a")) {
-      std::fprintf(f, "%lx %zx %s\n", reinterpret_cast<unsigned long>(code.fn), code.size, name.c_str());
+      std::fprintf(f, "%lx %zx %s\n", reinterpret_cast<unsigned long>(code.fn), code.size,
+                   name.c_str());
       std::fclose(f);
     }
   }
@@ -58,8 +58,7 @@ void publish(const GeneratedCode &code, const std::string &name) {
 } // namespace
 
 GeneratedCode::~GeneratedCode() {
-  if (fn)
-    runtime().release(fn);
+  if (fn) runtime().release(fn);
 }
 
 Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::string &name) {
@@ -87,8 +86,7 @@ Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::s
 
   x86::Assembler a(&code);
   emit(a);
-  if (errors.first != kErrorOk)
-    return R::fail("code generation failed: " + errors.message);
+  if (errors.first != kErrorOk) return R::fail("code generation failed: " + errors.message);
 
   auto out = std::make_unique<GeneratedCode>();
   void *fn = nullptr;

@@ -33,7 +33,8 @@ using EmitFn = std::function<void(asmjit::x86::Assembler &)>;
 //! Assembles what `emit` writes and maps it executable (never writable at the same address).
 //! `name` labels it for debug aids: CLEARJIT_PERF_MAP=1 appends it to /tmp/perf-<pid>.map;
 //! CLEARJIT_DUMP=DIR writes DIR/<name>.bin (raw bytes, for objdump -b binary) and <name>.asm.
-Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::string &name = "clearjit_code");
+Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit,
+                                                const std::string &name = "clearjit_code");
 
 //! Emits the body of the kernel described by `s` (feature checks are the caller's).
 void emit_kernel(asmjit::x86::Assembler &a, const Spec &s);

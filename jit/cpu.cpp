@@ -33,8 +33,7 @@ public:
   Regs operator()(uint32_t leaf, uint32_t sub = 0) const {
     Regs r;
     uint32_t max = leaf >= 0x80000000u ? max_ext_ : max_basic_;
-    if (leaf <= max && max != 0)
-      __cpuid_count(leaf, sub, r.eax, r.ebx, r.ecx, r.edx);
+    if (leaf <= max && max != 0) __cpuid_count(leaf, sub, r.eax, r.ebx, r.ecx, r.edx);
     return r;
   }
   uint32_t max_basic() const { return max_basic_; }
@@ -75,11 +74,9 @@ void read_cache_leaf(const Cpuid &cpuid, uint32_t leaf, CacheLevel (&levels)[4])
   for (uint32_t sub = 0; sub < 16; ++sub) {
     Regs r = cpuid(leaf, sub);
     uint32_t type = r.eax & 0x1f; // 0 none, 1 data, 2 instruction, 3 unified
-    if (type == 0)
-      break;
+    if (type == 0) break;
     uint32_t level = (r.eax >> 5) & 0x7;
-    if (type == 2 || level < 1 || level > 3 || levels[level].size)
-      continue;
+    if (type == 2 || level < 1 || level > 3 || levels[level].size) continue;
     uint64_t ways = ((r.ebx >> 22) & 0x3ff) + 1;
     uint64_t partitions = ((r.ebx >> 12) & 0x3ff) + 1;
     uint64_t line = (r.ebx & 0xfff) + 1;
@@ -91,8 +88,7 @@ void read_cache_leaf(const Cpuid &cpuid, uint32_t leaf, CacheLevel (&levels)[4])
 
 // AMD's older fixed-format descriptors: sizes only, no sharing information.
 void read_amd_legacy(const Cpuid &cpuid, CacheLevel (&levels)[4]) {
-  if (cpuid.max_ext() >= 0x80000005u)
-    levels[1].size = uint64_t(cpuid(0x80000005u).ecx >> 24) << 10;
+  if (cpuid.max_ext() >= 0x80000005u) levels[1].size = uint64_t(cpuid(0x80000005u).ecx >> 24) << 10;
   if (cpuid.max_ext() >= 0x80000006u) {
     Regs r = cpuid(0x80000006u);
     levels[2].size = uint64_t(r.ecx >> 16) << 10;
@@ -103,16 +99,14 @@ void read_amd_legacy(const Cpuid &cpuid, CacheLevel (&levels)[4]) {
 std::optional<std::string> read_line(const std::string &path) {
   std::ifstream in(path);
   std::string line;
-  if (!in || !std::getline(in, line))
-    return std::nullopt;
+  if (!in || !std::getline(in, line)) return std::nullopt;
   return trim(line);
 }
 
 std::optional<uint64_t> parse_u64(std::string_view s, size_t *used = nullptr) {
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc())
-    return std::nullopt;
+  if (ec != std::errc()) return std::nullopt;
   if (used)
     *used = size_t(p - s.data());
   else if (p != s.data() + s.size())
@@ -124,17 +118,12 @@ std::optional<uint64_t> parse_u64(std::string_view s, size_t *used = nullptr) {
 std::optional<uint64_t> parse_size(std::string_view s) {
   size_t used = 0;
   auto v = parse_u64(s, &used);
-  if (!v)
-    return std::nullopt;
+  if (!v) return std::nullopt;
   std::string_view unit = s.substr(used);
-  if (unit.empty())
-    return *v;
-  if (unit == "K")
-    return *v << 10;
-  if (unit == "M")
-    return *v << 20;
-  if (unit == "G")
-    return *v << 30;
+  if (unit.empty()) return *v;
+  if (unit == "K") return *v << 10;
+  if (unit == "M") return *v << 20;
+  if (unit == "G") return *v << 30;
   return std::nullopt;
 }
 
@@ -148,8 +137,7 @@ uint32_t count_cpu_list(std::string_view s) {
     size_t dash = item.find('-');
     auto lo = parse_u64(item.substr(0, dash));
     auto hi = dash == std::string_view::npos ? lo : parse_u64(item.substr(dash + 1));
-    if (!lo || !hi || *hi < *lo)
-      return 0;
+    if (!lo || !hi || *hi < *lo) return 0;
     n += uint32_t(*hi - *lo + 1);
   }
   return n;
@@ -159,8 +147,7 @@ void read_sysfs_caches(CacheLevel (&levels)[4]) {
   for (int i = 0; i < 16; ++i) {
     std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
     auto level_s = read_line(dir + "level");
-    if (!level_s)
-      break;
+    if (!level_s) break;
     auto type = read_line(dir + "type");
     auto level = parse_u64(*level_s);
     if (!type || !level || *level < 1 || *level > 3 || *type == "Instruction" ||
@@ -168,20 +155,16 @@ void read_sysfs_caches(CacheLevel (&levels)[4]) {
       continue;
     auto size_s = read_line(dir + "size");
     auto size = size_s ? parse_size(*size_s) : std::nullopt;
-    if (!size)
-      continue;
+    if (!size) continue;
     auto cpus = read_line(dir + "shared_cpu_list");
     levels[*level] = {*size, cpus ? count_cpu_list(*cpus) : 0};
   }
 }
 
 std::string format_size(uint64_t bytes) {
-  if (bytes == 0)
-    return "unknown";
-  if (bytes % (1u << 20) == 0)
-    return std::to_string(bytes >> 20) + " MiB";
-  if (bytes % (1u << 10) == 0)
-    return std::to_string(bytes >> 10) + " KiB";
+  if (bytes == 0) return "unknown";
+  if (bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes % (1u << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
   return std::to_string(bytes) + " bytes";
 }
 
@@ -198,15 +181,12 @@ std::string_view feature_name(Feature f) {
   return size_t(f) < kNames.size() ? kNames[size_t(f)] : "";
 }
 
-std::string_view feature_key(Feature f) {
-  return size_t(f) < kKeys.size() ? kKeys[size_t(f)] : "";
-}
+std::string_view feature_key(Feature f) { return size_t(f) < kKeys.size() ? kKeys[size_t(f)] : ""; }
 
 CpuInfo detect_cpu() {
   CpuInfo cpu;
   Cpuid cpuid;
-  if (cpuid.max_basic() == 0)
-    return cpu; // no CPUID at all; everything stays unknown
+  if (cpuid.max_basic() == 0) return cpu; // no CPUID at all; everything stays unknown
 
   Regs r0 = cpuid(0);
   append_regs(cpu.vendor, {r0.ebx, r0.edx, r0.ecx});
@@ -269,8 +249,7 @@ CpuInfo detect_cpu() {
     std::string msg;
     if (c.size) {
       *out[n] = c;
-      if (!c.shared_by)
-        out[n]->shared_by = s.shared_by; // legacy descriptors carry no sharing info
+      if (!c.shared_by) out[n]->shared_by = s.shared_by; // legacy descriptors carry no sharing info
       if (s.size && s.size != c.size)
         msg = std::string(label[n]) + ": CPUID says " + format_size(c.size) + ", sysfs says " +
               format_size(s.size) + "; using CPUID.";
@@ -279,8 +258,7 @@ CpuInfo detect_cpu() {
       msg = std::string(label[n]) + ": CPUID gives nothing, sysfs says " + format_size(s.size) +
             "; using sysfs.";
     }
-    if (!msg.empty())
-      cpu.cache_note += (cpu.cache_note.empty() ? "" : " ") + msg;
+    if (!msg.empty()) cpu.cache_note += (cpu.cache_note.empty() ? "" : " ") + msg;
   }
   return cpu;
 }
@@ -301,7 +279,8 @@ std::string describe(const CpuInfo &cpu) {
   auto cache = [](const CacheLevel &c) {
     std::string s = format_size(c.size);
     if (c.size && c.shared_by)
-      s += ", shared by " + std::to_string(c.shared_by) + (c.shared_by == 1 ? " thread" : " threads");
+      s += ", shared by " + std::to_string(c.shared_by) +
+           (c.shared_by == 1 ? " thread" : " threads");
     return s;
   };
 
@@ -318,14 +297,12 @@ std::string describe(const CpuInfo &cpu) {
   std::string have, missing;
   for (size_t i = 1; i < size_t(Feature::count_); ++i) {
     std::string &list = cpu.features[i] ? have : missing;
-    if (!list.empty())
-      list += ' ';
+    if (!list.empty()) list += ' ';
     list += feature_name(Feature(i));
   }
   line("features", have.empty() ? "-" : have);
   line("missing", missing.empty() ? "-" : missing);
-  if (!cpu.cache_note.empty())
-    line("note", cpu.cache_note);
+  if (!cpu.cache_note.empty()) line("note", cpu.cache_note);
   return out;
 }
 

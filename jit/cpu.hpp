@@ -30,19 +30,19 @@ std::string_view feature_name(Feature f);
 std::string_view feature_key(Feature f);
 
 struct CacheLevel {
-  uint64_t size = 0;        //!< bytes, 0 when unknown
-  uint32_t shared_by = 0;   //!< logical processors sharing it, 0 when unknown
+  uint64_t size = 0;      //!< bytes, 0 when unknown
+  uint32_t shared_by = 0; //!< logical processors sharing it, 0 when unknown
 };
 
 struct CpuInfo {
-  std::string vendor;       //!< CPUID vendor string, e.g. "AuthenticAMD"
-  std::string brand;        //!< brand string, trimmed
-  uint32_t family = 0;      //!< display family
-  uint32_t model = 0;       //!< display model
+  std::string vendor;  //!< CPUID vendor string, e.g. "AuthenticAMD"
+  std::string brand;   //!< brand string, trimmed
+  uint32_t family = 0; //!< display family
+  uint32_t model = 0;  //!< display model
   uint32_t stepping = 0;
   bool hypervisor = false;
   CacheLevel l1d, l2, l3;
-  std::string cache_note;   //!< where CPUID and sysfs disagree, what was seen; "" otherwise
+  std::string cache_note; //!< where CPUID and sysfs disagree, what was seen; "" otherwise
   std::array<bool, size_t(Feature::count_)> features{};
 
   bool has(Feature f) const { return f == Feature::none || features[size_t(f)]; }

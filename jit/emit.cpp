@@ -30,8 +30,7 @@ public:
   void prologue(bool vector_zero) {
     a_.lea(r8, ptr(rdi, rsi));
     a_.xor_(eax, eax);
-    if (vector_zero)
-      vex_ ? a_.vpxor(xmm0, xmm0, xmm0) : a_.pxor(xmm0, xmm0);
+    if (vector_zero) vex_ ? a_.vpxor(xmm0, xmm0, xmm0) : a_.pxor(xmm0, xmm0);
   }
 
   // n in [0, 2*s]: head_tail of the largest power of two <= n, with stores up to `unit` wide,
@@ -45,8 +44,7 @@ public:
     // Leaves lo..hi, where leaf -1 is n == 0 (nothing to touch).
     auto tree = [&](auto &&self, int lo, int hi) -> void {
       if (lo == hi) {
-        if (lo >= 0)
-          head_tail(sizes[size_t(lo)]);
+        if (lo >= 0) head_tail(sizes[size_t(lo)]);
         a_.jmp(exit);
         return;
       }
@@ -71,29 +69,25 @@ public:
     s_ = &s;
     mi_ = &s.info();
     unit_ = mi_->tail_width;
-    if (s.method == Method::libc)
-      return libc_tail_call();
-    if (s.align)
-      align_head();
+    if (s.method == Method::libc) return libc_tail_call();
+    if (s.align) align_head();
     chunks();
     tail();
-    if (s.fence != Fence::none)
-      a_.sfence();
+    if (s.fence != Fence::none) a_.sfence();
   }
 
   void exit() {
-    if (vex_)
-      a_.vzeroupper();
+    if (vex_) a_.vzeroupper();
     a_.ret();
   }
 
   // memset(dst, 0, n) as a tail call.
   void libc_tail_call() {
-    if (vex_)
-      a_.vzeroupper();
+    if (vex_) a_.vzeroupper();
     a_.mov(rdx, rsi);
     a_.xor_(esi, esi);
-    a_.mov(rax, reinterpret_cast<uint64_t>(static_cast<void *(*)(void *, int, size_t)>(&std::memset)));
+    a_.mov(rax,
+           reinterpret_cast<uint64_t>(static_cast<void *(*)(void *, int, size_t)>(&std::memset)));
     a_.jmp(rax);
   }
 
@@ -168,8 +162,7 @@ private:
     body();
     a_.test(rsi, rsi);
     a_.jz(done);
-    if (s_->fence == Fence::chunk)
-      a_.sfence();
+    if (s_->fence == Fence::chunk) a_.sfence();
     a_.jmp(next);
     a_.bind(done);
   }
@@ -213,8 +206,7 @@ private:
   // Bytes a loop could not store (less than one unit) end the range: cover the last unit,
   // overlapping already-cleared bytes. n > width is guaranteed by the small ladder.
   void tail() {
-    if (s_->method == Method::stosb)
-      return;
+    if (s_->method == Method::stosb) return;
     Label done = a_.newLabel();
     a_.cmp(rdi, r8);
     a_.je(done);
@@ -229,7 +221,9 @@ private:
   unsigned unit_ = 8;
 };
 
-bool uses_avx(const MethodInfo &mi) { return mi.feature == Feature::avx || mi.feature == Feature::avx512f; }
+bool uses_avx(const MethodInfo &mi) {
+  return mi.feature == Feature::avx || mi.feature == Feature::avx512f;
+}
 
 } // namespace
 
@@ -282,8 +276,7 @@ void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &ta
   // Classes n >= kDispatchSmall can reach, with their lower bounds.
   std::vector<const SizeClass *> live;
   for (const SizeClass &c : table)
-    if (!c.below || c.below > kDispatchSmall)
-      live.push_back(&c);
+    if (!c.below || c.below > kDispatchSmall) live.push_back(&c);
   std::vector<Label> labels;
   for (size_t i = 0; i < live.size(); ++i)
     labels.push_back(a.newLabel());

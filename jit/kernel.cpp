@@ -14,8 +14,7 @@ struct clearjit_kernel {
 
 namespace cjit {
 void write_error(char *err, size_t err_len, const std::string &msg) {
-  if (!err || err_len == 0)
-    return;
+  if (!err || err_len == 0) return;
   size_t n = std::min(msg.size(), err_len - 1);
   std::memcpy(err, msg.data(), n);
   err[n] = '\0';

@@ -95,8 +95,7 @@ std::optional<uint64_t> parse_size_string(std::string_view text, std::string &wh
 // end of a value, even across comments, so such characters are refused anywhere. This mirrors
 // its table: mask 0x7FFFFFFFFFFFF75E, special cases U+00A0, U+3000, U+FEFF, blocks 5 and 7.
 bool toml_mishandles(uint32_t cp) {
-  if (cp < 0xA0 || cp > 0xFEFF || cp == 0xA0 || cp == 0x3000 || cp == 0xFEFF)
-    return false;
+  if (cp < 0xA0 || cp > 0xFEFF || cp == 0xA0 || cp == 0x3000 || cp == 0xFEFF) return false;
   const uint64_t block = (cp - 0xA0) / 0x3FA;
   return !((1ull << block) & 0x7FFFFFFFFFFFF75Eull) && block != 5 && block != 7;
 }
@@ -134,7 +133,8 @@ void check_text(std::string_view text, const std::string &name) {
       char hex[8];
       auto [p, ec] = std::to_chars(hex, hex + sizeof hex, cp, 16);
       (void)ec;
-      refuse("character U+" + std::string(hex, p) + " (refused: the TOML parser, toml++ 3.3, mishandles it)");
+      refuse("character U+" + std::string(hex, p) +
+             " (refused: the TOML parser, toml++ 3.3, mishandles it)");
     }
     if (!ok) {
       char hex[8];

@@ -40,7 +40,8 @@ Profile builtin_profile(const CpuInfo &cpu) {
   const bool avx = cpu.has(Feature::avx), amd = cpu.vendor == "AuthenticAMD";
   const char *vec = avx ? "avx2:unroll=4" : "sse:unroll=4";
   const char *nt = avx ? "ntavx2" : "ntsse";
-  const uint64_t l2 = cpu.l2.size ? cpu.l2.size : 1 << 20, l3 = cpu.l3.size ? cpu.l3.size : 32 << 20;
+  const uint64_t l2 = cpu.l2.size ? cpu.l2.size : 1 << 20,
+                 l3 = cpu.l3.size ? cpu.l3.size : 32 << 20;
   const char *bulk = cpu.has(Feature::erms) ? "stosb" : vec;
   if (cpu.has(Feature::erms) && amd)
     p.reuse = {cls(2048, vec), cls(0, "stosb")};
@@ -77,17 +78,18 @@ Lookup default_lookup(const CpuInfo &cpu) {
     return false;
   };
 
-  if (consider("$CLEARJIT_PROFILE", env("CLEARJIT_PROFILE")))
-    return out;
+  if (consider("$CLEARJIT_PROFILE", env("CLEARJIT_PROFILE"))) return out;
   std::string xdg = env("XDG_CONFIG_HOME"), home = env("HOME");
   if (!xdg.empty() && xdg[0] != '/')
     xdg.clear(); // the XDG Base Directory spec: a relative path is invalid and ignored
-  std::string user = !xdg.empty() ? xdg + "/clearjit/profile.toml"
-                                  : !home.empty() ? home + "/.config/clearjit/profile.toml" : "";
-  if (consider(!xdg.empty() ? "$XDG_CONFIG_HOME/clearjit/profile.toml" : "~/.config/clearjit/profile.toml", user))
+  std::string user = !xdg.empty()    ? xdg + "/clearjit/profile.toml"
+                     : !home.empty() ? home + "/.config/clearjit/profile.toml"
+                                     : "";
+  if (consider(!xdg.empty() ? "$XDG_CONFIG_HOME/clearjit/profile.toml"
+                            : "~/.config/clearjit/profile.toml",
+               user))
     return out;
-  if (consider("/etc/clearjit/profile.toml", "/etc/clearjit/profile.toml"))
-    return out;
+  if (consider("/etc/clearjit/profile.toml", "/etc/clearjit/profile.toml")) return out;
 
   // Installed profiles: the first (by name) measured on this CPU; others are skipped quietly.
   std::string dir = CLEARJIT_PROFILES_DIR;
@@ -113,7 +115,9 @@ Lookup default_lookup(const CpuInfo &cpu) {
       return out;
     }
   }
-  installed.result = files.empty() ? "none installed" : "none for this CPU (" + std::to_string(files.size()) + " looked at)";
+  installed.result = files.empty()
+                         ? "none installed"
+                         : "none for this CPU (" + std::to_string(files.size()) + " looked at)";
   out.steps.push_back(installed);
   out.steps.push_back({"built-in default", "", "chosen", true});
   out.profile = {builtin_profile(cpu), {}};
@@ -135,8 +139,10 @@ struct clearjit {
 namespace {
 
 Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<SizeClass> &table,
-                                                           const CpuInfo &cpu, const std::string &name) {
-  return generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, cpu.has(Feature::avx)); }, name);
+                                                           const CpuInfo &cpu,
+                                                           const std::string &name) {
+  return generate(
+      [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, cpu.has(Feature::avx)); }, name);
 }
 
 // Everything after a profile is loaded: host warning, code generation.
@@ -145,10 +151,11 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
   if (p.source != "built-in" && !same_cpu(p.host, cpu))
-    cj->warnings += p.source + ": measured on " + p.host.vendor + " family " + std::to_string(p.host.family) +
-                   " model " + std::to_string(p.host.model) + ", this CPU is " + cpu.vendor + " family " +
-                   std::to_string(cpu.family) + " model " + std::to_string(cpu.model) +
-                   "; its choices may not be the fastest here\n";
+    cj->warnings += p.source + ": measured on " + p.host.vendor + " family " +
+                    std::to_string(p.host.family) + " model " + std::to_string(p.host.model) +
+                    ", this CPU is " + cpu.vendor + " family " + std::to_string(cpu.family) +
+                    " model " + std::to_string(cpu.model) +
+                    "; its choices may not be the fastest here\n";
   auto reuse = generate_dispatcher(p.reuse, cpu, "clearjit_dispatch_reuse");
   if (!reuse) {
     error = reuse.error;
@@ -181,7 +188,8 @@ clearjit *open_default_for_zero() {
   clearjit *cj = nullptr;
   if (l.profile) {
     cj = open_profile(*l.profile, cpu, error);
-    why = l.steps.back().step + (l.steps.back().path.empty() ? "" : " (" + l.steps.back().path + ")");
+    why =
+        l.steps.back().step + (l.steps.back().path.empty() ? "" : " (" + l.steps.back().path + ")");
   } else {
     error = l.profile.error;
   }
@@ -190,8 +198,7 @@ clearjit *open_default_for_zero() {
     cj = open_profile(builtin_profile(cpu), cpu, builtin_error);
     why = "built-in default, because " + error;
   }
-  if (verbose)
-    std::fprintf(stderr, "clearjit: clearjit_zero uses %s\n", why.c_str());
+  if (verbose) std::fprintf(stderr, "clearjit: clearjit_zero uses %s\n", why.c_str());
   return cj;
 }
 
@@ -214,8 +221,7 @@ clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
     }
     std::string error;
     clearjit *cj = open_profile(std::move(*p.value), cpu, error);
-    if (!cj)
-      write_error(err, err_len, error);
+    if (!cj) write_error(err, err_len, error);
     return cj;
   } catch (const std::bad_alloc &) {
     write_error(err, err_len, "out of memory");
@@ -228,7 +234,8 @@ void clearjit_clear(const clearjit *cj, void *dst, size_t n) { cj->reuse_fn(dst,
 void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n) { cj->stream_fn(dst, n); }
 
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n) {
-  const std::vector<SizeClass> &table = cj->profile.table(intent == CLEARJIT_STREAM ? Intent::stream : Intent::reuse);
+  const std::vector<SizeClass> &table =
+      cj->profile.table(intent == CLEARJIT_STREAM ? Intent::stream : Intent::reuse);
   const auto &specs = intent == CLEARJIT_STREAM ? cj->stream_specs : cj->reuse_specs;
   return specs[size_t(&class_for(table, n) - table.data())].c_str();
 }

@@ -36,16 +36,14 @@ bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 std::optional<uint64_t> parse_uint(std::string_view t) {
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || p != t.data() + t.size())
-    return std::nullopt;
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
   return v;
 }
 
 template <class Seq> std::string join(const Seq &seq) {
   std::string out;
   for (const auto &v : seq) {
-    if (!out.empty())
-      out += ',';
+    if (!out.empty()) out += ',';
     if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>)
       out += std::to_string(v);
     else
@@ -62,8 +60,7 @@ const MethodInfo &info(Method m) { return kMethods[size_t(m)]; }
 
 std::optional<Method> method_by_name(std::string_view name) {
   for (const auto &mi : kMethods)
-    if (mi.name == name)
-      return mi.method;
+    if (mi.name == name) return mi.method;
   return std::nullopt;
 }
 
@@ -86,12 +83,10 @@ std::optional<uint64_t> parse_size(std::string_view t) {
     case 'G': scale = 1ull << 30; break;
     default: break;
     }
-    if (scale != 1)
-      t.remove_suffix(1);
+    if (scale != 1) t.remove_suffix(1);
   }
   auto v = parse_uint(t);
-  if (!v || *v > UINT64_MAX / scale)
-    return std::nullopt;
+  if (!v || *v > UINT64_MAX / scale) return std::nullopt;
   return *v * scale;
 }
 
@@ -114,8 +109,7 @@ Result<Spec> parse_spec(std::string_view text) {
                                 : "unknown method '" + std::string(name) + "'");
   const MethodInfo &mi = info(*m);
   Spec s = default_spec(*m);
-  if (colon == std::string_view::npos)
-    return {s, {}};
+  if (colon == std::string_view::npos) return {s, {}};
 
   std::string_view rest = text.substr(colon + 1);
   const std::string_view order[] = {"unroll", "chunk", "fence", "align"};
@@ -124,45 +118,38 @@ Result<Spec> parse_spec(std::string_view text) {
     auto comma = rest.find(',');
     std::string_view opt = rest.substr(0, comma);
     auto eq = opt.find('=');
-    if (opt.empty())
-      return R::fail("empty option in spec '" + std::string(text) + "'");
+    if (opt.empty()) return R::fail("empty option in spec '" + std::string(text) + "'");
     if (eq == std::string_view::npos)
       return R::fail("option '" + std::string(opt) + "' needs a value (name=value)");
     std::string_view key = opt.substr(0, eq), val = opt.substr(eq + 1);
     size_t idx = 0;
     while (idx < 4 && order[idx] != key)
       ++idx;
-    if (idx == 4)
-      return R::fail("unknown option '" + std::string(key) + "'");
-    if (seen[idx])
-      return R::fail("option '" + std::string(key) + "' given twice");
+    if (idx == 4) return R::fail("unknown option '" + std::string(key) + "'");
+    if (seen[idx]) return R::fail("option '" + std::string(key) + "' given twice");
     seen[idx] = true;
     std::string k(key), v(val);
 
     if (key == "unroll") {
-      if (!mi.loop)
-        return R::fail("unroll does not apply to " + std::string(mi.name));
+      if (!mi.loop) return R::fail("unroll does not apply to " + std::string(mi.name));
       auto n = parse_uint(val);
       if (!n || std::find(kUnrolls.begin(), kUnrolls.end(), *n) == kUnrolls.end())
         return R::fail("unroll must be one of " + join(kUnrolls) + ", got " + v);
       s.unroll = unsigned(*n);
     } else if (key == "chunk") {
-      if (*m == Method::libc)
-        return R::fail("chunk does not apply to libc");
+      if (*m == Method::libc) return R::fail("chunk does not apply to libc");
       auto n = parse_size(val);
       if (!n || (*n != 0 && (!is_pow2(*n) || *n < 64)))
-        return R::fail("chunk must be 0 or a power of two >= 64 with an optional K, M or G suffix, got " + v);
+        return R::fail(
+            "chunk must be 0 or a power of two >= 64 with an optional K, M or G suffix, got " + v);
       s.chunk = *n;
     } else if (key == "fence") {
-      if (*m == Method::libc)
-        return R::fail("fence does not apply to libc");
+      if (*m == Method::libc) return R::fail("fence does not apply to libc");
       auto f = std::find(kFenceNames.begin(), kFenceNames.end(), val);
-      if (f == kFenceNames.end())
-        return R::fail("fence must be one of none,end,chunk, got " + v);
+      if (f == kFenceNames.end()) return R::fail("fence must be one of none,end,chunk, got " + v);
       s.fence = Fence(f - kFenceNames.begin());
     } else { // align
-      if (*m == Method::libc)
-        return R::fail("align does not apply to libc");
+      if (*m == Method::libc) return R::fail("align does not apply to libc");
       auto n = parse_uint(val);
       if (!n || std::find(kAligns.begin(), kAligns.end(), *n) == kAligns.end())
         return R::fail("align must be one of " + join(kAligns) + ", got " + v);
@@ -171,8 +158,7 @@ Result<Spec> parse_spec(std::string_view text) {
                        " (its stores require aligned addresses), got " + v);
       s.align = unsigned(*n);
     }
-    if (comma == std::string_view::npos)
-      break;
+    if (comma == std::string_view::npos) break;
     rest = rest.substr(comma + 1);
   }
   if (s.fence == Fence::chunk && s.chunk == 0)
@@ -190,21 +176,16 @@ std::string format_spec(const Spec &s) {
     out += opt;
     sep = ',';
   };
-  if (s.unroll != d.unroll)
-    add("unroll=" + std::to_string(s.unroll));
-  if (s.chunk != d.chunk)
-    add("chunk=" + format_size(s.chunk));
-  if (s.fence != d.fence)
-    add("fence=" + std::string(kFenceNames[size_t(s.fence)]));
-  if (s.align != d.align)
-    add("align=" + std::to_string(s.align));
+  if (s.unroll != d.unroll) add("unroll=" + std::to_string(s.unroll));
+  if (s.chunk != d.chunk) add("chunk=" + format_size(s.chunk));
+  if (s.fence != d.fence) add("fence=" + std::string(kFenceNames[size_t(s.fence)]));
+  if (s.align != d.align) add("align=" + std::to_string(s.align));
   return out;
 }
 
 std::string unsupported_reason(const Spec &s, const CpuInfo &cpu) {
   const MethodInfo &mi = s.info();
-  if (cpu.has(mi.feature))
-    return {};
+  if (cpu.has(mi.feature)) return {};
   return std::string(mi.name) + " needs " + std::string(feature_name(mi.feature)) +
          ", which this CPU lacks";
 }

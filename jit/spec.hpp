@@ -32,18 +32,18 @@ enum class Fence : uint8_t { none, end, chunk };
 struct MethodInfo {
   Method method;
   std::string_view name;
-  std::string_view stores;   //!< what the main loop or instruction stores, for `clearjit list`
-  Feature feature;           //!< what the CPU must have (Feature::none: any x86-64)
-  unsigned width;            //!< bytes per main store (1 for stosb, 8 for stosq)
-  unsigned tail_width;       //!< widest temporal store used for heads, tails and small sizes
-  bool string_op;            //!< one rep-prefixed instruction per chunk
-  bool loop;                 //!< a store loop: takes unroll
-  bool nontemporal;          //!< stores bypass the cache: fence defaults to end
-  unsigned default_unroll;   //!< one 64-byte line per iteration
+  std::string_view stores; //!< what the main loop or instruction stores, for `clearjit list`
+  Feature feature;         //!< what the CPU must have (Feature::none: any x86-64)
+  unsigned width;          //!< bytes per main store (1 for stosb, 8 for stosq)
+  unsigned tail_width;     //!< widest temporal store used for heads, tails and small sizes
+  bool string_op;          //!< one rep-prefixed instruction per chunk
+  bool loop;               //!< a store loop: takes unroll
+  bool nontemporal;        //!< stores bypass the cache: fence defaults to end
+  unsigned default_unroll; //!< one 64-byte line per iteration
   unsigned default_align;
-  unsigned min_align;        //!< stores that fault or misbehave below this alignment
-  std::string_view family;   //!< technique: "string" (rep stos; glibc's memset is rep stosb
-                             //!< above 2 KiB), "temporal" stores, "nontemporal" (and clzero)
+  unsigned min_align;      //!< stores that fault or misbehave below this alignment
+  std::string_view family; //!< technique: "string" (rep stos; glibc's memset is rep stosb
+                           //!< above 2 KiB), "temporal" stores, "nontemporal" (and clzero)
 };
 
 std::span<const MethodInfo> methods();
@@ -52,8 +52,8 @@ std::optional<Method> method_by_name(std::string_view name);
 
 struct Spec {
   Method method = Method::stosb;
-  unsigned unroll = 0;  //!< 0 only for methods without a loop
-  uint64_t chunk = 0;   //!< 0: the whole extent
+  unsigned unroll = 0; //!< 0 only for methods without a loop
+  uint64_t chunk = 0;  //!< 0: the whole extent
   Fence fence = Fence::none;
   unsigned align = 0;
 
@@ -82,7 +82,8 @@ std::string format_size(uint64_t bytes);
 //! Parses a byte count with an optional K, M or G suffix (powers of 1024).
 std::optional<uint64_t> parse_size(std::string_view text);
 
-//! Empty when `cpu` can run `s`; otherwise why not, e.g. "ntavx512 needs AVX512F, which this CPU lacks".
+//! Empty when `cpu` can run `s`; otherwise why not, e.g. "ntavx512 needs AVX512F, which this CPU
+//! lacks".
 std::string unsupported_reason(const Spec &s, const CpuInfo &cpu);
 
 } // namespace cjit

@@ -23,8 +23,7 @@ public:
     usable_ = (usable + page - 1) / page * page;
     total_ = usable_ + 2 * page;
     void *p = mmap(nullptr, total_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-      throw std::runtime_error("mmap failed");
+    if (p == MAP_FAILED) throw std::runtime_error("mmap failed");
     base_ = static_cast<uint8_t *>(p);
     if (mprotect(base_ + page, usable_, PROT_READ | PROT_WRITE) != 0)
       throw std::runtime_error("mprotect failed");
@@ -53,8 +52,7 @@ inline void fill_pattern(uint8_t *p, size_t n, size_t phase = 0) {
 //! First index in [0, n) where p differs from the pattern, or n.
 inline size_t first_pattern_mismatch(const uint8_t *p, size_t n, size_t phase = 0) {
   for (size_t i = 0; i < n; ++i)
-    if (p[i] != pattern_byte(i + phase))
-      return i;
+    if (p[i] != pattern_byte(i + phase)) return i;
   return n;
 }
 
@@ -64,12 +62,10 @@ inline size_t first_nonzero(const uint8_t *p, size_t n) {
   for (; i + 8 <= n; i += 8) {
     uint64_t w;
     std::memcpy(&w, p + i, 8);
-    if (w)
-      break;
+    if (w) break;
   }
   for (; i < n; ++i)
-    if (p[i])
-      return i;
+    if (p[i]) return i;
   return n;
 }
 

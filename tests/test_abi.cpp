@@ -30,9 +30,9 @@ const char *const kCalleeSavedNames[kCalleeSaved] = {"rbx", "rbp", "r12", "r13",
 const x86::Gp kCalleeSavedRegs[kCalleeSaved] = {x86::rbx, x86::rbp, x86::r12,
                                                 x86::r13, x86::r14, x86::r15};
 //! Loaded into the callee-saved registers before the call; distinct and unlike any address.
-constexpr uint64_t kRegPatterns[kCalleeSaved] = {
-    0xB0B1B2B3B4B5B6B7, 0xBEEF0001DEAD0002, 0x1212343456567878,
-    0x1313A5A55A5AC3C3, 0x1414F00F0FF07EE7, 0x15158001C0DE9009};
+constexpr uint64_t kRegPatterns[kCalleeSaved] = {0xB0B1B2B3B4B5B6B7, 0xBEEF0001DEAD0002,
+                                                 0x1212343456567878, 0x1313A5A55A5AC3C3,
+                                                 0x1414F00F0FF07EE7, 0x15158001C0DE9009};
 constexpr uint64_t kDirectionFlag = uint64_t(1) << 10;
 
 //! What the trampoline saw. Plain uint64_t fields so the generated code addresses them by offset.
@@ -115,8 +115,7 @@ void emit_trampoline(x86::Assembler &a, bool avx, bool avx512) {
     for (uint32_t i = 0; i < 16; ++i) {
       const size_t at = offsetof(AbiSnapshot, vec_upper) + i * sizeof(AbiSnapshot::vec_upper[0]);
       a.vextractf128(xmmword_ptr(rdx, disp(at)), ymm(i), 1);
-      if (avx512)
-        a.vextracti64x4(ymmword_ptr(rdx, disp(at + 16)), zmm(i), 1);
+      if (avx512) a.vextracti64x4(ymmword_ptr(rdx, disp(at + 16)), zmm(i), 1);
     }
   }
 
@@ -124,8 +123,7 @@ void emit_trampoline(x86::Assembler &a, bool avx, bool avx512) {
   a.ldmxcsr(dword_ptr(rdx, disp(offsetof(AbiSnapshot, mxcsr_before))));
   a.fldcw(word_ptr(rdx, disp(offsetof(AbiSnapshot, x87cw_before))));
   a.cld();
-  if (avx)
-    a.vzeroupper();
+  if (avx) a.vzeroupper();
   a.mov(rax, rcx); // returns rflags
   a.add(rsp, 8);
   for (size_t i = kCalleeSaved; i-- > 0;)
@@ -140,8 +138,7 @@ TrampolineFn trampoline() {
   static std::unique_ptr<GeneratedCode> code = [] {
     auto r =
         generate([](x86::Assembler &a) { emit_trampoline(a, host_has_avx(), host_has_avx512()); });
-    if (!r)
-      throw std::runtime_error("trampoline: " + r.error);
+    if (!r) throw std::runtime_error("trampoline: " + r.error);
     return std::move(r.value.value());
   }();
   // Generated code has whatever signature we emitted; go through void* to say so.
@@ -165,10 +162,8 @@ std::vector<std::string> abi_violations(ClearFn kernel, void *dst, size_t n, boo
     if (s.regs[i] != kRegPatterns[i])
       out.push_back(std::string(kCalleeSavedNames[i]) + " changed from " + hex(kRegPatterns[i]) +
                     " to " + hex(s.regs[i]));
-  if (s.rsp_delta != 0)
-    out.push_back("rsp moved by " + std::to_string(int64_t(s.rsp_delta)));
-  if (s.rflags & kDirectionFlag)
-    out.push_back("direction flag set (rflags " + hex(s.rflags) + ")");
+  if (s.rsp_delta != 0) out.push_back("rsp moved by " + std::to_string(int64_t(s.rsp_delta)));
+  if (s.rflags & kDirectionFlag) out.push_back("direction flag set (rflags " + hex(s.rflags) + ")");
   if (uint32_t(s.mxcsr_after) != uint32_t(s.mxcsr_before))
     out.push_back("MXCSR changed from " + hex(uint32_t(s.mxcsr_before)) + " to " +
                   hex(uint32_t(s.mxcsr_after)));
@@ -203,15 +198,13 @@ std::string joined(const std::vector<std::string> &lines) {
 
 std::unique_ptr<GeneratedCode> make_kernel(const EmitFn &emit) {
   auto r = generate(emit);
-  if (!r)
-    throw std::runtime_error(r.error);
+  if (!r) throw std::runtime_error(r.error);
   return std::move(r.value.value());
 }
 
 bool mentions(const std::vector<std::string> &violations, const std::string &what) {
   for (const std::string &v : violations)
-    if (v.find(what) != std::string::npos)
-      return true;
+    if (v.find(what) != std::string::npos) return true;
   return false;
 }
 
@@ -281,8 +274,7 @@ TEST(abi_Trampoline, DetectsChangedMxcsrAndX87ControlWord) {
 }
 
 TEST(abi_Trampoline, DetectsMissingVzeroupper) {
-  if (!host_has_avx())
-    GTEST_SKIP() << "this CPU has no AVX, so there are no upper halves to check";
+  if (!host_has_avx()) GTEST_SKIP() << "this CPU has no AVX, so there are no upper halves to check";
   auto without = make_kernel([](x86::Assembler &a) {
     a.vpxor(x86::xmm0, x86::xmm0, x86::xmm0); // like a kernel's zero register
     a.ret();
@@ -327,8 +319,8 @@ TEST_P(abi_Kernel, PreservesCalleeSavedStateAndCleansUpAvx) {
       std::memset(dst, 0xEE, n);
       const auto v = abi_violations(fn, dst, n, uses_avx);
       EXPECT_TRUE(v.empty()) << "n=" << n << " offset=" << offset << joined(v);
-      EXPECT_EQ(first_nonzero(dst, n), n) << "n=" << n << " offset=" << offset
-                                          << ": the call through the trampoline did not clear";
+      EXPECT_EQ(first_nonzero(dst, n), n)
+          << "n=" << n << " offset=" << offset << ": the call through the trampoline did not clear";
     }
 }
 

@@ -10,8 +10,8 @@ using namespace cjit;
 namespace {
 
 // A measurement with five samples spread by `spread` around `gbps`.
-Measurement point(const std::string &spec, uint64_t size, double gbps, Intent intent = Intent::stream,
-                  double spread = 0.0) {
+Measurement point(const std::string &spec, uint64_t size, double gbps,
+                  Intent intent = Intent::stream, double spread = 0.0) {
   Measurement m{spec, size, intent, {}, 0, 0};
   for (double d : {-2.0, -1.0, 0.0, 1.0, 2.0})
     m.samples.push_back(gbps * (1 + d * spread / 2));
@@ -19,8 +19,8 @@ Measurement point(const std::string &spec, uint64_t size, double gbps, Intent in
   return m;
 }
 
-const ComplexityMap kComplexity{{"libc", 7}, {"stosb", 20}, {"avx2", 60}, {"avx2:unroll=4", 70},
-                                {"ntavx2", 1060}, {"clzero", 1050}};
+const ComplexityMap kComplexity{{"libc", 7},           {"stosb", 20},    {"avx2", 60},
+                                {"avx2:unroll=4", 70}, {"ntavx2", 1060}, {"clzero", 1050}};
 
 const uint64_t KiB = 1024, MiB = 1024 * KiB;
 
@@ -71,16 +71,17 @@ TEST(Choose, TiesWithinNoiseGoToTheSimplerKernel) {
   ms = {point("avx2", 4 * KiB, 50), point("ntavx2", 4 * KiB, 54)};
   EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "ntavx2");
   // ...but not when the measurements themselves scatter by 5% (band = 2 cv).
-  ms = {point("avx2", 4 * KiB, 50, Intent::stream, 0.05), point("ntavx2", 4 * KiB, 54, Intent::stream, 0.05)};
+  ms = {point("avx2", 4 * KiB, 50, Intent::stream, 0.05),
+        point("ntavx2", 4 * KiB, 54, Intent::stream, 0.05)};
   EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "avx2");
 }
 
 TEST(Choose, AClassKeepsItsKernelWhileItStaysTied) {
   // ntavx2 wins clearly at 64 KiB; at 128 KiB clzero is 2% ahead (inside the noise) and simpler
   // by its instruction count, but the class keeps ntavx2 instead of flipping.
-  std::vector<Measurement> ms{point("avx2", 64 * KiB, 30), point("ntavx2", 64 * KiB, 60), point("clzero", 64 * KiB, 50),
-                              point("avx2", 128 * KiB, 30), point("ntavx2", 128 * KiB, 60),
-                              point("clzero", 128 * KiB, 61.2)};
+  std::vector<Measurement> ms{point("avx2", 64 * KiB, 30),    point("ntavx2", 64 * KiB, 60),
+                              point("clzero", 64 * KiB, 50),  point("avx2", 128 * KiB, 30),
+                              point("ntavx2", 128 * KiB, 60), point("clzero", 128 * KiB, 61.2)};
   auto ws = winners(ms, Intent::stream, kComplexity);
   ASSERT_EQ(ws.size(), 2u);
   EXPECT_EQ(ws[0].spec, "ntavx2");
@@ -96,8 +97,9 @@ TEST(Choose, ThenItsFamilyKeepsTheClass) {
   // At 8 KiB stosb falls out of the band; stosq (same family: string instructions) and sse (a
   // simpler temporal kernel here) are tied with the best. The family continues.
   ComplexityMap cx{{"stosb", 20}, {"stosq", 25}, {"sse", 10}};
-  std::vector<Measurement> ms{point("stosb", 4 * KiB, 50), point("sse", 4 * KiB, 40),     point("stosq", 4 * KiB, 45),
-                              point("stosb", 8 * KiB, 40), point("stosq", 8 * KiB, 50), point("sse", 8 * KiB, 50.5)};
+  std::vector<Measurement> ms{point("stosb", 4 * KiB, 50), point("sse", 4 * KiB, 40),
+                              point("stosq", 4 * KiB, 45), point("stosb", 8 * KiB, 40),
+                              point("stosq", 8 * KiB, 50), point("sse", 8 * KiB, 50.5)};
   auto ws = winners(ms, Intent::stream, cx);
   ASSERT_EQ(ws.size(), 2u);
   EXPECT_EQ(ws[0].spec, "stosb");
@@ -120,7 +122,8 @@ TEST(Choose, ClearLoneWinnerIsKept) {
   // 40% faster at one size is not noise: the class stays even though it is a single point.
   std::vector<Measurement> ms;
   for (uint64_t size : {4 * KiB, 8 * KiB, 16 * KiB})
-    ms.push_back(point("avx2", size, 50)), ms.push_back(point("stosb", size, size == 8 * KiB ? 70 : 40));
+    ms.push_back(point("avx2", size, 50)),
+        ms.push_back(point("stosb", size, size == 8 * KiB ? 70 : 40));
   auto table = dispatch_table(winners(ms, Intent::stream, kComplexity));
   ASSERT_EQ(table.size(), 3u);
   EXPECT_EQ(format_spec(table[1].kernel), "stosb");
@@ -128,8 +131,8 @@ TEST(Choose, ClearLoneWinnerIsKept) {
 
 TEST(Choose, RepeatedMeasurementsArePooled) {
   // Two rounds of one point: the median over all samples decides, not the last round.
-  std::vector<Measurement> ms{point("avx2", 4 * KiB, 50), point("stosb", 4 * KiB, 60), point("stosb", 4 * KiB, 40),
-                              point("stosb", 4 * KiB, 41)};
+  std::vector<Measurement> ms{point("avx2", 4 * KiB, 50), point("stosb", 4 * KiB, 60),
+                              point("stosb", 4 * KiB, 40), point("stosb", 4 * KiB, 41)};
   auto ws = winners(ms, Intent::stream, kComplexity);
   EXPECT_EQ(ws[0].spec, "avx2");
 }
@@ -163,8 +166,8 @@ TEST(Choose, NontemporalFromNeedsEveryLaterClass) {
 namespace {
 
 // stosb against temporal stores on a quarter-octave sweep, with a step at `step` (0: none).
-void sweep(uint64_t step, std::vector<Measurement> &s, std::vector<Measurement> &t, double jitter = 0,
-           double below = 16) {
+void sweep(uint64_t step, std::vector<Measurement> &s, std::vector<Measurement> &t,
+           double jitter = 0, double below = 16) {
   int i = 0;
   for (double x = 8; x <= 256; x *= std::pow(2.0, 0.25), ++i) {
     uint64_t size = uint64_t(std::llround(x)) * MiB;

@@ -26,12 +26,12 @@ namespace cjit::test {
 namespace {
 
 constexpr size_t KiB = size_t(1) << 10, MiB = size_t(1) << 20;
-constexpr size_t kMaxSmallN = 1024;                    // exhaustive sweep limit
-constexpr size_t kMaxPow2 = 64 * MiB;                  // largest power of two probed
-constexpr size_t kMargin = 4 * KiB;                    // patterned bytes checked beside a range
-constexpr size_t kBigUsable = kMaxPow2 + 4 * kMargin;  // room for margins, offsets and +65
-constexpr uint8_t kInteriorFill = 0xA7;                // nonzero, so a skipped store shows
-constexpr int kMaxFailuresPerTest = 8;                 // one bug would report thousands
+constexpr size_t kMaxSmallN = 1024;                   // exhaustive sweep limit
+constexpr size_t kMaxPow2 = 64 * MiB;                 // largest power of two probed
+constexpr size_t kMargin = 4 * KiB;                   // patterned bytes checked beside a range
+constexpr size_t kBigUsable = kMaxPow2 + 4 * kMargin; // room for margins, offsets and +65
+constexpr uint8_t kInteriorFill = 0xA7;               // nonzero, so a skipped store shows
+constexpr int kMaxFailuresPerTest = 8;                // one bug would report thousands
 
 // ---- Naming the call that faulted -------------------------------------------------------------
 // A guard-page hit kills the process; the handler says which spec, n and dst were being cleared
@@ -55,8 +55,7 @@ void write_signed(long long v) {
   do
     buf[--i] = char('0' + u % 10);
   while (u /= 10);
-  if (v < 0)
-    buf[--i] = '-';
+  if (v < 0) buf[--i] = '-';
   (void)!write(STDERR_FILENO, buf + i, sizeof buf - i);
 }
 
@@ -80,7 +79,7 @@ void on_fault(int, siginfo_t *si, void *) {
 }
 
 const bool g_handlers_installed = [] {
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_sigaction = on_fault;
   sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
   sigaction(SIGSEGV, &sa, nullptr);
@@ -102,8 +101,7 @@ std::vector<size_t> pow2_neighbour_sizes() {
   std::set<size_t> sizes;
   for (size_t p = 1; p <= kMaxPow2; p *= 2)
     for (long d : {-65L, -64L, -63L, -1L, 0L, 1L, 63L, 64L, 65L})
-      if (long(p) + d >= 0)
-        sizes.insert(size_t(long(p) + d));
+      if (long(p) + d >= 0) sizes.insert(size_t(long(p) + d));
   return {sizes.begin(), sizes.end()};
 }
 
@@ -114,17 +112,14 @@ std::string describe_damage(const uint8_t *base, size_t lo, size_t hi, size_t at
   for (size_t i = lo; i < hi; ++i) {
     uint8_t expected = (i >= at && i - at < n) ? 0 : pattern_byte(i);
     if (base[i] != expected) {
-      if (count++ == 0)
-        first = i;
+      if (count++ == 0) first = i;
       last = i;
     }
   }
-  if (count == 0)
-    return "no damage found in the checked window";
+  if (count == 0) return "no damage found in the checked window";
   auto rel = [&](size_t i) {
     long long r = (long long)i - (long long)at;
-    if (i >= at + n)
-      return "end+" + std::to_string(i - at - n);
+    if (i >= at + n) return "end+" + std::to_string(i - at - n);
     return "dst" + std::string(r >= 0 ? "+" : "") + std::to_string(r);
   };
   auto byte = [&](size_t i) {
@@ -261,8 +256,7 @@ TEST_P(correctness_Clear, PowersOfTwoAndNeighbours) {
     else
       offsets = {n % 3 == 0 ? 0u : n % 3 == 1 ? 1u : 63u}; // rotate through 0, 1, 63
     for (size_t offset : offsets)
-      if (!clear_and_check(buf, buf.begin() + kMargin + offset, n))
-        return;
+      if (!clear_and_check(buf, buf.begin() + kMargin + offset, n)) return;
   }
 }
 
@@ -275,8 +269,7 @@ TEST_P(correctness_Clear, RandomSizesAndOffsets) {
     const unsigned bits = unsigned(rng() % 21); // n < 2^bits <= 1 MiB
     const size_t n = size_t(rng() & ((uint64_t(1) << bits) - 1));
     const size_t offset = size_t(rng() % (4 * KiB));
-    if (!clear_and_check(buf, buf.begin() + kMargin + offset, n))
-      return;
+    if (!clear_and_check(buf, buf.begin() + kMargin + offset, n)) return;
   }
 }
 
@@ -289,22 +282,18 @@ TEST_P(correctness_Clear, RandomSizesAndOffsets) {
 TEST_P(correctness_Clear, FlushAgainstHighGuard) {
   GuardedBuffer &buf = big_buffer();
   for (size_t n = 0; n <= kMaxSmallN; ++n)
-    if (!clear_and_check(buf, buf.end() - n, n))
-      return;
+    if (!clear_and_check(buf, buf.end() - n, n)) return;
   for (size_t n : pow2_neighbour_sizes())
-    if (!clear_and_check(buf, buf.end() - n, n, Interior::edges))
-      return;
+    if (!clear_and_check(buf, buf.end() - n, n, Interior::edges)) return;
 }
 
 // dst == the buffer's begin, so a store one byte before the range faults.
 TEST_P(correctness_Clear, FlushAgainstLowGuard) {
   GuardedBuffer &buf = big_buffer();
   for (size_t n = 0; n <= kMaxSmallN; ++n)
-    if (!clear_and_check(buf, buf.begin(), n))
-      return;
+    if (!clear_and_check(buf, buf.begin(), n)) return;
   for (size_t n : pow2_neighbour_sizes())
-    if (!clear_and_check(buf, buf.begin(), n, Interior::edges))
-      return;
+    if (!clear_and_check(buf, buf.begin(), n, Interior::edges)) return;
 }
 
 // n == 0 must not dereference dst, so NULL (and a pointer into a guard page) are fine.
@@ -334,15 +323,13 @@ TEST_P(correctness_Chunked, ManyChunksWithOddRemainders) {
     for (size_t rest : {size_t(0), size_t(1), size_t(7), size_t(8), size_t(9), size_t(31),
                         size_t(63), size_t(64), size_t(65), chunk / 2 + 3, chunk - 1})
       for (size_t offset : {0, 1, 8, 31, 32, 63})
-        if (!clear_and_check(buf, buf.begin() + kMargin + offset, chunks * chunk + rest))
-          return;
+        if (!clear_and_check(buf, buf.begin() + kMargin + offset, chunks * chunk + rest)) return;
 }
 
 std::vector<std::string> chunked_specs() {
   std::vector<std::string> out;
   for (const std::string &s : representative_specs())
-    if (auto parsed = parse_spec(s); parsed && parsed->chunk != 0)
-      out.push_back(s);
+    if (auto parsed = parse_spec(s); parsed && parsed->chunk != 0) out.push_back(s);
   return out;
 }
 
@@ -364,10 +351,8 @@ TEST(correctness_SpecSet, CoverEveryMethodAndOptionValue) {
     ASSERT_TRUE(s) << text << ": " << s.error;
     EXPECT_EQ(format_spec(*s), text) << "not canonical";
     EXPECT_TRUE(seen_texts.insert(text).second) << "listed twice: " << text;
-    if (*s == default_spec(s->method))
-      defaults.insert(s->method);
-    if (s->method == Method::mov)
-      loop_unrolls.insert(s->unroll);
+    if (*s == default_spec(s->method)) defaults.insert(s->method);
+    if (s->method == Method::mov) loop_unrolls.insert(s->unroll);
     chunks.insert(s->chunk);
     fences.insert(s->fence);
     (s->info().nontemporal ? nt_aligns : temporal_aligns).insert(s->align);

@@ -41,8 +41,7 @@ std::vector<std::string> split_lines(std::string_view text) {
   while (!text.empty()) {
     size_t nl = text.find('\n');
     lines.emplace_back(text.substr(0, nl));
-    if (nl == std::string_view::npos)
-      break;
+    if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + 1);
   }
   return lines;
@@ -57,18 +56,15 @@ std::string trim(std::string_view s) {
 std::string file_stem(std::string_view spec) {
   std::string out(spec);
   for (char &c : out)
-    if (c == ':' || c == ',' || c == '=')
-      c = '_';
+    if (c == ':' || c == ',' || c == '=') c = '_';
   return out;
 }
 
 std::unique_ptr<GeneratedCode> compile_or_throw(std::string_view text) {
   auto spec = parse_spec(text);
-  if (!spec)
-    throw std::runtime_error(spec.error);
+  if (!spec) throw std::runtime_error(spec.error);
   auto code = compile_kernel(*spec, host_cpu());
-  if (!code)
-    throw std::runtime_error(code.error);
+  if (!code) throw std::runtime_error(code.error);
   return std::move(*code.value);
 }
 
@@ -84,8 +80,7 @@ bool update_golden() {
 
 //! "" when equal; otherwise the first differing line, expected against actual.
 std::string first_difference(std::string_view expected, std::string_view actual) {
-  if (expected == actual)
-    return {};
+  if (expected == actual) return {};
   auto e = split_lines(expected), a = split_lines(actual);
   size_t i = 0;
   while (i < e.size() && i < a.size() && e[i] == a[i])
@@ -103,8 +98,17 @@ std::string first_difference(std::string_view expected, std::string_view actual)
 // One per method at its defaults plus options that change the code's shape. libc is left out:
 // its listing embeds the address of memset, which ASLR moves (golden_LibcListing.Shape covers it).
 const char *const kGoldenSpecs[] = {
-    "stosb",  "stosq",  "mov",    "sse",    "avx2",   "avx512",
-    "movnti", "ntsse",  "ntavx2", "ntavx512", "clzero",
+    "stosb",
+    "stosq",
+    "mov",
+    "sse",
+    "avx2",
+    "avx512",
+    "movnti",
+    "ntsse",
+    "ntavx2",
+    "ntavx512",
+    "clzero",
     "avx2:unroll=4",
     "stosb:chunk=2M",
     "movnti:chunk=4K,fence=chunk",
@@ -144,7 +148,8 @@ TEST_P(golden_Listing, MatchesFile) {
   std::string expected((std::istreambuf_iterator<char>(in)), {});
   std::string diff = first_difference(expected, code->listing);
   EXPECT_TRUE(diff.empty()) << spec << " differs from " << file << ":\n"
-                            << diff << "If the change is intended, rerun with CLEARJIT_UPDATE_GOLDEN=1.";
+                            << diff
+                            << "If the change is intended, rerun with CLEARJIT_UPDATE_GOLDEN=1.";
 }
 
 INSTANTIATE_TEST_SUITE_P(Specs, golden_Listing, ::testing::ValuesIn(kGoldenSpecs),
@@ -155,11 +160,11 @@ TEST(golden_Files, NoStaleFiles) {
   std::set<std::string> wanted;
   for (const char *s : kGoldenSpecs)
     wanted.insert(file_stem(s) + ".asm");
-  if (!fs::exists(golden_dir()))
-    GTEST_SKIP() << "no golden directory yet";
+  if (!fs::exists(golden_dir())) GTEST_SKIP() << "no golden directory yet";
   for (const auto &entry : fs::directory_iterator(golden_dir()))
     if (entry.is_regular_file()) { // dispatch/ holds test_runtime's goldens
-      EXPECT_TRUE(wanted.count(entry.path().filename().string())) << "stale golden file " << entry.path();
+      EXPECT_TRUE(wanted.count(entry.path().filename().string()))
+          << "stale golden file " << entry.path();
     }
 }
 
@@ -196,11 +201,11 @@ TEST(golden_Diff, ReportsFirstDifferingLine) {
 //    to omit "*1" (as AsmJit does), so those need no text rewriting.
 const std::map<std::string, std::string> &condition_aliases() {
   static const std::map<std::string, std::string> m{
-      {"o", "o"},   {"no", "no"},   {"b", "b"},   {"c", "b"},    {"nae", "b"}, {"ae", "ae"},
-      {"nb", "ae"}, {"nc", "ae"},   {"e", "e"},   {"z", "e"},    {"ne", "ne"}, {"nz", "ne"},
-      {"be", "be"}, {"na", "be"},   {"a", "a"},   {"nbe", "a"},  {"s", "s"},   {"ns", "ns"},
-      {"p", "p"},   {"pe", "p"},    {"np", "np"}, {"po", "np"},  {"l", "l"},   {"nge", "l"},
-      {"ge", "ge"}, {"nl", "ge"},   {"le", "le"}, {"ng", "le"},  {"g", "g"},   {"nle", "g"}};
+      {"o", "o"},   {"no", "no"}, {"b", "b"},   {"c", "b"},   {"nae", "b"}, {"ae", "ae"},
+      {"nb", "ae"}, {"nc", "ae"}, {"e", "e"},   {"z", "e"},   {"ne", "ne"}, {"nz", "ne"},
+      {"be", "be"}, {"na", "be"}, {"a", "a"},   {"nbe", "a"}, {"s", "s"},   {"ns", "ns"},
+      {"p", "p"},   {"pe", "p"},  {"np", "np"}, {"po", "np"}, {"l", "l"},   {"nge", "l"},
+      {"ge", "ge"}, {"nl", "ge"}, {"le", "le"}, {"ng", "le"}, {"g", "g"},   {"nle", "g"}};
   return m;
 }
 
@@ -208,8 +213,7 @@ std::string canonical_mnemonic(const std::string &m) {
   for (std::string_view prefix : {"cmov", "set", "j"}) {
     if (m.size() > prefix.size() && m.compare(0, prefix.size(), prefix) == 0) {
       auto it = condition_aliases().find(m.substr(prefix.size()));
-      if (it != condition_aliases().end())
-        return std::string(prefix) + it->second;
+      if (it != condition_aliases().end()) return std::string(prefix) + it->second;
     }
   }
   return m;
@@ -254,10 +258,8 @@ Normalised normalise(std::string_view text, const std::map<std::string, uint64_t
       ++i;
     }
   }
-  if (!toks.empty() && (toks[0] == "short" || toks[0] == "near"))
-    toks.erase(toks.begin());
-  if (toks.empty())
-    return {};
+  if (!toks.empty() && (toks[0] == "short" || toks[0] == "near")) toks.erase(toks.begin());
+  if (toks.empty()) return {};
 
   Normalised out;
   // Prefixes such as "rep" belong to the mnemonic.
@@ -269,8 +271,7 @@ Normalised normalise(std::string_view text, const std::map<std::string, uint64_t
     // Implicit operands ([rdi], al..rax) that AsmJit prints: keep only the width.
     static const std::map<std::string, char> suffix{
         {"byte", 'b'}, {"word", 'w'}, {"dword", 'd'}, {"qword", 'q'}};
-    if (m == "stos" && i < toks.size() && suffix.count(toks[i]))
-      m += suffix.at(toks[i]);
+    if (m == "stos" && i < toks.size() && suffix.count(toks[i])) m += suffix.at(toks[i]);
     i = toks.size();
   } else if (m == "clzero") {
     i = toks.size(); // its implicit rax, which Zydis prints and AsmJit does not
@@ -285,8 +286,7 @@ Normalised normalise(std::string_view text, const std::map<std::string, uint64_t
       t = *d;
     const bool punct = t.size() == 1 && std::strchr(",[]+-*:", t[0]);
     const bool prev_punct = !out.operands.empty() && std::strchr(",[]+-*:", out.operands.back());
-    if (!out.operands.empty() && !punct && !prev_punct)
-      out.operands += ' ';
+    if (!out.operands.empty() && !punct && !prev_punct) out.operands += ' ';
     out.operands += t;
   }
   return out;
@@ -305,21 +305,19 @@ std::string hex_bytes(std::span<const uint8_t> bytes) {
 //! Two columns, for reports.
 std::string side_by_side(std::string_view left, std::string_view right) {
   std::string l(left);
-  if (l.size() < 56)
-    l.resize(56, ' ');
+  if (l.size() < 56) l.resize(56, ' ');
   return "  asmjit: " + l + " | zydis: " + std::string(right) + "\n";
 }
 
 struct ListingEntry {
-  size_t line = 0;    //!< 1-based line in the listing
-  std::string label;  //!< set for "L3:" lines, which carry no bytes
-  std::string text;   //!< instruction as AsmJit printed it
-  std::string hex;    //!< its bytes; '.' is a nibble AsmJit had not resolved when logging
+  size_t line = 0;   //!< 1-based line in the listing
+  std::string label; //!< set for "L3:" lines, which carry no bytes
+  std::string text;  //!< instruction as AsmJit printed it
+  std::string hex;   //!< its bytes; '.' is a nibble AsmJit had not resolved when logging
 };
 
 bool is_label(std::string_view line) {
-  if (line.size() < 3 || line.front() != 'L' || line.back() != ':')
-    return false;
+  if (line.size() < 3 || line.front() != 'L' || line.back() != ':') return false;
   return std::all_of(line.begin() + 1, line.end() - 1,
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
@@ -333,8 +331,7 @@ std::optional<std::vector<ListingEntry>> parse_listing(std::string_view listing,
   for (const std::string &raw : split_lines(listing)) {
     ++line_no;
     const std::string line = trim(raw);
-    if (line.empty())
-      continue;
+    if (line.empty()) continue;
     if (is_label(line)) {
       entries.push_back({line_no, line.substr(0, line.size() - 1), {}, {}});
       continue;
@@ -359,8 +356,7 @@ std::optional<std::vector<ListingEntry>> parse_listing(std::string_view listing,
 std::string cross_check(std::span<const uint8_t> code, std::string_view listing) {
   std::string error;
   const auto entries = parse_listing(listing, error);
-  if (!entries)
-    return error;
+  if (!entries) return error;
   // Where each label is bound, as normalise() sees label names (lowercase).
   std::map<std::string, uint64_t> labels;
   uint64_t offset = 0;
@@ -388,10 +384,9 @@ std::string cross_check(std::span<const uint8_t> code, std::string_view listing)
 
   size_t pos = 0;
   for (const ListingEntry &e : *entries) {
-    if (!e.label.empty())
-      continue;
-    const std::string where = "at offset " + std::to_string(pos) + " (listing line " +
-                              std::to_string(e.line) + "): ";
+    if (!e.label.empty()) continue;
+    const std::string where =
+        "at offset " + std::to_string(pos) + " (listing line " + std::to_string(e.line) + "): ";
     const std::string listed = e.text + " ; " + e.hex;
     if (pos >= code.size())
       return where + "the listing goes on past the end of the code (" +
@@ -412,8 +407,7 @@ std::string cross_check(std::span<const uint8_t> code, std::string_view listing)
     bool bytes_ok = e.hex.size() == decoded_bytes.size();
     for (size_t i = 0; bytes_ok && i < e.hex.size(); ++i)
       bytes_ok = e.hex[i] == '.' || e.hex[i] == decoded_bytes[i];
-    if (!bytes_ok)
-      return where + "bytes differ\n" + side_by_side(listed, decoded);
+    if (!bytes_ok) return where + "bytes differ\n" + side_by_side(listed, decoded);
 
     const Normalised a = normalise(e.text, labels), z = normalise(buf, {});
     if (a.mnemonic != z.mnemonic)
@@ -443,8 +437,7 @@ class golden_ZydisCrossCheck : public ::testing::TestWithParam<Spec> {};
 
 TEST_P(golden_ZydisCrossCheck, ListingMatchesDecodedBytes) {
   const Spec &spec = GetParam();
-  if (std::string why = unsupported_reason(spec, host_cpu()); !why.empty())
-    GTEST_SKIP() << why;
+  if (std::string why = unsupported_reason(spec, host_cpu()); !why.empty()) GTEST_SKIP() << why;
   auto code = compile_kernel(spec, host_cpu());
   ASSERT_TRUE(code) << code.error;
   const GeneratedCode &g = **code;
@@ -499,8 +492,8 @@ TEST_F(golden_CrossCheckNegative, WrongOperandText) {
 }
 
 TEST_F(golden_CrossCheckNegative, WrongMnemonic) {
-  std::string report = cross_check(bytes_, listing_with("vmovdqu ymmword ptr [rdi+32]",
-                                                        "vmovdqa ymmword ptr [rdi+32]"));
+  std::string report = cross_check(
+      bytes_, listing_with("vmovdqu ymmword ptr [rdi+32]", "vmovdqa ymmword ptr [rdi+32]"));
   EXPECT_NE(report.find("mnemonics differ"), std::string::npos) << report;
 }
 
@@ -551,10 +544,14 @@ TEST(golden_LibcListing, Shape) {
   std::string error;
   auto entries = parse_listing(code->listing, error);
   ASSERT_TRUE(entries) << error;
-  const std::pair<std::string, std::string> expected[] = {
-      {"test rsi, rsi", "4885F6"}, {"jz L0", "0F84........"}, {"mov rdx, rsi", "4889F2"},
-      {"xor esi, esi", "31F6"},    {"mov rax, *", "48B8*"},     {"jmp rax", "FFE0"},
-      {"L0:", ""},                 {"ret", "C3"}};
+  const std::pair<std::string, std::string> expected[] = {{"test rsi, rsi", "4885F6"},
+                                                          {"jz L0", "0F84........"},
+                                                          {"mov rdx, rsi", "4889F2"},
+                                                          {"xor esi, esi", "31F6"},
+                                                          {"mov rax, *", "48B8*"},
+                                                          {"jmp rax", "FFE0"},
+                                                          {"L0:", ""},
+                                                          {"ret", "C3"}};
   ASSERT_EQ(entries->size(), std::size(expected)) << code->listing;
   const auto memset_address =
       reinterpret_cast<uint64_t>(static_cast<void *(*)(void *, int, size_t)>(&std::memset));

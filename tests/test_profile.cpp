@@ -442,7 +442,8 @@ TEST(Profile, UnknownIntentLoadsWithAWarning) {
   auto r = load_profile(sample("good/intent_unknown.toml"), full_cpu());
   ASSERT_TRUE(r) << r.error;
   ASSERT_EQ(r->warnings.size(), 1u);
-  EXPECT_NE(r->warnings[0].find("intent_unknown.toml:9: dispatch.steam: unknown intent, ignored"), std::string::npos)
+  EXPECT_NE(r->warnings[0].find("intent_unknown.toml:9: dispatch.steam: unknown intent, ignored"),
+            std::string::npos)
       << r->warnings[0];
 }
 TEST(ProfileBad, ReuseEmpty) {

@@ -3,8 +3,8 @@
 // Suite names start with "spec_" so that `ctest -R 'spec|golden'` selects them: ctest names
 // are Suite.Test and its regular expressions are case-sensitive.
 #include "candidates.hpp"
-#include "codegen.hpp"
 #include "clearjit/clearjit.hpp"
+#include "codegen.hpp"
 
 #include <gtest/gtest.h>
 
@@ -98,8 +98,7 @@ TEST(spec_RoundTrip, OptionSweep) {
             add("fence", f);
             add("align", a);
             auto s = parse_spec(text);
-            if (!s)
-              continue;
+            if (!s) continue;
             ++accepted;
             const std::string canon = format_spec(*s);
             SCOPED_TRACE(text + " -> " + canon);
@@ -164,7 +163,7 @@ TEST(spec_Size, ParseAndFormat) {
   EXPECT_EQ(parse_size("2M"), 2u << 20);
   EXPECT_EQ(parse_size("3G"), 3ull << 30);
   EXPECT_EQ(parse_size("17179869183G"), 17179869183ull << 30); // the largest that fits
-  EXPECT_EQ(parse_size("17179869184G"), std::nullopt);          // 2^64
+  EXPECT_EQ(parse_size("17179869184G"), std::nullopt);         // 2^64
   EXPECT_EQ(parse_size("18446744073709551616"), std::nullopt);
   for (const char *bad : {"", "K", "4k", "4KB", "-1", "+1", "1.5M", " 4K", "0x10"})
     EXPECT_EQ(parse_size(bad), std::nullopt) << bad;
@@ -252,12 +251,14 @@ TEST(spec_Refusal, Messages) {
       {"avx2:align=128", align_set + "128"},
       {"avx2:align=", align_set},
       {"ntsse:align=0", "ntsse needs align >= 16 (its stores require aligned addresses), got 0"},
-      {"ntavx2:align=16", "ntavx2 needs align >= 32 (its stores require aligned addresses), got 16"},
+      {"ntavx2:align=16",
+       "ntavx2 needs align >= 32 (its stores require aligned addresses), got 16"},
       {"ntavx2:align=0", "ntavx2 needs align >= 32 (its stores require aligned addresses), got 0"},
       {"ntavx512:align=32",
        "ntavx512 needs align >= 64 (its stores require aligned addresses), got 32"},
       {"clzero:align=0", "clzero needs align >= 64 (its stores require aligned addresses), got 0"},
-      {"clzero:align=32", "clzero needs align >= 64 (its stores require aligned addresses), got 32"},
+      {"clzero:align=32",
+       "clzero needs align >= 64 (its stores require aligned addresses), got 32"},
       {"libc:align=64", "align does not apply to libc"},
       // the first offending option wins
       {"avx2:unroll=3,bogus=1", unroll_set + "3"},
@@ -272,8 +273,8 @@ TEST(spec_Refusal, Messages) {
 
 // What each method must be refused for; the table in spec.cpp should agree.
 const std::pair<Method, std::string_view> kNeeds[] = {
-    {Method::sse, "SSE2"},        {Method::avx2, "AVX"},      {Method::avx512, "AVX512F"},
-    {Method::movnti, "SSE2"},     {Method::ntsse, "SSE2"},    {Method::ntavx2, "AVX"},
+    {Method::sse, "SSE2"},         {Method::avx2, "AVX"},      {Method::avx512, "AVX512F"},
+    {Method::movnti, "SSE2"},      {Method::ntsse, "SSE2"},    {Method::ntavx2, "AVX"},
     {Method::ntavx512, "AVX512F"}, {Method::clzero, "CLZERO"},
 };
 
@@ -295,15 +296,13 @@ TEST(spec_CpuRefusal, FeatureTableMatchesExpectation) {
 
 TEST(spec_CpuRefusal, MissingFeatureIsRefusedWithoutCode) {
   for (const MethodInfo &mi : methods()) {
-    if (mi.feature == Feature::none)
-      continue;
+    if (mi.feature == Feature::none) continue;
     SCOPED_TRACE(mi.name);
     const Spec s = default_spec(mi.method);
     CpuInfo lacking = cpu_with_everything();
     lacking.set(mi.feature, false);
-    const std::string why =
-        std::string(mi.name) + " needs " + std::string(feature_name(mi.feature)) +
-        ", which this CPU lacks";
+    const std::string why = std::string(mi.name) + " needs " +
+                            std::string(feature_name(mi.feature)) + ", which this CPU lacks";
     EXPECT_EQ(unsupported_reason(s, lacking), why);
     auto r = compile_kernel(s, lacking);
     EXPECT_FALSE(r.value.has_value()) << "a refused kernel must produce no code";
@@ -326,8 +325,7 @@ TEST(spec_CpuRefusal, MissingFeatureIsRefusedWithoutCode) {
 TEST(spec_CpuRefusal, MethodsWithoutFeatureRunAnywhere) {
   const CpuInfo bare; // no features at all
   for (const MethodInfo &mi : methods()) {
-    if (mi.feature != Feature::none)
-      continue;
+    if (mi.feature != Feature::none) continue;
     SCOPED_TRACE(mi.name);
     EXPECT_EQ(unsupported_reason(default_spec(mi.method), bare), "");
     auto ok = compile_kernel(default_spec(mi.method), bare);
@@ -338,8 +336,7 @@ TEST(spec_CpuRefusal, MethodsWithoutFeatureRunAnywhere) {
 // Options do not change what a method needs: every candidate is refused for its feature.
 TEST(spec_CpuRefusal, EveryCandidateOfAMethodNeedsItsFeature) {
   for (const Spec &s : candidates(Level::exhaustive)) {
-    if (s.info().feature == Feature::none)
-      continue;
+    if (s.info().feature == Feature::none) continue;
     CpuInfo lacking = cpu_with_everything();
     lacking.set(s.info().feature, false);
     EXPECT_EQ(compile_kernel(s, lacking).error, unsupported_reason(default_spec(s.method), lacking))
@@ -489,8 +486,7 @@ TEST(spec_WriteXorExecute, EntryPageIsReadExecuteOnly) {
   const Mapping *found = nullptr;
   const auto maps = read_maps();
   for (const Mapping &m : maps)
-    if (m.begin <= entry && entry < m.end)
-      found = &m;
+    if (m.begin <= entry && entry < m.end) found = &m;
   ASSERT_NE(found, nullptr) << "entry point not mapped";
   EXPECT_EQ(found->perms.substr(0, 3), "r-x") << found->line;
 }
@@ -498,8 +494,7 @@ TEST(spec_WriteXorExecute, EntryPageIsReadExecuteOnly) {
 TEST(spec_WriteXorExecute, NoMappingIsWritableAndExecutable) {
   std::vector<std::unique_ptr<GeneratedCode>> kept; // alive, so their pages stay mapped
   for (const Spec &s : candidates(Level::exhaustive)) {
-    if (!unsupported_reason(s, host_cpu()).empty())
-      continue;
+    if (!unsupported_reason(s, host_cpu()).empty()) continue;
     auto code = compile_kernel(s, host_cpu());
     ASSERT_TRUE(code) << format_spec(s) << ": " << code.error;
     kept.push_back(std::move(*code.value));

@@ -19,16 +19,14 @@ std::string_view level_name(Level l) {
 std::vector<Spec> candidates(Level level) {
   std::vector<Spec> out;
   auto add = [&](Spec s) {
-    if (std::find(out.begin(), out.end(), s) == out.end())
-      out.push_back(s);
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
   };
   // The seeds' chunk study: one string instruction per 4 KiB page, per 2 MiB and 1 GiB page...
   const uint64_t study_chunks[] = {4u << 10, 64u << 10, 2u << 20, 8u << 20, 32u << 20};
   for (const MethodInfo &mi : methods()) {
     const Spec d = default_spec(mi.method);
     add(d);
-    if (level == Level::quick)
-      continue;
+    if (level == Level::quick) continue;
     if (mi.loop)
       for (unsigned u : {1u, 2u, 4u, 8u, 16u})
         if (level == Level::exhaustive || (u >= d.unroll / 2 && u <= d.unroll * 4)) {
@@ -57,8 +55,7 @@ std::vector<Spec> candidates(Level level) {
     if (level == Level::exhaustive && mi.method != Method::libc) {
       for (unsigned a : {0u, 16u, 32u, 64u})
         for (uint64_t c : {uint64_t(0), uint64_t(4096), uint64_t(2) << 20}) {
-          if (a < mi.min_align)
-            continue;
+          if (a < mi.min_align) continue;
           Spec s = d;
           s.align = a;
           s.chunk = c;

@@ -12,11 +12,11 @@ struct Candidate {
 };
 
 // Pools repeated measurements of one (spec, size) and groups them by size.
-std::map<uint64_t, std::vector<Candidate>> by_size(const std::vector<Measurement> &ms, Intent intent) {
+std::map<uint64_t, std::vector<Candidate>> by_size(const std::vector<Measurement> &ms,
+                                                   Intent intent) {
   std::map<std::pair<uint64_t, std::string>, Measurement> pooled;
   for (const Measurement &m : ms) {
-    if (m.intent != intent || m.samples.empty())
-      continue;
+    if (m.intent != intent || m.samples.empty()) continue;
     Measurement &p = pooled[{m.size, m.spec}];
     p.spec = m.spec;
     p.size = m.size;
@@ -32,8 +32,7 @@ std::map<uint64_t, std::vector<Candidate>> by_size(const std::vector<Measurement
 
 const Candidate *find(const std::vector<Candidate> &cs, const std::string &spec) {
   for (const Candidate &c : cs)
-    if (c.spec == spec)
-      return &c;
+    if (c.spec == spec) return &c;
   return nullptr;
 }
 
@@ -48,8 +47,7 @@ std::string family_of(const std::string &spec) {
 }
 
 double median(std::vector<double> v) {
-  if (v.empty())
-    return 0;
+  if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -63,8 +61,9 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   std::vector<Winner> out;
   std::vector<const std::vector<Candidate> *> at;
   for (const auto &[size, cs] : sizes) {
-    const Candidate *best = &*std::max_element(
-        cs.begin(), cs.end(), [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
+    const Candidate *best =
+        &*std::max_element(cs.begin(), cs.end(),
+                           [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
     auto tied = [&](const Candidate &c) {
       double band = std::min(0.10, std::max(o.noise_floor, 2 * std::max(best->cv, c.cv)));
       return c.gbps >= best->gbps * (1 - band);
@@ -73,11 +72,10 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
     auto simplest = [&](auto allowed) -> const Candidate * {
       const Candidate *pick = nullptr;
       for (const Candidate &c : cs) {
-        if (!tied(c) || !allowed(c))
-          continue;
-        int cc = complexity_of(complexity, c.spec), pc = pick ? complexity_of(complexity, pick->spec) : 0;
-        if (!pick || cc < pc || (cc == pc && c.gbps > pick->gbps))
-          pick = &c;
+        if (!tied(c) || !allowed(c)) continue;
+        int cc = complexity_of(complexity, c.spec),
+            pc = pick ? complexity_of(complexity, pick->spec) : 0;
+        if (!pick || cc < pc || (cc == pc && c.gbps > pick->gbps)) pick = &c;
       }
       return pick;
     };
@@ -90,8 +88,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
       if (!pick)
         pick = simplest([&](const Candidate &c) { return family_of(c.spec) == prev_family; });
     }
-    if (!pick)
-      pick = simplest([](const Candidate &) { return true; });
+    if (!pick) pick = simplest([](const Candidate &) { return true; });
     out.push_back({size, pick->spec, pick->gbps});
     at.push_back(&cs);
   }
@@ -99,23 +96,23 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   // noise: one outlier must not move a boundary.
   for (size_t i = 1; i + 1 < out.size(); ++i) {
     const std::string &around = out[i - 1].spec;
-    if (out[i].spec == around || out[i + 1].spec != around)
-      continue;
-    if (const Candidate *c = find(*at[i], around); c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
+    if (out[i].spec == around || out[i + 1].spec != around) continue;
+    if (const Candidate *c = find(*at[i], around);
+        c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
       out[i] = {out[i].size, around, c->gbps};
   }
   return out;
 }
 
-std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent, const std::string &spec) {
+std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent,
+                                       const std::string &spec) {
   std::map<uint64_t, std::vector<double>> samples;
   for (const Measurement &m : ms)
     if (m.intent == intent && m.spec == spec)
       samples[m.size].insert(samples[m.size].end(), m.samples.begin(), m.samples.end());
   std::map<uint64_t, double> out;
   for (auto &[size, v] : samples)
-    if (!v.empty())
-      out[size] = median(v);
+    if (!v.empty()) out[size] = median(v);
   return out;
 }
 
@@ -137,15 +134,13 @@ std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws) {
   };
   for (size_t i = 0; i < ws.size(); ++i) {
     if (i == 0 || ws[i].spec != ws[i - 1].spec) {
-      if (i > 0)
-        close(round_boundary(std::sqrt(double(ws[i - 1].size) * double(ws[i].size))));
+      if (i > 0) close(round_boundary(std::sqrt(double(ws[i - 1].size) * double(ws[i].size))));
       auto spec = parse_spec(ws[i].spec);
       out.push_back({0, spec ? *spec : Spec{}, 0});
     }
     gbps.push_back(ws[i].gbps);
   }
-  if (!out.empty())
-    close(0);
+  if (!out.empty()) close(0);
   return out;
 }
 
@@ -158,8 +153,7 @@ NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
     t[m.size].insert(t[m.size].end(), m.samples.begin(), m.samples.end());
   std::vector<std::pair<uint64_t, double>> ratio;
   for (auto &[size, v] : s)
-    if (t.count(size) && median(t[size]) > 0)
-      ratio.push_back({size, median(v) / median(t[size])});
+    if (t.count(size) && median(t[size]) > 0) ratio.push_back({size, median(v) / median(t[size])});
   NoAllocate out;
   if (ratio.size() < 3) {
     out.reason = "too few sizes measured to find a step";
@@ -183,11 +177,12 @@ NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
                                              [](auto &a, auto &b) { return a.second < b.second; });
   if (step == ratio.size()) {
     char buf[300];
-    std::snprintf(buf, sizeof buf,
-                  "rep stosb never stayed %.2fx faster than temporal stores (1.4x its lead of %.2fx at %llu "
-                  "bytes) up to %llu bytes; best ratio %.2fx at %llu bytes",
-                  threshold, smooth[0], (unsigned long long)ratio.front().first,
-                  (unsigned long long)ratio.back().first, best, (unsigned long long)best_size);
+    std::snprintf(
+        buf, sizeof buf,
+        "rep stosb never stayed %.2fx faster than temporal stores (1.4x its lead of %.2fx at %llu "
+        "bytes) up to %llu bytes; best ratio %.2fx at %llu bytes",
+        threshold, smooth[0], (unsigned long long)ratio.front().first,
+        (unsigned long long)ratio.back().first, best, (unsigned long long)best_size);
     out.reason = buf;
     return out;
   }
@@ -217,8 +212,7 @@ std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table) {
   uint64_t lower = 0;
   for (const SizeClass &c : table) {
     if (c.kernel.info().nontemporal) {
-      if (!from)
-        from = lower;
+      if (!from) from = lower;
     } else {
       from.reset();
     }
@@ -227,13 +221,12 @@ std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table) {
   return from;
 }
 
-std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps, double fraction) {
+std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps,
+                                            double fraction) {
   auto whole = gbps.find(0);
-  if (whole == gbps.end() || whole->second <= 0)
-    return std::nullopt;
+  if (whole == gbps.end() || whole->second <= 0) return std::nullopt;
   for (const auto &[chunk, g] : gbps) // ascending; chunk 0 comes first and is skipped
-    if (chunk && g >= fraction * whole->second)
-      return chunk;
+    if (chunk && g >= fraction * whole->second) return chunk;
   return 0;
 }
 

@@ -35,7 +35,8 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
                             const ComplexityMap &complexity, const ChooseOptions &options = {});
 
 //! Median GB/s of `spec` per size for `intent`, every repetition of every measurement pooled.
-std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent, const std::string &spec);
+std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent,
+                                       const std::string &spec);
 
 //! Contiguous size classes from 0 to unbounded: adjacent sizes with the same winner merged, each
 //! boundary at the geometric middle of the two measured sizes where the winner changes.

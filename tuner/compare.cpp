@@ -38,14 +38,15 @@ std::string human(uint64_t b) {
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  return v.empty()      ? 0
+         : v.size() % 2 ? v[v.size() / 2]
+                        : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 clearjit *open_or_throw(const std::string &path) {
   char err[8192];
   clearjit *cj = clearjit_open(path.empty() ? nullptr : path.c_str(), err, sizeof err);
-  if (!cj)
-    throw std::runtime_error(err);
+  if (!cj) throw std::runtime_error(err);
   return cj;
 }
 
@@ -53,7 +54,8 @@ clearjit *open_or_throw(const std::string &path) {
 
 std::vector<uint64_t> default_compare_sizes() {
   const uint64_t K = 1024, M = K * K;
-  return {8, 64, 256, 4 * K, 16 * K, 64 * K, 256 * K, M, 4 * M, 16 * M, 32 * M, 64 * M, 256 * M, 1024 * M};
+  return {8, 64,    256,    4 * K,  16 * K, 64 * K,  256 * K,
+          M, 4 * M, 16 * M, 32 * M, 64 * M, 256 * M, 1024 * M};
 }
 
 Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
@@ -91,7 +93,8 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   for (int i = 0; i < 21; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     clearjit_close(open_or_throw(o.profile));
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   r.open_ms = median(ms);
 
@@ -111,8 +114,9 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
     if (x.spec == kTuned) {
       row.tuned = x.gbps;
       row.tuned_cv = x.cv;
-      row.tuned_kernel = x.size < kDispatchSmall ? "head/tail stores"
-                                                 : clearjit_kernel_for(g_open, clearjit_intent(x.intent), x.size);
+      row.tuned_kernel = x.size < kDispatchSmall
+                             ? "head/tail stores"
+                             : clearjit_kernel_for(g_open, clearjit_intent(x.intent), x.size);
       continue;
     }
     if (x.spec == "libc") {
@@ -134,39 +138,41 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
 
 std::string compare_text(const CompareResult &r) {
   std::ostringstream s;
-  s << "profile: " << r.source << "\nclearjit_open (with code generation): " << fmt("%.2f", r.open_ms)
+  s << "profile: " << r.source
+    << "\nclearjit_open (with code generation): " << fmt("%.2f", r.open_ms)
     << " ms (median of 21)\n";
   Intent current = Intent::stream;
   bool first = true;
-  std::map<Intent, std::vector<double>> geo;       // tuned/memset, 4 KiB .. 1 GiB
+  std::map<Intent, std::vector<double>> geo; // tuned/memset, 4 KiB .. 1 GiB
   std::map<Intent, double> worst_memset, worst_oracle;
   for (const CompareRow &row : r.rows) {
     if (first || row.intent != current) {
       current = row.intent;
       first = false;
-      s << "\n" << intent_name(row.intent)
+      s << "\n"
+        << intent_name(row.intent)
         << (row.intent == Intent::reuse ? " (clear, then one read pass)" : " (clear only)")
         << "; below 4 KiB: ns per call, else GB/s\n";
       char h[256];
-      std::snprintf(h, sizeof h, "  %-8s %-26s %9s %9s %8s %-28s %9s\n", "size", "tuned kernel", "tuned", "memset",
-                    "vs mem", "fastest kernel here", "vs best");
+      std::snprintf(h, sizeof h, "  %-8s %-26s %9s %9s %8s %-28s %9s\n", "size", "tuned kernel",
+                    "tuned", "memset", "vs mem", "fastest kernel here", "vs best");
       s << h;
       worst_memset[row.intent] = worst_oracle[row.intent] = 1e9;
     }
-    if (!row.tuned || !row.memset || !row.oracle)
-      continue;
+    if (!row.tuned || !row.memset || !row.oracle) continue;
     bool small = row.size < 4096;
-    auto show = [&](double gbps) { return small ? fmt("%.1f ns", double(row.size) / gbps) : fmt("%.1f", gbps); };
+    auto show = [&](double gbps) {
+      return small ? fmt("%.1f ns", double(row.size) / gbps) : fmt("%.1f", gbps);
+    };
     double vs_mem = row.tuned / row.memset, vs_best = row.tuned / std::max(row.oracle, row.tuned);
     char line[400];
-    std::snprintf(line, sizeof line, "  %-8s %-26s %9s %9s %7.2fx %-28s %8.2fx\n", human(row.size).c_str(),
-                  row.tuned_kernel.c_str(), show(row.tuned).c_str(), show(row.memset).c_str(), vs_mem,
-                  row.oracle_kernel.c_str(), vs_best);
+    std::snprintf(line, sizeof line, "  %-8s %-26s %9s %9s %7.2fx %-28s %8.2fx\n",
+                  human(row.size).c_str(), row.tuned_kernel.c_str(), show(row.tuned).c_str(),
+                  show(row.memset).c_str(), vs_mem, row.oracle_kernel.c_str(), vs_best);
     s << line;
     worst_memset[row.intent] = std::min(worst_memset[row.intent], vs_mem);
     worst_oracle[row.intent] = std::min(worst_oracle[row.intent], vs_best);
-    if (!small)
-      geo[row.intent].push_back(vs_mem);
+    if (!small) geo[row.intent].push_back(vs_mem);
   }
   s << "\nsummary\n";
   for (auto &[intent, v] : geo) {
@@ -175,29 +181,33 @@ std::string compare_text(const CompareResult &r) {
       logsum += std::log(x);
     s << "  " << intent_name(intent) << ": geometric mean vs memset over 4 KiB..: "
       << fmt("%.2fx", std::exp(logsum / double(v.size()))) << ", worst vs memset "
-      << fmt("%.2fx", worst_memset[intent]) << ", worst vs the fastest kernel " << fmt("%.2fx", worst_oracle[intent])
-      << "\n";
+      << fmt("%.2fx", worst_memset[intent]) << ", worst vs the fastest kernel "
+      << fmt("%.2fx", worst_oracle[intent]) << "\n";
   }
   return s.str();
 }
 
 std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
   std::ostringstream j;
-  j << "{\n  \"cpu\": {\"vendor\": \"" << cpu.vendor << "\", \"family\": " << cpu.family << ", \"model\": " << cpu.model
-    << "},\n  \"profile\": \"" << r.source << "\",\n  \"open_ms\": " << fmt("%.3f", r.open_ms) << ",\n  \"rows\": [\n";
+  j << "{\n  \"cpu\": {\"vendor\": \"" << cpu.vendor << "\", \"family\": " << cpu.family
+    << ", \"model\": " << cpu.model << "},\n  \"profile\": \"" << r.source
+    << "\",\n  \"open_ms\": " << fmt("%.3f", r.open_ms) << ",\n  \"rows\": [\n";
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const CompareRow &x = r.rows[i];
-    j << "    {\"size\": " << x.size << ", \"intent\": \"" << intent_name(x.intent) << "\", \"tuned_kernel\": \""
-      << x.tuned_kernel << "\", \"tuned_gbps\": " << fmt("%.3f", x.tuned) << ", \"memset_gbps\": "
-      << fmt("%.3f", x.memset) << ", \"oracle_kernel\": \"" << x.oracle_kernel << "\", \"oracle_gbps\": "
-      << fmt("%.3f", x.oracle) << "}" << (i + 1 < r.rows.size() ? "," : "") << "\n";
+    j << "    {\"size\": " << x.size << ", \"intent\": \"" << intent_name(x.intent)
+      << "\", \"tuned_kernel\": \"" << x.tuned_kernel
+      << "\", \"tuned_gbps\": " << fmt("%.3f", x.tuned)
+      << ", \"memset_gbps\": " << fmt("%.3f", x.memset) << ", \"oracle_kernel\": \""
+      << x.oracle_kernel << "\", \"oracle_gbps\": " << fmt("%.3f", x.oracle) << "}"
+      << (i + 1 < r.rows.size() ? "," : "") << "\n";
   }
   j << "  ],\n  \"measurements\": [\n";
   for (size_t i = 0; i < r.measurements.size(); ++i) {
     const Measurement &m = r.measurements[i];
-    j << "    {\"kernel\": \"" << m.spec << "\", \"size\": " << m.size << ", \"intent\": \"" << intent_name(m.intent)
-      << "\", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv) << "}"
-      << (i + 1 < r.measurements.size() ? "," : "") << "\n";
+    j << "    {\"kernel\": \"" << m.spec << "\", \"size\": " << m.size << ", \"intent\": \""
+      << intent_name(m.intent) << "\", \"gbps\": " << fmt("%.3f", m.gbps)
+      << ", \"cv\": " << fmt("%.4f", m.cv) << "}" << (i + 1 < r.measurements.size() ? "," : "")
+      << "\n";
   }
   j << "  ]\n}\n";
   return j.str();
@@ -207,7 +217,8 @@ std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o) {
   const uint64_t G = 1ull << 30;
   Bench bench(cpu, G);
   std::vector<Job> jobs;
-  const char *seed1[] = {"stosq:chunk=4K", "stosq:chunk=2M", "stosq", "stosb:chunk=4K", "stosb:chunk=2M", "stosb"};
+  const char *seed1[] = {"stosq:chunk=4K", "stosq:chunk=2M", "stosq",
+                         "stosb:chunk=4K", "stosb:chunk=2M", "stosb"};
   for (const char *s : seed1)
     jobs.emplace_back(*parse_spec(s), G, Intent::stream);
   jobs.emplace_back(*parse_spec("movnti"), G, Intent::stream);
@@ -223,25 +234,28 @@ std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o) {
     g[x.spec] = x.gbps;
   std::ostringstream s;
   s << "Seed 001, x86/clear_page: perf bench mem memset -f x86-64-stosq -s 4GB on AMD Milan;\n"
-    << "here one 1 GiB extent cleared in chunks, one string instruction per chunk (" << cpu.vendor << " family "
-    << cpu.family << " model " << cpu.model << ", medians of " << o.repetitions << "):\n"
+    << "here one 1 GiB extent cleared in chunks, one string instruction per chunk (" << cpu.vendor
+    << " family " << cpu.family << " model " << cpu.model << ", medians of " << o.repetitions
+    << "):\n"
     << "  chunk      published stosq   stosq here   stosb here\n";
   const char *chunks[] = {"4K", "2M", "1G"};
   const double published[] = {13.7, 15.1, 38.1};
   for (int i = 0; i < 3; ++i) {
     char line[200];
-    std::snprintf(line, sizeof line, "  %-10s %10.1f GB/s %8.1f GB/s %8.1f GB/s\n", chunks[i], published[i],
-                  g[seed1[i]], g[seed1[i + 3]]);
+    std::snprintf(line, sizeof line, "  %-10s %10.1f GB/s %8.1f GB/s %8.1f GB/s\n", chunks[i],
+                  published[i], g[seed1[i]], g[seed1[i + 3]]);
     s << line;
   }
   s << "  (1G is the whole extent: one rep stos for all of it)\n";
   s << "  whole/4K ratio: published " << fmt("%.1fx", 38.1 / 13.7) << ", here stosq "
-    << fmt("%.1fx", g["stosq"] / g["stosq:chunk=4K"]) << ", stosb " << fmt("%.1fx", g["stosb"] / g["stosb:chunk=4K"])
-    << "\n\n";
-  s << "Seed 002, clear 1G pages with streaming stores: movnti loop + sfence against rep stosb over 1 GiB\n"
+    << fmt("%.1fx", g["stosq"] / g["stosq:chunk=4K"]) << ", stosb "
+    << fmt("%.1fx", g["stosb"] / g["stosb:chunk=4K"]) << "\n\n";
+  s << "Seed 002, clear 1G pages with streaming stores: movnti loop + sfence against rep stosb "
+       "over 1 GiB\n"
     << "  published (Broadwell): 67 ms/GiB against 261 ms/GiB, 3.9x faster\n"
-    << "  here: movnti " << fmt("%.1f", 1e3 * 1.073741824 / g["movnti"]) << " ms/GiB (" << fmt("%.1f GB/s", g["movnti"])
-    << "), rep stosb " << fmt("%.1f", 1e3 * 1.073741824 / g["stosb"]) << " ms/GiB (" << fmt("%.1f GB/s", g["stosb"])
+    << "  here: movnti " << fmt("%.1f", 1e3 * 1.073741824 / g["movnti"]) << " ms/GiB ("
+    << fmt("%.1f GB/s", g["movnti"]) << "), rep stosb "
+    << fmt("%.1f", 1e3 * 1.073741824 / g["stosb"]) << " ms/GiB (" << fmt("%.1f GB/s", g["stosb"])
     << "): movnti is " << fmt("%.2fx", g["movnti"] / g["stosb"]) << " as fast\n";
   return s.str();
 }

@@ -29,7 +29,7 @@ inline constexpr const char *kTuned = "tuned";
 //! clearjit_clear / clearjit_clear_stream, as an application calls it), memset (libc) and every
 //! kernel of the profile plus each runnable method's default spec.
 struct Comparison {
-  std::string source;            //!< where the profile came from
+  std::string source; //!< where the profile came from
   std::vector<Job> jobs;
   std::vector<std::string> kernels; //!< candidate specs, canonical
 };

@@ -40,8 +40,7 @@ std::string format_eta(double s) {
 } // namespace
 
 void summarize(Measurement &m) {
-  if (m.samples.empty())
-    return;
+  if (m.samples.empty()) return;
   std::vector<double> v = m.samples;
   std::sort(v.begin(), v.end());
   size_t n = v.size();
@@ -59,8 +58,7 @@ int kernel_complexity(const Spec &s) {
   CpuInfo all;
   all.features.fill(true);
   auto code = compile_kernel(s, all);
-  if (!code)
-    return penalty + 999;
+  if (!code) return penalty + 999;
   const std::string &l = code.value.value()->listing;
   int lines = 0;
   for (char c : l)
@@ -78,7 +76,7 @@ struct Bench::Impl {
     uint64_t stride = 0;         // bytes between slots: they spread over the whole pool
   };
   std::map<uint64_t, Slots> slots; // per size
-  double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
+  double calibration = 1;          // measured seconds / raw estimate, learned from earlier batches
 
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
     uint64_t l3 = cpu.l3.size ? cpu.l3.size : (32ull << 20);
@@ -99,8 +97,7 @@ struct Bench::Impl {
     auto it = kernels.find(key);
     if (it == kernels.end()) {
       auto code = compile_kernel(s, cpu);
-      if (!code)
-        throw std::runtime_error("cannot measure " + key + ": " + code.error);
+      if (!code) throw std::runtime_error("cannot measure " + key + ": " + code.error);
       it = kernels.emplace(key, std::move(code.value.value())).first;
     }
     return it->second->fn;
@@ -121,7 +118,8 @@ struct Bench::Impl {
   }
 };
 
-Bench::Bench(const CpuInfo &cpu, uint64_t max_size) : impl_(std::make_unique<Impl>(cpu, max_size)) {}
+Bench::Bench(const CpuInfo &cpu, uint64_t max_size)
+    : impl_(std::make_unique<Impl>(cpu, max_size)) {}
 Bench::~Bench() = default;
 uint64_t Bench::pool_bytes() const { return impl_->pool_bytes; }
 
@@ -154,7 +152,8 @@ public:
     for (const Run &r : runs) {
       if (r.run_type != Run::RT_Iteration || r.error_occurred || r.real_accumulated_time <= 0)
         continue;
-      size_t idx = std::stoul(r.run_name.function_name.substr(r.run_name.function_name.rfind('#') + 1));
+      size_t idx =
+          std::stoul(r.run_name.function_name.substr(r.run_name.function_name.rfind('#') + 1));
       Measurement &m = out_[idx];
       m.samples.push_back(double(m.size) * double(r.iterations) / r.real_accumulated_time / 1e9);
     }
@@ -169,28 +168,29 @@ private:
 // Progress on stderr: a bar with ETA on a terminal, a line per 10% otherwise.
 class Progress {
 public:
-  Progress(bool on, std::string label, double total) : on_(on), label_(std::move(label)), total_(total) {
+  Progress(bool on, std::string label, double total)
+      : on_(on), label_(std::move(label)), total_(total) {
     tty_ = isatty(STDERR_FILENO);
     start_ = Clock::now();
   }
   ~Progress() {
-    if (on_ && tty_)
-      std::fprintf(stderr, "\r\033[K");
+    if (on_ && tty_) std::fprintf(stderr, "\r\033[K");
   }
   void add(double done) {
-    if (!on_ || total_ <= 0)
-      return;
+    if (!on_ || total_ <= 0) return;
     done_ += done;
     double f = std::min(done_ / total_, 0.99);
     double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     double eta = f > 0.02 ? elapsed * (1 - f) / f : 0;
     if (tty_) {
       int width = 30, fill = int(f * width);
-      std::fprintf(stderr, "\r\033[K%s [%s%s] %3d%%  ETA %s", label_.c_str(), std::string(fill, '#').c_str(),
-                   std::string(width - fill, '.').c_str(), int(f * 100), format_eta(eta).c_str());
+      std::fprintf(stderr, "\r\033[K%s [%s%s] %3d%%  ETA %s", label_.c_str(),
+                   std::string(fill, '#').c_str(), std::string(width - fill, '.').c_str(),
+                   int(f * 100), format_eta(eta).c_str());
     } else if (int(f * 10) > last_decile_) {
       last_decile_ = int(f * 10);
-      std::fprintf(stderr, "%s: %d%%, ETA %s\n", label_.c_str(), last_decile_ * 10, format_eta(eta).c_str());
+      std::fprintf(stderr, "%s: %d%%, ETA %s\n", label_.c_str(), last_decile_ * 10,
+                   format_eta(eta).c_str());
     }
   }
 
@@ -202,9 +202,12 @@ private:
   Clock::time_point start_;
 };
 
-void Bench::register_jobs(const std::vector<Job> &jobs, const MeasureOptions &o) { register_with(jobs, o, nullptr); }
+void Bench::register_jobs(const std::vector<Job> &jobs, const MeasureOptions &o) {
+  register_with(jobs, o, nullptr);
+}
 
-void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o, Progress *progress) {
+void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
+                          Progress *progress) {
   benchmark::ClearRegisteredBenchmarks();
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job &j = jobs[i];
@@ -217,31 +220,35 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
     const uint64_t size = j.size;
     const bool reuse = j.intent == Intent::reuse;
     const double rep_estimate = estimate_seconds({j}, o) / o.repetitions;
-    std::string name = (j.name.empty() ? format_spec(j.spec) : j.name) + "/" + std::to_string(size) + "/" +
-                       std::string(intent_name(j.intent)) + "#" + std::to_string(i);
+    std::string name = (j.name.empty() ? format_spec(j.spec) : j.name) + "/" +
+                       std::to_string(size) + "/" + std::string(intent_name(j.intent)) + "#" +
+                       std::to_string(i);
     size_t next = 0;
     const double min_time = o.min_time;
-    benchmark::RegisterBenchmark(name.c_str(), [=, &order](benchmark::State &st) mutable {
-      uint64_t sink = 0;
-      auto t0 = Clock::now();
-      for (auto _ : st) {
-        uint8_t *dst = pool + uint64_t(order[next]) * stride;
-        next = next + 1 == order.size() ? 0 : next + 1;
-        if (!cj)
-          fn(dst, size);
-        else if (reuse) // direct calls, as in an application
-          clearjit_clear(cj, dst, size);
-        else
-          clearjit_clear_stream(cj, dst, size);
-        if (reuse)
-          sink += read_pass(dst, size);
-      }
-      benchmark::DoNotOptimize(sink);
-      st.SetBytesProcessed(int64_t(st.iterations() * size));
-      // Only the final trial of a repetition runs for min_time; count it as one repetition.
-      if (progress && std::chrono::duration<double>(Clock::now() - t0).count() >= 0.9 * min_time)
-        progress->add(rep_estimate);
-    })
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [=, &order](benchmark::State &st) mutable {
+                                   uint64_t sink = 0;
+                                   auto t0 = Clock::now();
+                                   for (auto _ : st) {
+                                     uint8_t *dst = pool + uint64_t(order[next]) * stride;
+                                     next = next + 1 == order.size() ? 0 : next + 1;
+                                     if (!cj)
+                                       fn(dst, size);
+                                     else if (reuse) // direct calls, as in an application
+                                       clearjit_clear(cj, dst, size);
+                                     else
+                                       clearjit_clear_stream(cj, dst, size);
+                                     if (reuse) sink += read_pass(dst, size);
+                                   }
+                                   benchmark::DoNotOptimize(sink);
+                                   st.SetBytesProcessed(int64_t(st.iterations() * size));
+                                   // Only the final trial of a repetition runs for min_time; count
+                                   // it as one repetition.
+                                   if (progress &&
+                                       std::chrono::duration<double>(Clock::now() - t0).count() >=
+                                           0.9 * min_time)
+                                     progress->add(rep_estimate);
+                                 })
         ->Repetitions(o.repetitions)
         ->MinTime(o.min_time)
         ->UseRealTime();
@@ -251,7 +258,12 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
 std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
   std::vector<Measurement> out(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
-    out[i] = Measurement{jobs[i].name.empty() ? format_spec(jobs[i].spec) : jobs[i].name, jobs[i].size, jobs[i].intent, {}, 0, 0};
+    out[i] = Measurement{jobs[i].name.empty() ? format_spec(jobs[i].spec) : jobs[i].name,
+                         jobs[i].size,
+                         jobs[i].intent,
+                         {},
+                         0,
+                         0};
 
   // Google Benchmark reads its flags once from argv: ours first, the caller's pass-through after
   // so they win.
@@ -272,9 +284,9 @@ std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureO
   benchmark::RunSpecifiedBenchmarks(&collector);
   // Large batches teach the estimator this machine's real speed (bounded: one odd batch must
   // not make the plan absurd).
-  double raw = raw_estimate(jobs, o), took = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (raw > 2)
-    impl_->calibration = std::clamp(took / raw, 0.5, 3.0);
+  double raw = raw_estimate(jobs, o),
+         took = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (raw > 2) impl_->calibration = std::clamp(took / raw, 0.5, 3.0);
   benchmark::ClearRegisteredBenchmarks();
   for (Measurement &m : out)
     summarize(m);

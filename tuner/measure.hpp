@@ -76,7 +76,8 @@ public:
   uint64_t pool_bytes() const;
 
 private:
-  void register_with(const std::vector<Job> &jobs, const MeasureOptions &options, class Progress *progress);
+  void register_with(const std::vector<Job> &jobs, const MeasureOptions &options,
+                     class Progress *progress);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

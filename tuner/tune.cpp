@@ -19,12 +19,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct LevelPlan {
-  int steps_per_octave;   // size grid density
+  int steps_per_octave; // size grid density
   int repetitions;
-  double min_time;        // seconds per repetition
-  bool variants;          // measure unroll/align/fence variants of the leading methods
-  int refine_rounds;      // bisection rounds around every crossover
-  double budget;          // seconds, when --time-limit is not given
+  double min_time;   // seconds per repetition
+  bool variants;     // measure unroll/align/fence variants of the leading methods
+  int refine_rounds; // bisection rounds around every crossover
+  double budget;     // seconds, when --time-limit is not given
 };
 
 LevelPlan plan_for(Level l) {
@@ -41,8 +41,7 @@ std::vector<uint64_t> size_grid(uint64_t lo, uint64_t hi, int steps) {
   std::set<uint64_t> out;
   for (int i = 0;; ++i) {
     double s = double(lo) * std::pow(2.0, double(i) / steps);
-    if (s > double(hi) * 1.0001)
-      break;
+    if (s > double(hi) * 1.0001) break;
     out.insert(s < 4096 ? round_boundary(s) : uint64_t(std::llround(s / 4096)) * 4096);
   }
   out.insert(hi);
@@ -80,11 +79,9 @@ public:
       : o_(o), cpu_(cpu), plan_(plan_for(o.level)), bench_(cpu, o.max_size) {
     budget_ = o.time_limit > 0 ? o.time_limit : plan_.budget;
     for (const Spec &s : candidates(Level::quick))
-      if (unsupported_reason(s, cpu).empty())
-        methods_.push_back(s);
+      if (unsupported_reason(s, cpu).empty()) methods_.push_back(s);
     for (const Spec &s : candidates(o.level))
-      if (unsupported_reason(s, cpu).empty())
-        pool_.push_back(s);
+      if (unsupported_reason(s, cpu).empty()) pool_.push_back(s);
     l3_ = cpu.l3.size ? cpu.l3.size : 32ull << 20;
   }
 
@@ -104,16 +101,15 @@ public:
     measure(jobs, "measuring");
 
     // Stage 2: variants of the methods that lead somewhere.
-    if (plan_.variants)
-      measure(variant_jobs(), "variants");
+    if (plan_.variants) measure(variant_jobs(), "variants");
     // Stage 3: bisection around every crossover, and around the no-allocate step.
     for (int round = 0; round < plan_.refine_rounds; ++round) {
       std::vector<Job> refine = crossover_jobs();
       append(refine, step_jobs());
-      if (refine.empty())
-        break;
+      if (refine.empty()) break;
       if (!fits(refine)) {
-        r.notes.push_back("refinement stopped after " + std::to_string(round) + " rounds to fit the time limit");
+        r.notes.push_back("refinement stopped after " + std::to_string(round) +
+                          " rounds to fit the time limit");
         break;
       }
       measure(refine, "refining");
@@ -155,8 +151,7 @@ private:
   }
 
   void measure(const std::vector<Job> &jobs, const std::string &label) {
-    if (jobs.empty())
-      return;
+    if (jobs.empty()) return;
     auto ms = bench_.run(jobs, options(label));
     all_.insert(all_.end(), ms.begin(), ms.end());
   }
@@ -191,8 +186,7 @@ private:
         std::vector<uint64_t> fewer;
         for (size_t i = 0; i < grid_.size(); i += 2)
           fewer.push_back(grid_[i]);
-        if (fewer.back() != grid_.back())
-          fewer.push_back(grid_.back());
+        if (fewer.back() != grid_.back()) fewer.push_back(grid_.back());
         grid_ = fewer;
         notes_.push_back("every other grid size dropped to fit the time limit");
       } else if (!sweep.empty()) {
@@ -210,8 +204,7 @@ private:
   // The temporal kernel rep stosb is compared with: the widest vector stores this CPU has.
   Spec temporal_reference() const {
     for (Method m : {Method::avx512, Method::avx2, Method::sse})
-      if (runs(m))
-        return default_spec(m);
+      if (runs(m)) return default_spec(m);
     return default_spec(Method::mov);
   }
 
@@ -219,8 +212,7 @@ private:
   std::vector<Job> no_allocate_jobs() {
     std::vector<Job> jobs;
     uint64_t lo = std::max(o_.min_size, l3_ / 4), hi = std::min(o_.max_size, 8 * l3_);
-    if (lo >= hi)
-      return jobs;
+    if (lo >= hi) return jobs;
     for (uint64_t size : size_grid(lo, hi, 4)) {
       jobs.push_back({default_spec(Method::stosb), size, Intent::stream});
       jobs.push_back({temporal_reference(), size, Intent::stream});
@@ -234,8 +226,7 @@ private:
     for (Method m : {Method::stosb, Method::stosq})
       for (uint64_t c : {uint64_t(0), uint64_t(4) << 10, uint64_t(64) << 10, uint64_t(2) << 20,
                          uint64_t(8) << 20, uint64_t(32) << 20}) {
-        if (c >= o_.max_size)
-          continue;
+        if (c >= o_.max_size) continue;
         Spec s = default_spec(m);
         s.chunk = c;
         jobs.push_back({s, o_.max_size, Intent::stream});
@@ -245,16 +236,14 @@ private:
 
   Spec fence_method() const {
     for (Method m : {Method::ntavx2, Method::ntsse, Method::movnti})
-      if (runs(m))
-        return default_spec(m);
+      if (runs(m)) return default_spec(m);
     return default_spec(Method::movnti);
   }
 
   std::vector<uint64_t> fence_sizes() const {
     std::vector<uint64_t> out;
     for (uint64_t s : {uint64_t(64) << 10, uint64_t(2) << 20, uint64_t(64) << 20})
-      if (s >= o_.min_size && s <= o_.max_size)
-        out.push_back(s);
+      if (s >= o_.min_size && s <= o_.max_size) out.push_back(s);
     return out;
   }
 
@@ -273,8 +262,7 @@ private:
 
   ComplexityMap complexity() {
     for (const Measurement &m : all_)
-      if (!complexity_.count(m.spec))
-        complexity_[m.spec] = kernel_complexity(*parse_spec(m.spec));
+      if (!complexity_.count(m.spec)) complexity_[m.spec] = kernel_complexity(*parse_spec(m.spec));
     return complexity_;
   }
 
@@ -290,8 +278,8 @@ private:
     // (the findings' sweeps measure two kernels, which must not win a class by default).
     std::vector<Measurement> out;
     for (const Measurement &m : all_)
-      if (contenders.count(m.spec) &&
-          (std::binary_search(grid_.begin(), grid_.end(), m.size) || bisections_.count({m.intent, m.size})))
+      if (contenders.count(m.spec) && (std::binary_search(grid_.begin(), grid_.end(), m.size) ||
+                                       bisections_.count({m.intent, m.size})))
         out.push_back(m);
     return out;
   }
@@ -303,11 +291,9 @@ private:
     for (Intent intent : kIntents) {
       std::map<uint64_t, double> best;
       for (const Measurement &m : base)
-        if (m.intent == intent)
-          best[m.size] = std::max(best[m.size], m.gbps);
+        if (m.intent == intent) best[m.size] = std::max(best[m.size], m.gbps);
       for (const Measurement &m : base) {
-        if (m.intent != intent || m.gbps < 0.9 * best[m.size])
-          continue;
+        if (m.intent != intent || m.gbps < 0.9 * best[m.size]) continue;
         Method method = parse_spec(m.spec)->method;
         for (const Spec &v : pool_) {
           // Chunked and unfenced variants are the studies' business, not dispatch candidates.
@@ -320,18 +306,19 @@ private:
       }
     }
     if (!fits(jobs)) {
-      notes_.push_back("variants measured only for the leading method at each size, to fit the time limit");
+      notes_.push_back(
+          "variants measured only for the leading method at each size, to fit the time limit");
       jobs.clear();
       variants_.clear();
       // Keep only the variants of the single best method per point.
       for (Intent intent : kIntents) {
         std::map<uint64_t, const Measurement *> top;
         for (const Measurement &m : base)
-          if (m.intent == intent && (!top[m.size] || m.gbps > top[m.size]->gbps))
-            top[m.size] = &m;
+          if (m.intent == intent && (!top[m.size] || m.gbps > top[m.size]->gbps)) top[m.size] = &m;
         for (auto &[size, m] : top)
           for (const Spec &v : pool_)
-            if (v.method == parse_spec(m->spec)->method && !v.chunk && !(v == default_spec(v.method)) &&
+            if (v.method == parse_spec(m->spec)->method && !v.chunk &&
+                !(v == default_spec(v.method)) &&
                 !(v.info().nontemporal && v.fence == Fence::none)) {
               jobs.push_back({v, size, intent});
               variants_.insert(format_spec(v));
@@ -357,8 +344,7 @@ private:
         if (ws[i].spec == ws[i - 1].spec || double(ws[i].size) / double(ws[i - 1].size) < 1.2)
           continue;
         uint64_t mid = round_boundary(std::sqrt(double(ws[i - 1].size) * double(ws[i].size)));
-        if (mid <= ws[i - 1].size || mid >= ws[i].size)
-          continue;
+        if (mid <= ws[i - 1].size || mid >= ws[i].size) continue;
         for (const std::string &s : {ws[i - 1].spec, ws[i].spec})
           jobs.push_back({*parse_spec(s), mid, intent});
         bisections_.insert({intent, mid});
@@ -375,22 +361,18 @@ private:
     std::vector<Measurement> s, t;
     std::string ref = format_spec(temporal_reference());
     for (const Measurement &m : all_) {
-      if (m.intent != Intent::stream || m.size < l3_ / 4)
-        continue;
+      if (m.intent != Intent::stream || m.size < l3_ / 4) continue;
       if (m.spec == "stosb")
         s.push_back(m);
       else if (m.spec == ref)
         t.push_back(m);
     }
     NoAllocate na = find_no_allocate(s, t);
-    if (!na.size)
-      return jobs;
+    if (!na.size) return jobs;
     uint64_t below = 0;
     for (const Measurement &m : s)
-      if (m.size < *na.size)
-        below = std::max(below, m.size);
-    if (!below || double(*na.size) / double(below) < 1.05)
-      return jobs;
+      if (m.size < *na.size) below = std::max(below, m.size);
+    if (!below || double(*na.size) / double(below) < 1.05) return jobs;
     uint64_t mid = round_boundary(std::sqrt(double(below) * double(*na.size)));
     jobs.push_back({default_spec(Method::stosb), mid, Intent::stream});
     jobs.push_back({temporal_reference(), mid, Intent::stream});
@@ -430,8 +412,9 @@ private:
       }
     f.stosb_no_allocate = find_no_allocate(s, t);
     if (s.empty())
-      f.stosb_no_allocate.reason = o_.max_size < l3_ / 4 ? "the largest size tuned is below a quarter of the L3"
-                                                         : "not measured (time limit)";
+      f.stosb_no_allocate.reason = o_.max_size < l3_ / 4
+                                       ? "the largest size tuned is below a quarter of the L3"
+                                       : "not measured (time limit)";
 
     for (Method method : {Method::stosb, Method::stosq}) {
       ChunkStudy c;
@@ -442,12 +425,10 @@ private:
         Spec s = default_spec(method);
         s.chunk = chunk;
         auto g = pooled_gbps(all_, Intent::stream, format_spec(s));
-        if (auto it = g.find(o_.max_size); it != g.end())
-          c.gbps[chunk] = it->second;
+        if (auto it = g.find(o_.max_size); it != g.end()) c.gbps[chunk] = it->second;
       }
       c.smallest_90 = smallest_good_chunk(c.gbps);
-      if (!c.gbps.empty())
-        f.chunks.push_back(c);
+      if (!c.gbps.empty()) f.chunks.push_back(c);
     }
 
     FenceStudy fs;
@@ -456,12 +437,12 @@ private:
     chunked.fence = Fence::chunk;
     fs.at_end = format_spec(end);
     fs.per_chunk = format_spec(chunked);
-    auto per_chunk = pooled_gbps(all_, Intent::stream, fs.per_chunk), at_end = pooled_gbps(all_, Intent::stream, fs.at_end);
+    auto per_chunk = pooled_gbps(all_, Intent::stream, fs.per_chunk),
+         at_end = pooled_gbps(all_, Intent::stream, fs.at_end);
     for (uint64_t size : fence_sizes())
       if (per_chunk.count(size) && at_end.count(size))
         fs.gbps[size] = {per_chunk[size], at_end[size]};
-    if (!fs.gbps.empty())
-      f.fence = fs;
+    if (!fs.gbps.empty()) f.fence = fs;
     f.nontemporal_reuse = nontemporal_from(r.reuse);
     f.nontemporal_stream = nontemporal_from(r.stream);
   }
@@ -485,8 +466,7 @@ private:
 std::string toml_string(const std::string &s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
+    if (c == '"' || c == '\\') out += '\\';
     if (uint8_t(c) < 0x20) {
       char b[8];
       std::snprintf(b, sizeof b, "\\u%04x", c);
@@ -502,11 +482,16 @@ std::string num(double v) { return fmt("%.1f", v); }
 
 } // namespace
 
-TuneResult tune(const TuneOptions &options, const CpuInfo &cpu) { return Tuner(options, cpu).run(); }
+TuneResult tune(const TuneOptions &options, const CpuInfo &cpu) {
+  return Tuner(options, cpu).run();
+}
 
 std::string default_profile_name(const CpuInfo &cpu) {
-  std::string vendor = cpu.vendor == "AuthenticAMD" ? "amd" : cpu.vendor == "GenuineIntel" ? "intel" : "cpu";
-  return vendor + "-family" + std::to_string(cpu.family) + "-model" + std::to_string(cpu.model) + ".toml";
+  std::string vendor = cpu.vendor == "AuthenticAMD"   ? "amd"
+                       : cpu.vendor == "GenuineIntel" ? "intel"
+                                                      : "cpu";
+  return vendor + "-family" + std::to_string(cpu.family) + "-model" + std::to_string(cpu.model) +
+         ".toml";
 }
 
 std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
@@ -522,28 +507,25 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
     t << (i ? ", " : "") << toml_string(h.features[i]);
   t << "]\nl1d = " << h.l1d << "\nl2 = " << h.l2 << "\nl3 = " << h.l3
     << "\nhypervisor = " << (h.hypervisor ? "true" : "false") << "\n\n";
-  t << "[tuning]\ntool = \"clearjit 0.1.0\"\ndate = " << r.date << "\nlevel = " << toml_string(r.level)
-    << "\nseconds = " << num(r.seconds) << "\n";
+  t << "[tuning]\ntool = \"clearjit 0.1.0\"\ndate = " << r.date
+    << "\nlevel = " << toml_string(r.level) << "\nseconds = " << num(r.seconds) << "\n";
   for (const std::string &n : r.notes)
     t << "# " << n << "\n";
 
   const Findings &f = r.findings;
   t << "\n[findings]\n";
-  if (f.stosb_no_allocate.size)
-    t << "stosb_no_allocate = " << *f.stosb_no_allocate.size << "\n";
+  if (f.stosb_no_allocate.size) t << "stosb_no_allocate = " << *f.stosb_no_allocate.size << "\n";
   t << "stosb_no_allocate_note = " << toml_string(f.stosb_no_allocate.reason) << "\n";
-  if (f.nontemporal_reuse)
-    t << "nontemporal_reuse = " << *f.nontemporal_reuse << "\n";
-  if (f.nontemporal_stream)
-    t << "nontemporal_stream = " << *f.nontemporal_stream << "\n";
+  if (f.nontemporal_reuse) t << "nontemporal_reuse = " << *f.nontemporal_reuse << "\n";
+  if (f.nontemporal_stream) t << "nontemporal_stream = " << *f.nontemporal_stream << "\n";
   for (const ChunkStudy &c : f.chunks) {
     t << "\n[findings.chunk." << c.method << "]\nsize = " << c.size << "\n";
-    if (c.smallest_90)
-      t << "smallest_chunk_at_90_percent = " << *c.smallest_90 << "\n";
+    if (c.smallest_90) t << "smallest_chunk_at_90_percent = " << *c.smallest_90 << "\n";
     t << "gbps = { ";
     bool first = true;
     for (auto &[chunk, g] : c.gbps) {
-      t << (first ? "" : ", ") << (chunk ? "chunk_" + format_size(chunk) : std::string("whole")) << " = " << num(g);
+      t << (first ? "" : ", ") << (chunk ? "chunk_" + format_size(chunk) : std::string("whole"))
+        << " = " << num(g);
       first = false;
     }
     t << " }\n";
@@ -552,15 +534,14 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
     t << "\n[findings.fence]\nper_chunk = " << toml_string(f.fence->per_chunk)
       << "\nat_end = " << toml_string(f.fence->at_end) << "\n";
     for (auto &[size, g] : f.fence->gbps)
-      t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first) << ", at_end = " << num(g.second)
-        << " }\n";
+      t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first)
+        << ", at_end = " << num(g.second) << " }\n";
   }
   for (Intent i : kIntents) {
     const auto &table = i == Intent::reuse ? r.reuse : r.stream;
     for (const SizeClass &c : table) {
       t << "\n[[dispatch." << intent_name(i) << "]]\n";
-      if (c.below)
-        t << "below = " << c.below << "\n";
+      if (c.below) t << "below = " << c.below << "\n";
       t << "kernel = " << toml_string(format_spec(c.kernel)) << "\ngbps = " << num(c.gbps) << "\n";
     }
   }
@@ -573,22 +554,23 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
   auto str = [](const std::string &s) {
     std::string out = "\"";
     for (char c : s) {
-      if (c == '"' || c == '\\')
-        out += '\\';
+      if (c == '"' || c == '\\') out += '\\';
       out += c;
     }
     return out + "\"";
   };
-  j << "{\n  \"host\": {\"vendor\": " << str(h.vendor) << ", \"family\": " << h.family << ", \"model\": "
-    << h.model << ", \"stepping\": " << h.stepping << ", \"brand\": " << str(h.brand) << ", \"l1d\": " << h.l1d
-    << ", \"l2\": " << h.l2 << ", \"l3\": " << h.l3 << ", \"hypervisor\": " << (h.hypervisor ? "true" : "false")
+  j << "{\n  \"host\": {\"vendor\": " << str(h.vendor) << ", \"family\": " << h.family
+    << ", \"model\": " << h.model << ", \"stepping\": " << h.stepping
+    << ", \"brand\": " << str(h.brand) << ", \"l1d\": " << h.l1d << ", \"l2\": " << h.l2
+    << ", \"l3\": " << h.l3 << ", \"hypervisor\": " << (h.hypervisor ? "true" : "false")
     << "},\n  \"level\": " << str(r.level) << ",\n  \"date\": " << str(r.date)
     << ",\n  \"seconds\": " << num(r.seconds) << ",\n  \"measurements\": [\n";
   for (size_t i = 0; i < r.measurements.size(); ++i) {
     const Measurement &m = r.measurements[i];
-    j << "    {\"kernel\": " << str(m.spec) << ", \"size\": " << m.size << ", \"intent\": "
-      << str(std::string(intent_name(m.intent))) << ", \"gbps\": " << fmt("%.3f", m.gbps)
-      << ", \"cv\": " << fmt("%.4f", m.cv) << ", \"samples\": [";
+    j << "    {\"kernel\": " << str(m.spec) << ", \"size\": " << m.size
+      << ", \"intent\": " << str(std::string(intent_name(m.intent)))
+      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
+      << ", \"samples\": [";
     for (size_t k = 0; k < m.samples.size(); ++k)
       j << (k ? ", " : "") << fmt("%.3f", m.samples[k]);
     j << "]}" << (i + 1 < r.measurements.size() ? "," : "") << "\n";
@@ -606,8 +588,9 @@ std::string summary_text(const TuneResult &r) {
   for (Intent i : kIntents) {
     const auto &table = i == Intent::reuse ? r.reuse : r.stream;
     const auto &memset = i == Intent::reuse ? r.memset_reuse : r.memset_stream;
-    s << "\n" << intent_name(i)
-      << (i == Intent::reuse ? " (clear, then one read pass)" : " (clear only)") << "\n";
+    s << "\n"
+      << intent_name(i) << (i == Intent::reuse ? " (clear, then one read pass)" : " (clear only)")
+      << "\n";
     s << "  sizes                    kernel                          GB/s   vs memset\n";
     uint64_t lower = 0;
     for (const SizeClass &c : table) {
@@ -621,28 +604,32 @@ std::string summary_text(const TuneResult &r) {
         }
       std::string range = human(lower) + " .. " + (c.below ? human(c.below) : std::string("up"));
       char line[200];
-      std::snprintf(line, sizeof line, "  %-24s %-28s %7.1f   %s\n", range.c_str(), format_spec(c.kernel).c_str(),
-                    c.gbps, n ? fmt("%.2fx", c.gbps / std::exp(logsum / n)).c_str() : "-");
+      std::snprintf(line, sizeof line, "  %-24s %-28s %7.1f   %s\n", range.c_str(),
+                    format_spec(c.kernel).c_str(), c.gbps,
+                    n ? fmt("%.2fx", c.gbps / std::exp(logsum / n)).c_str() : "-");
       s << line;
       lower = c.below;
     }
   }
   const Findings &f = r.findings;
   s << "\nfindings\n  stosb_no_allocate: "
-    << (f.stosb_no_allocate.size ? human(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason +
-                                       ", against " + f.no_allocate_reference + ")"
-                                 : "none: " + f.stosb_no_allocate.reason)
+    << (f.stosb_no_allocate.size
+            ? human(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason + ", against " +
+                  f.no_allocate_reference + ")"
+            : "none: " + f.stosb_no_allocate.reason)
     << "\n";
-  s << "  nontemporal_reuse: " << (f.nontemporal_reuse ? "from " + human(*f.nontemporal_reuse) : "never wins")
-    << "\n  nontemporal_stream: " << (f.nontemporal_stream ? "from " + human(*f.nontemporal_stream) : "never wins")
-    << "\n";
+  s << "  nontemporal_reuse: "
+    << (f.nontemporal_reuse ? "from " + human(*f.nontemporal_reuse) : "never wins")
+    << "\n  nontemporal_stream: "
+    << (f.nontemporal_stream ? "from " + human(*f.nontemporal_stream) : "never wins") << "\n";
   for (const ChunkStudy &c : f.chunks) {
     s << "  chunk study, " << c.method << " over " << human(c.size) << ":";
     for (auto &[chunk, g] : c.gbps)
       s << " " << (chunk ? format_size(chunk) : std::string("whole")) << " " << fmt("%.1f", g);
     s << " GB/s";
     if (c.smallest_90)
-      s << "; smallest chunk at 90% of whole: " << (*c.smallest_90 ? format_size(*c.smallest_90) : "none");
+      s << "; smallest chunk at 90% of whole: "
+        << (*c.smallest_90 ? format_size(*c.smallest_90) : "none");
     s << "\n";
   }
   if (f.fence) {
@@ -656,12 +643,10 @@ std::string summary_text(const TuneResult &r) {
 
 std::string write_file_atomically(const std::string &path, const std::string &text) {
   struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    return path + ": is a directory";
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return path + ": is a directory";
   std::string tmp = path + ".tmp." + std::to_string(getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0)
-    return path + ": cannot write: " + std::strerror(errno);
+  if (fd < 0) return path + ": cannot write: " + std::strerror(errno);
   size_t done = 0;
   while (done < text.size()) {
     ssize_t w = ::write(fd, text.data() + done, text.size() - done);

@@ -29,7 +29,7 @@ struct ChunkStudy {
 };
 
 struct FenceStudy {
-  std::string per_chunk, at_end; //!< the two specs compared
+  std::string per_chunk, at_end;                      //!< the two specs compared
   std::map<uint64_t, std::pair<double, double>> gbps; //!< size -> (per 4 KiB chunk, at end)
 };
 
@@ -48,7 +48,7 @@ struct TuneResult {
   Findings findings;
   double seconds = 0;
   std::string level;
-  std::string date; //!< UTC, RFC 3339
+  std::string date;               //!< UTC, RFC 3339
   std::vector<std::string> notes; //!< what was narrowed to fit the time limit
 };
 

@@ -37,8 +37,7 @@ public:
     std::string buf(spec.size() + 512, '\0');
     clearjit_kernel *k = clearjit_kernel_compile(std::string(spec).c_str(), buf.data(), buf.size());
     if (!k) {
-      if (error)
-        *error = buf.c_str();
+      if (error) *error = buf.c_str();
       return std::nullopt;
     }
     return Kernel(k);
@@ -70,8 +69,7 @@ public:
     // Messages quote the path and a line of the file at most.
     std::string buf(path.size() + 8192, '\0');
     cj_.reset(clearjit_open(path.empty() ? nullptr : path.c_str(), buf.data(), buf.size()));
-    if (!cj_)
-      throw Error(buf.c_str());
+    if (!cj_) throw Error(buf.c_str());
   }
 
   void clear(void *dst, size_t n) const { clearjit_clear(cj_.get(), dst, n); }
