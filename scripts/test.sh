@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up, build, and run the whole test suite: a normal build, then an ASan+UBSan build.
+# Set up, build, and run the whole test suite: a normal build, 30 s of fuzzing the profile
+# loader, then the suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 JOBS="$(nproc)"
@@ -7,14 +8,16 @@ JOBS="$(nproc)"
 setup_and_build "$CLEARJIT_ROOT/build"
 (cd "$CLEARJIT_ROOT/build" && ctest --output-on-failure -j "$JOBS")
 
-echo "clearjit: the same suite under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
-setup_and_build "$CLEARJIT_ROOT/build-sanitize" -DCLEARJIT_SANITIZE=ON
-(cd "$CLEARJIT_ROOT/build-sanitize" && ctest --output-on-failure -j "$JOBS")
-
 echo "clearjit: fuzzing the profile loader for ${CLEARJIT_FUZZ_SECONDS:-30} s" >&2
-CC=clang CXX=clang++ setup_and_build "$CLEARJIT_ROOT/build-fuzz" -DCLEARJIT_FUZZ=ON -DCLEARJIT_TESTS=OFF
+CC=clang CXX=clang++ cmake -S "$CLEARJIT_ROOT" -B "$CLEARJIT_ROOT/build-fuzz" -G Ninja \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLEARJIT_FUZZ=ON -DCLEARJIT_TESTS=OFF >/dev/null
+cmake --build "$CLEARJIT_ROOT/build-fuzz" --target profile_fuzzer
 CORPUS="$(mktemp -d)"
 trap 'rm -rf "$CORPUS"' EXIT
 cp "$CLEARJIT_ROOT"/tests/profiles/good/* "$CLEARJIT_ROOT"/tests/profiles/bad/* "$CORPUS"/
 "$CLEARJIT_ROOT/build-fuzz/profile_fuzzer" -max_total_time="${CLEARJIT_FUZZ_SECONDS:-30}" -timeout=10 \
   -rss_limit_mb=2048 -print_final_stats=1 "$CORPUS" 2>&1 | tail -n 12
+
+echo "clearjit: the same suite under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
+setup_and_build "$CLEARJIT_ROOT/build-sanitize" -DCLEARJIT_SANITIZE=ON
+(cd "$CLEARJIT_ROOT/build-sanitize" && ctest --output-on-failure -j "$JOBS")

@@ -60,12 +60,14 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   auto sizes = by_size(ms, intent);
   std::vector<Winner> out;
   std::vector<const std::vector<Candidate> *> at;
-  for (const auto &[size, cs] : sizes) {
+  for (const auto &entry : sizes) {
+    const uint64_t size = entry.first;
+    const std::vector<Candidate> &cs = entry.second; // a plain reference: lambdas below use it
     const Candidate *best =
         &*std::max_element(cs.begin(), cs.end(),
                            [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
     auto tied = [&](const Candidate &c) {
-      double band = std::min(0.10, std::max(o.noise_floor, 2 * std::max(best->cv, c.cv)));
+      double band = std::min(o.max_band, std::max(o.noise_floor, 2 * std::max(best->cv, c.cv)));
       return c.gbps >= best->gbps * (1 - band);
     };
     // The simplest tied kernel of those `allowed` (the fastest of equally simple ones).

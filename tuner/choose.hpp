@@ -12,8 +12,10 @@
 namespace cjit {
 
 struct ChooseOptions {
-  //! Kernels within max(noise_floor, 2 * cv) of the best at a size are tied (capped at 10%).
+  //! Kernels within max(noise_floor, 2 * cv) of the best at a size are tied, up to max_band:
+  //! a tie never costs more than 5% (the chosen kernel stays within 0.95x of the best).
   double noise_floor = 0.03;
+  double max_band = 0.05;
   //! A lone winner between two sizes won by the same kernel is an outlier when that kernel is
   //! within this fraction of it.
   double outlier_band = 0.10;

@@ -50,6 +50,16 @@ clearjit *open_or_throw(const std::string &path) {
   return cj;
 }
 
+MeasureOptions measure_options(const CompareOptions &o, const char *label) {
+  MeasureOptions m;
+  m.repetitions = o.repetitions;
+  m.min_time = o.min_time;
+  m.progress = o.progress;
+  m.benchmark_flags = o.benchmark_flags;
+  m.label = label;
+  return m;
+}
+
 } // namespace
 
 std::vector<uint64_t> default_compare_sizes() {
@@ -98,13 +108,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   }
   r.open_ms = median(ms);
 
-  MeasureOptions m;
-  m.repetitions = o.repetitions;
-  m.min_time = o.min_time;
-  m.progress = o.progress;
-  m.benchmark_flags = o.benchmark_flags;
-  m.label = "bench";
-  r.measurements = bench.run(c.jobs, m);
+  r.measurements = bench.run(c.jobs, measure_options(o, "bench"));
 
   std::map<std::pair<uint64_t, Intent>, CompareRow> rows;
   for (const Measurement &x : r.measurements) {
@@ -222,13 +226,7 @@ std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o) {
   for (const char *s : seed1)
     jobs.emplace_back(*parse_spec(s), G, Intent::stream);
   jobs.emplace_back(*parse_spec("movnti"), G, Intent::stream);
-  MeasureOptions m;
-  m.repetitions = o.repetitions;
-  m.min_time = o.min_time;
-  m.progress = o.progress;
-  m.benchmark_flags = o.benchmark_flags;
-  m.label = "seeds";
-  auto ms = bench.run(jobs, m);
+  auto ms = bench.run(jobs, measure_options(o, "seeds"));
   std::map<std::string, double> g;
   for (const Measurement &x : ms)
     g[x.spec] = x.gbps;
