@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace cjit {
 namespace {
@@ -58,41 +59,72 @@ double median(std::vector<double> v) {
 std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
                             const ComplexityMap &complexity, const ChooseOptions &o) {
   auto sizes = by_size(ms, intent);
+  // Per size: the kernels measured there and those tied with the best (within the noise band).
+  struct Point {
+    uint64_t size;
+    const std::vector<Candidate> *cs;
+    std::set<std::string> tied, measured;
+  };
+  std::vector<Point> points;
+  for (const auto &[size, cs] : sizes) {
+    const Candidate &best = *std::max_element(
+        cs.begin(), cs.end(), [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
+    Point p{size, &cs, {}, {}};
+    for (const Candidate &c : cs) {
+      double band = std::min(o.max_band, std::max(o.noise_floor, 2 * std::max(best.cv, c.cv)));
+      p.measured.insert(c.spec);
+      if (c.gbps >= best.gbps * (1 - band))
+        p.tied.insert(c.spec);
+    }
+    points.push_back(std::move(p));
+  }
+
+  // Greedy classes: from each size, the longest run of sizes that one kernel serves, tied with
+  // the best wherever it was measured (a bisection size that measured two kernels does not end
+  // a run). Fewest classes, and near-equal kernels do not flip classes with the noise. Within a
+  // run: the previous class's family first (string, temporal, non-temporal), then the simplest.
   std::vector<Winner> out;
   std::vector<const std::vector<Candidate> *> at;
-  for (const auto &entry : sizes) {
-    const uint64_t size = entry.first;
-    const std::vector<Candidate> &cs = entry.second; // a plain reference: lambdas below use it
-    const Candidate *best =
-        &*std::max_element(cs.begin(), cs.end(),
-                           [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
-    auto tied = [&](const Candidate &c) {
-      double band = std::min(o.max_band, std::max(o.noise_floor, 2 * std::max(best->cv, c.cv)));
-      return c.gbps >= best->gbps * (1 - band);
-    };
-    // The simplest tied kernel of those `allowed` (the fastest of equally simple ones).
-    auto simplest = [&](auto allowed) -> const Candidate * {
-      const Candidate *pick = nullptr;
-      for (const Candidate &c : cs) {
-        if (!tied(c) || !allowed(c)) continue;
-        int cc = complexity_of(complexity, c.spec),
-            pc = pick ? complexity_of(complexity, pick->spec) : 0;
-        if (!pick || cc < pc || (cc == pc && c.gbps > pick->gbps)) pick = &c;
-      }
-      return pick;
-    };
-    // Near-equal kernels must not flip classes back and forth with the noise: the previous
-    // size's kernel keeps its class while it stays tied with the best, then its family does.
-    const Candidate *pick = nullptr;
-    if (!out.empty()) {
-      const std::string prev = out.back().spec, prev_family = family_of(prev);
-      pick = simplest([&](const Candidate &c) { return c.spec == prev; });
-      if (!pick)
-        pick = simplest([&](const Candidate &c) { return family_of(c.spec) == prev_family; });
+  std::string prev_family;
+  for (size_t i = 0; i < points.size();) {
+    std::set<std::string> alive = points[i].tied;
+    size_t j = i + 1;
+    for (; j < points.size(); ++j) {
+      std::set<std::string> next;
+      for (const std::string &s : alive)
+        if (points[j].tied.count(s) || !points[j].measured.count(s))
+          next.insert(s);
+      if (next.empty())
+        break;
+      alive = std::move(next);
     }
-    if (!pick) pick = simplest([](const Candidate &) { return true; });
-    out.push_back({size, pick->spec, pick->gbps});
-    at.push_back(&cs);
+    std::string pick;
+    auto better = [&](const std::string &s) {
+      if (pick.empty())
+        return true;
+      bool sf = family_of(s) == prev_family, pf = family_of(pick) == prev_family;
+      if (sf != pf)
+        return sf;
+      int sc = complexity_of(complexity, s), pc = complexity_of(complexity, pick);
+      if (sc != pc)
+        return sc < pc;
+      return find(*points[i].cs, s)->gbps > find(*points[i].cs, pick)->gbps;
+    };
+    for (const std::string &s : alive)
+      if (better(s))
+        pick = s;
+    for (size_t k = i; k < j; ++k) {
+      // Where the pick was not measured (a bisection), the best measured speed stands in.
+      const Candidate *c = find(*points[k].cs, pick);
+      double gbps = c ? c->gbps : 0;
+      if (!c)
+        for (const Candidate &x : *points[k].cs)
+          gbps = std::max(gbps, x.gbps);
+      out.push_back({points[k].size, pick, gbps});
+      at.push_back(points[k].cs);
+    }
+    prev_family = family_of(pick);
+    i = j;
   }
   // A lone winner between two sizes won by the same kernel, which is close to it here too, is
   // noise: one outlier must not move a boundary.
