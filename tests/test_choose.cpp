@@ -74,9 +74,9 @@ TEST(Choose, TiesWithinNoiseGoToTheSimplerKernel) {
   ms = {point("avx2", 4 * KiB, 50, Intent::stream, 0.05),
         point("ntavx2", 4 * KiB, 52.1, Intent::stream, 0.05)};
   EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "avx2");
-  // ...while 8% faster wins however noisy: a tie never costs more than 5%.
+  // ...while 12% faster wins however noisy: a tie never costs more than 10%.
   ms = {point("avx2", 4 * KiB, 50, Intent::stream, 0.2),
-        point("ntavx2", 4 * KiB, 54, Intent::stream, 0.2)};
+        point("ntavx2", 4 * KiB, 56, Intent::stream, 0.2)};
   EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "ntavx2");
 }
 

@@ -80,9 +80,14 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   }
 
   // Greedy classes: from each size, the longest run of sizes that one kernel serves, tied with
-  // the best wherever it was measured (a bisection size that measured two kernels does not end
-  // a run). Fewest classes, and near-equal kernels do not flip classes with the noise. Within a
-  // run: the previous class's family first (string, temporal, non-temporal), then the simplest.
+  // the best at every size of the run. A partial size (a bisection, which measured the two
+  // neighbouring winners and memset only) neither ends a run nor admits a kernel it did not
+  // measure. Fewest classes, and near-equal kernels do not flip classes with the noise. Within
+  // a run: the previous class's family first (string, temporal, non-temporal), then the simplest.
+  size_t most = 0;
+  for (const Point &p : points)
+    most = std::max(most, p.measured.size());
+  auto partial = [&](const Point &p) { return p.measured.size() * 2 < most; };
   std::vector<Winner> out;
   std::vector<const std::vector<Candidate> *> at;
   std::string prev_family;
@@ -92,7 +97,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
     for (; j < points.size(); ++j) {
       std::set<std::string> next;
       for (const std::string &s : alive)
-        if (points[j].tied.count(s) || !points[j].measured.count(s))
+        if (points[j].tied.count(s) || (partial(points[j]) && !points[j].measured.count(s)))
           next.insert(s);
       if (next.empty())
         break;
