@@ -111,6 +111,21 @@ TEST(Choose, NearEqualKernelsTradingTheLeadMakeOneClass) {
   EXPECT_EQ(format_spec(table[0].kernel), "ntavx2"); // the simpler of the two (by instructions)
 }
 
+TEST(Choose, ABisectionSizeDoesNotSplitAClass) {
+  // 96 KiB measured only the two neighbouring winners and memset (a bisection): ntavx512,
+  // which it did not measure, still serves it, and the class runs on.
+  std::vector<Measurement> ms;
+  for (uint64_t size : {64 * KiB, 128 * KiB, 256 * KiB})
+    for (const char *k : {"ntavx2", "ntavx512", "avx2", "libc", "stosb", "sse", "mov", "avx512"})
+      ms.push_back(point(k, size, std::string(k) == "ntavx512" ? 62 : std::string(k) == "ntavx2" ? 50 : 30));
+  ms.push_back(point("ntavx2", 96 * KiB, 61));
+  ms.push_back(point("avx2", 96 * KiB, 30));
+  ms.push_back(point("libc", 96 * KiB, 30));
+  auto table = dispatch_table(winners(ms, Intent::stream, kComplexity));
+  ASSERT_EQ(table.size(), 1u);
+  EXPECT_EQ(format_spec(table[0].kernel), "ntavx512");
+}
+
 TEST(Choose, ThenItsFamilyKeepsTheClass) {
   // At 8 KiB stosb falls out of the band; stosq (same family: string instructions) and sse (a
   // simpler temporal kernel here) are tied with the best. The family continues.

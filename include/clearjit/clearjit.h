@@ -48,7 +48,7 @@ void clearjit_clear(const clearjit *cj, void *dst, size_t n);
 void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n);
 
 /*! The canonical spec of the profile's kernel for n bytes and `intent`. Valid until close.
- *  Below 256 bytes the dispatcher clears with its own head/tail stores whatever the class. */
+ *  Up to 256 bytes the dispatcher clears with its own head/tail stores whatever the class. */
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n);
 
 /*! The path the profile came from, or "built-in". */

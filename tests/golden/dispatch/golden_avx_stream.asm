@@ -1,7 +1,7 @@
 lea r8, [rdi+rsi]                           ; 4C8D0437
 xor eax, eax                                ; 31C0
 vpxor xmm0, xmm0, xmm0                      ; C5F9EFC0
-cmp rsi, 256                                ; 4881FE00010000
+cmp rsi, 257                                ; 4881FE01010000
 jae L0                                      ; 0F83........
 cmp rsi, 8                                  ; 4883FE08
 jae L2                                      ; 0F83........
