@@ -117,7 +117,10 @@ TEST(Choose, ABisectionSizeDoesNotSplitAClass) {
   std::vector<Measurement> ms;
   for (uint64_t size : {64 * KiB, 128 * KiB, 256 * KiB})
     for (const char *k : {"ntavx2", "ntavx512", "avx2", "libc", "stosb", "sse", "mov", "avx512"})
-      ms.push_back(point(k, size, std::string(k) == "ntavx512" ? 62 : std::string(k) == "ntavx2" ? 50 : 30));
+      ms.push_back(point(k, size,
+                         std::string(k) == "ntavx512" ? 62
+                         : std::string(k) == "ntavx2" ? 50
+                                                      : 30));
   ms.push_back(point("ntavx2", 96 * KiB, 61));
   ms.push_back(point("avx2", 96 * KiB, 30));
   ms.push_back(point("libc", 96 * KiB, 30));

@@ -67,14 +67,14 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   };
   std::vector<Point> points;
   for (const auto &[size, cs] : sizes) {
-    const Candidate &best = *std::max_element(
-        cs.begin(), cs.end(), [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
+    const Candidate &best =
+        *std::max_element(cs.begin(), cs.end(),
+                          [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
     Point p{size, &cs, {}, {}};
     for (const Candidate &c : cs) {
       double band = std::min(o.max_band, std::max(o.noise_floor, 2 * std::max(best.cv, c.cv)));
       p.measured.insert(c.spec);
-      if (c.gbps >= best.gbps * (1 - band))
-        p.tied.insert(c.spec);
+      if (c.gbps >= best.gbps * (1 - band)) p.tied.insert(c.spec);
     }
     points.push_back(std::move(p));
   }
@@ -99,25 +99,20 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
       for (const std::string &s : alive)
         if (points[j].tied.count(s) || (partial(points[j]) && !points[j].measured.count(s)))
           next.insert(s);
-      if (next.empty())
-        break;
+      if (next.empty()) break;
       alive = std::move(next);
     }
     std::string pick;
     auto better = [&](const std::string &s) {
-      if (pick.empty())
-        return true;
+      if (pick.empty()) return true;
       bool sf = family_of(s) == prev_family, pf = family_of(pick) == prev_family;
-      if (sf != pf)
-        return sf;
+      if (sf != pf) return sf;
       int sc = complexity_of(complexity, s), pc = complexity_of(complexity, pick);
-      if (sc != pc)
-        return sc < pc;
+      if (sc != pc) return sc < pc;
       return find(*points[i].cs, s)->gbps > find(*points[i].cs, pick)->gbps;
     };
     for (const std::string &s : alive)
-      if (better(s))
-        pick = s;
+      if (better(s)) pick = s;
     for (size_t k = i; k < j; ++k) {
       // Where the pick was not measured (a bisection), the best measured speed stands in.
       const Candidate *c = find(*points[k].cs, pick);
