@@ -520,6 +520,7 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   if (f.nontemporal_stream) t << "nontemporal_stream = " << *f.nontemporal_stream << "\n";
   for (const ChunkStudy &c : f.chunks) {
     t << "\n[findings.chunk." << c.method << "]\nsize = " << c.size << "\n";
+    // 0: no chunk below the whole extent reached 90% of its speed.
     if (c.smallest_90) t << "smallest_chunk_at_90_percent = " << *c.smallest_90 << "\n";
     t << "gbps = { ";
     bool first = true;
@@ -629,7 +630,7 @@ std::string summary_text(const TuneResult &r) {
     s << " GB/s";
     if (c.smallest_90)
       s << "; smallest chunk at 90% of whole: "
-        << (*c.smallest_90 ? format_size(*c.smallest_90) : "none");
+        << (*c.smallest_90 ? format_size(*c.smallest_90) : "none smaller than the whole extent");
     s << "\n";
   }
   if (f.fence) {
