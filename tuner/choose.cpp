@@ -47,13 +47,6 @@ std::string family_of(const std::string &spec) {
   return s ? std::string(s->info().family) : spec;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 } // namespace
 
 std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,

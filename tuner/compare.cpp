@@ -1,5 +1,7 @@
 #include "compare.hpp"
 
+#include "format.hpp"
+
 #include "clearjit/clearjit.h"
 #include "codegen.hpp"
 
@@ -22,26 +24,6 @@ struct Close {
   void operator()(clearjit *cj) const { clearjit_close(cj); }
 };
 std::unique_ptr<clearjit, Close> g_owner;
-
-std::string fmt(const char *f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
-
-std::string human(uint64_t b) {
-  if (b >= (1ull << 30) && b % (1ull << 30) == 0) return std::to_string(b >> 30) + " GiB";
-  if (b >= (1ull << 20) && b % (1ull << 20) == 0) return std::to_string(b >> 20) + " MiB";
-  if (b >= 1024 && b % 1024 == 0) return std::to_string(b >> 10) + " KiB";
-  return std::to_string(b) + " B";
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty()      ? 0
-         : v.size() % 2 ? v[v.size() / 2]
-                        : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
 
 clearjit *open_or_throw(const std::string &path) {
   char err[8192];
@@ -171,7 +153,7 @@ std::string compare_text(const CompareResult &r) {
     double vs_mem = row.tuned / row.memset, vs_best = row.tuned / std::max(row.oracle, row.tuned);
     char line[400];
     std::snprintf(line, sizeof line, "  %-8s %-26s %9s %9s %7.2fx %-28s %8.2fx\n",
-                  human(row.size).c_str(), row.tuned_kernel.c_str(), show(row.tuned).c_str(),
+                  human_bytes(row.size).c_str(), row.tuned_kernel.c_str(), show(row.tuned).c_str(),
                   show(row.memset).c_str(), vs_mem, row.oracle_kernel.c_str(), vs_best);
     s << line;
     worst_memset[row.intent] = std::min(worst_memset[row.intent], vs_mem);

@@ -39,16 +39,22 @@ std::string format_eta(double s) {
 
 } // namespace
 
-void summarize(Measurement &m) {
-  if (m.samples.empty()) return;
-  std::vector<double> v = m.samples;
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   size_t n = v.size();
-  m.gbps = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(n), var = 0;
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void summarize(Measurement &m) {
+  if (m.samples.empty()) return;
+  const std::vector<double> &v = m.samples;
+  const double n = double(v.size());
+  m.gbps = median(v);
+  double mean = std::accumulate(v.begin(), v.end(), 0.0) / n, var = 0;
   for (double x : v)
     var += (x - mean) * (x - mean);
-  m.cv = n > 1 && mean > 0 ? std::sqrt(var / double(n - 1)) / mean : 0;
+  m.cv = v.size() > 1 && mean > 0 ? std::sqrt(var / (n - 1)) / mean : 0;
 }
 
 int kernel_complexity(const Spec &s) {

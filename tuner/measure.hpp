@@ -47,6 +47,9 @@ struct Measurement {
 //! Recomputes gbps and cv from samples.
 void summarize(Measurement &m);
 
+//! The median (0 for none).
+double median(std::vector<double> v);
+
 struct MeasureOptions {
   int repetitions = 3;
   double min_time = 0.005;                  //!< seconds per repetition

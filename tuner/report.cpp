@@ -2,6 +2,8 @@
 // external resources), so it can be attached to an issue or opened offline years later.
 #include "tune.hpp"
 
+#include "format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,12 +13,6 @@
 
 namespace cjit {
 namespace {
-
-std::string fmt(const char *f, double a) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, a);
-  return b;
-}
 
 std::string esc(std::string_view s) {
   std::string out;
@@ -31,18 +27,6 @@ std::string esc(std::string_view s) {
     }
   }
   return out;
-}
-
-// "32 MiB", "48 KiB", "1.5 MiB", "1536 B"
-std::string human(uint64_t b) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB"};
-  int u = 0;
-  double v = double(b);
-  while (u < 3 && v >= 1024) {
-    v /= 1024;
-    ++u;
-  }
-  return fmt(v == std::floor(v) ? "%.0f " : "%.1f ", v) + units[u];
 }
 
 using Curve = std::map<uint64_t, double>; // size -> GB/s
@@ -181,7 +165,7 @@ std::string svg_chart(const Chart &c) {
     o << "<line x1=\"" << fmt("%.1f", x) << "\" x2=\"" << fmt("%.1f", x) << "\" y1=\"" << ly + 3
       << "\" y2=\"" << B << "\" stroke=\"" << m.colour()
       << "\" stroke-width=\"1.2\" stroke-dasharray=\"" << m.dash() << "\"><title>" << esc(m.label)
-      << ": " << esc(human(m.size)) << "</title></line>"
+      << ": " << esc(human_bytes(m.size)) << "</title></line>"
       << "<text class=\"mark\" x=\"" << fmt("%.1f", x) << "\" y=\"" << ly << "\" fill=\""
       << m.colour() << "\" text-anchor=\"middle\">" << esc(m.label) << "</text>\n";
   }
@@ -189,7 +173,7 @@ std::string svg_chart(const Chart &c) {
     if (in_range(b))
       o << "<line x1=\"" << fmt("%.1f", X(double(b))) << "\" x2=\"" << fmt("%.1f", X(double(b)))
         << "\" y1=\"" << B << "\" y2=\"" << B - 10 << "\" stroke=\"#8a6d00\" stroke-width=\"2.5\">"
-        << "<title>class boundary: " << esc(human(b)) << "</title></line>\n";
+        << "<title>class boundary: " << esc(human_bytes(b)) << "</title></line>\n";
 
   for (const Series &s : c.series) {
     o << "<g><title>" << esc(s.name) << "</title><polyline fill=\"none\" stroke=\"" << s.colour
@@ -204,7 +188,7 @@ std::string svg_chart(const Chart &c) {
       for (auto [size, g] : s.points)
         o << "<circle cx=\"" << fmt("%.1f", X(double(size))) << "\" cy=\"" << fmt("%.1f", Y(g))
           << "\" r=\"2.4\" fill=\"" << s.colour << "\"><title>" << esc(s.name) << ", "
-          << esc(human(size)) << ": " << fmt("%.1f", g) << " GB/s</title></circle>";
+          << esc(human_bytes(size)) << ": " << fmt("%.1f", g) << " GB/s</title></circle>";
     o << "</g>\n";
   }
 
@@ -297,7 +281,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
   std::string caches;
   for (auto [name, c] : {std::pair{"L1d", cpu.l1d}, {"L2", cpu.l2}, {"L3", cpu.l3}}) {
     caches += caches.empty() ? "" : " &middot; ";
-    caches += std::string(name) + " " + (c.size ? esc(human(c.size)) : "unknown");
+    caches += std::string(name) + " " + (c.size ? esc(human_bytes(c.size)) : "unknown");
     if (c.shared_by)
       caches += " <span class=\"muted\">(shared by " + std::to_string(c.shared_by) + ")</span>";
   }
@@ -328,7 +312,8 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
 
   std::vector<Marker> caches_marks;
   for (auto [name, c] : {std::pair{"L1d", cpu.l1d}, {"L2", cpu.l2}, {"L3", cpu.l3}})
-    if (c.size) caches_marks.push_back({c.size, std::string(name) + " " + human(c.size), false});
+    if (c.size)
+      caches_marks.push_back({c.size, std::string(name) + " " + human_bytes(c.size), false});
 
   for (Intent intent : kIntents) {
     const auto &table = intent == Intent::reuse ? r.reuse : r.stream;
@@ -375,7 +360,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     if (intent == Intent::stream && f.stosb_no_allocate.size)
       c.markers.push_back({*f.stosb_no_allocate.size, "stosb no-allocate", true});
     if (auto nt = intent == Intent::reuse ? f.nontemporal_reuse : f.nontemporal_stream)
-      c.markers.push_back({*nt, "non-temporal from " + human(*nt), true});
+      c.markers.push_back({*nt, "non-temporal from " + human_bytes(*nt), true});
     for (const SizeClass &sc : table)
       if (sc.below) c.boundaries.push_back(sc.below);
 
@@ -406,8 +391,8 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
                                        : "") +
                "\">" + fmt("%.2f&times;", x) + "</span>";
       }
-      h << "<tr><td>" << esc(human(lower)) << " &ndash; "
-        << (sc.below ? esc(human(sc.below)) : "&infin;") << "</td><td><code>" << esc(spec)
+      h << "<tr><td>" << esc(human_bytes(lower)) << " &ndash; "
+        << (sc.below ? esc(human_bytes(sc.below)) : "&infin;") << "</td><td><code>" << esc(spec)
         << "</code></td><td class=\"n\">" << fmt("%.1f", sc.gbps) << "</td><td class=\"n\">" << gain
         << "</td></tr>\n";
       lower = sc.below;
@@ -421,7 +406,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
        "step</dt><dd>";
   const NoAllocate &na = f.stosb_no_allocate;
   if (na.size)
-    h << "<strong>" << esc(human(*na.size)) << "</strong> &mdash; " << esc(na.reason)
+    h << "<strong>" << esc(human_bytes(*na.size)) << "</strong> &mdash; " << esc(na.reason)
       << " <span class=\"muted\">(against <code>" << esc(f.no_allocate_reference)
       << "</code>, stream)</span>";
   else
@@ -430,7 +415,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
   for (auto [name, v] : {std::pair{"non-temporal, reuse", f.nontemporal_reuse},
                          {"non-temporal, stream", f.nontemporal_stream}})
     h << "<dt>" << name << "</dt><dd>"
-      << (v ? "every class from <strong>" + esc(human(*v)) + "</strong> on"
+      << (v ? "every class from <strong>" + esc(human_bytes(*v)) + "</strong> on"
             : std::string("never wins"))
       << "</dd>\n";
   h << "</dl></div>\n";
@@ -456,7 +441,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
         {.name = f.no_allocate_reference, .colour = ref_colour, .points = reference});
     c.series.push_back({.name = "stosb", .colour = method_colour(Method::stosb), .points = stosb});
     c.markers = caches_marks;
-    if (na.size) c.markers.push_back({*na.size, "step " + human(*na.size), true});
+    if (na.size) c.markers.push_back({*na.size, "step " + human_bytes(*na.size), true});
     h << "<h3>No-allocate sweep <span class=\"muted\" style=\"font-weight:400\">(stream, from a "
       << "quarter of the L3)</span></h3>\n<div class=\"card\">" << svg_chart(c) << "</div>\n";
   }
@@ -466,7 +451,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     double whole = cs.gbps.count(0) ? cs.gbps.at(0) : 0, top = 0;
     for (auto [chunk, g] : cs.gbps)
       top = std::max(top, g);
-    h << "<div><h3>Chunk study: " << esc(cs.method) << " over " << esc(human(cs.size))
+    h << "<div><h3>Chunk study: " << esc(cs.method) << " over " << esc(human_bytes(cs.size))
       << " <span class=\"muted\" style=\"font-weight:400\">(stream)</span></h3>\n<table>\n"
       << "<tr><th>chunk</th><th class=\"n\">GB/s</th><th class=\"n\">of whole</th><th></th></tr>\n";
     // Chunk 0 (the whole extent) last: it is what the others are compared with.
@@ -496,7 +481,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       << "</code></th><th class=\"n\"><code>" << esc(f.fence->at_end)
       << "</code></th><th class=\"n\">ratio</th></tr>\n";
     for (auto [size, g] : f.fence->gbps)
-      h << "<tr><td>" << esc(human(size)) << "</td><td class=\"n\">" << fmt("%.1f", g.first)
+      h << "<tr><td>" << esc(human_bytes(size)) << "</td><td class=\"n\">" << fmt("%.1f", g.first)
         << "</td><td class=\"n\">" << fmt("%.1f", g.second) << "</td><td class=\"n\">"
         << (g.second > 0 ? fmt("%.2f&times;", g.first / g.second) : "&ndash;") << "</td></tr>\n";
     h << "</table>\n<p class=\"muted\">GB/s with an sfence after every 4 KiB chunk against one "

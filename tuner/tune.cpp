@@ -1,5 +1,7 @@
 #include "tune.hpp"
 
+#include "format.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -46,31 +48,6 @@ std::vector<uint64_t> size_grid(uint64_t lo, uint64_t hi, int steps) {
   }
   out.insert(hi);
   return {out.begin(), out.end()};
-}
-
-std::string fmt(const char *f, double a) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, a);
-  return b;
-}
-
-// "32 MiB", "6 KiB", "1536 B"
-std::string human(uint64_t b) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB"};
-  int u = 0;
-  double v = double(b);
-  while (u < 3 && v >= 1024 && std::fmod(v, 1024) == 0) {
-    v /= 1024;
-    ++u;
-  }
-  if (u < 3 && v >= 1024) { // not exact: one decimal in the next unit
-    while (u < 3 && v >= 1024) {
-      v /= 1024;
-      ++u;
-    }
-    return fmt("%.1f ", v) + units[u];
-  }
-  return fmt("%.0f ", v) + units[u];
 }
 
 class Tuner {
@@ -552,24 +529,16 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
 std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
   ProfileHost h = profile_host(cpu);
   std::ostringstream j;
-  auto str = [](const std::string &s) {
-    std::string out = "\"";
-    for (char c : s) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    return out + "\"";
-  };
-  j << "{\n  \"host\": {\"vendor\": " << str(h.vendor) << ", \"family\": " << h.family
+  j << "{\n  \"host\": {\"vendor\": " << json_string(h.vendor) << ", \"family\": " << h.family
     << ", \"model\": " << h.model << ", \"stepping\": " << h.stepping
-    << ", \"brand\": " << str(h.brand) << ", \"l1d\": " << h.l1d << ", \"l2\": " << h.l2
+    << ", \"brand\": " << json_string(h.brand) << ", \"l1d\": " << h.l1d << ", \"l2\": " << h.l2
     << ", \"l3\": " << h.l3 << ", \"hypervisor\": " << (h.hypervisor ? "true" : "false")
-    << "},\n  \"level\": " << str(r.level) << ",\n  \"date\": " << str(r.date)
+    << "},\n  \"level\": " << json_string(r.level) << ",\n  \"date\": " << json_string(r.date)
     << ",\n  \"seconds\": " << num(r.seconds) << ",\n  \"measurements\": [\n";
   for (size_t i = 0; i < r.measurements.size(); ++i) {
     const Measurement &m = r.measurements[i];
-    j << "    {\"kernel\": " << str(m.spec) << ", \"size\": " << m.size
-      << ", \"intent\": " << str(std::string(intent_name(m.intent)))
+    j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
+      << ", \"intent\": " << json_string(std::string(intent_name(m.intent)))
       << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
       << ", \"samples\": [";
     for (size_t k = 0; k < m.samples.size(); ++k)
@@ -603,7 +572,8 @@ std::string summary_text(const TuneResult &r) {
           logsum += std::log(g);
           ++n;
         }
-      std::string range = human(lower) + " .. " + (c.below ? human(c.below) : std::string("up"));
+      std::string range =
+          human_bytes(lower) + " .. " + (c.below ? human_bytes(c.below) : std::string("up"));
       char line[200];
       std::snprintf(line, sizeof line, "  %-24s %-28s %7.1f   %s\n", range.c_str(),
                     format_spec(c.kernel).c_str(), c.gbps,
@@ -615,16 +585,16 @@ std::string summary_text(const TuneResult &r) {
   const Findings &f = r.findings;
   s << "\nfindings\n  stosb_no_allocate: "
     << (f.stosb_no_allocate.size
-            ? human(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason + ", against " +
-                  f.no_allocate_reference + ")"
+            ? human_bytes(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason +
+                  ", against " + f.no_allocate_reference + ")"
             : "none: " + f.stosb_no_allocate.reason)
     << "\n";
   s << "  nontemporal_reuse: "
-    << (f.nontemporal_reuse ? "from " + human(*f.nontemporal_reuse) : "never wins")
+    << (f.nontemporal_reuse ? "from " + human_bytes(*f.nontemporal_reuse) : "never wins")
     << "\n  nontemporal_stream: "
-    << (f.nontemporal_stream ? "from " + human(*f.nontemporal_stream) : "never wins") << "\n";
+    << (f.nontemporal_stream ? "from " + human_bytes(*f.nontemporal_stream) : "never wins") << "\n";
   for (const ChunkStudy &c : f.chunks) {
-    s << "  chunk study, " << c.method << " over " << human(c.size) << ":";
+    s << "  chunk study, " << c.method << " over " << human_bytes(c.size) << ":";
     for (auto &[chunk, g] : c.gbps)
       s << " " << (chunk ? format_size(chunk) : std::string("whole")) << " " << fmt("%.1f", g);
     s << " GB/s";
@@ -636,7 +606,8 @@ std::string summary_text(const TuneResult &r) {
   if (f.fence) {
     s << "  fence study, " << f.fence->per_chunk << " vs " << f.fence->at_end << ":";
     for (auto &[size, g] : f.fence->gbps)
-      s << " " << human(size) << " " << fmt("%.1f", g.first) << " vs " << fmt("%.1f", g.second);
+      s << " " << human_bytes(size) << " " << fmt("%.1f", g.first) << " vs "
+        << fmt("%.1f", g.second);
     s << " GB/s\n";
   }
   return s.str();
