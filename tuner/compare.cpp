@@ -175,25 +175,26 @@ std::string compare_text(const CompareResult &r) {
 
 std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
   std::ostringstream j;
-  j << "{\n  \"cpu\": {\"vendor\": \"" << cpu.vendor << "\", \"family\": " << cpu.family
-    << ", \"model\": " << cpu.model << "},\n  \"profile\": \"" << r.source
-    << "\",\n  \"open_ms\": " << fmt("%.3f", r.open_ms) << ",\n  \"rows\": [\n";
+  j << "{\n  \"cpu\": {\"vendor\": " << json_string(cpu.vendor) << ", \"family\": " << cpu.family
+    << ", \"model\": " << cpu.model << "},\n  \"profile\": " << json_string(r.source)
+    << ",\n  \"open_ms\": " << fmt("%.3f", r.open_ms) << ",\n  \"rows\": [\n";
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const CompareRow &x = r.rows[i];
-    j << "    {\"size\": " << x.size << ", \"intent\": \"" << intent_name(x.intent)
-      << "\", \"tuned_kernel\": \"" << x.tuned_kernel
-      << "\", \"tuned_gbps\": " << fmt("%.3f", x.tuned)
-      << ", \"memset_gbps\": " << fmt("%.3f", x.memset) << ", \"oracle_kernel\": \""
-      << x.oracle_kernel << "\", \"oracle_gbps\": " << fmt("%.3f", x.oracle) << "}"
-      << (i + 1 < r.rows.size() ? "," : "") << "\n";
+    j << "    {\"size\": " << x.size << ", \"intent\": " << json_string(intent_name(x.intent))
+      << ", \"tuned_kernel\": " << json_string(x.tuned_kernel)
+      << ", \"tuned_gbps\": " << fmt("%.3f", x.tuned)
+      << ", \"memset_gbps\": " << fmt("%.3f", x.memset)
+      << ", \"oracle_kernel\": " << json_string(x.oracle_kernel)
+      << ", \"oracle_gbps\": " << fmt("%.3f", x.oracle) << "}" << (i + 1 < r.rows.size() ? "," : "")
+      << "\n";
   }
   j << "  ],\n  \"measurements\": [\n";
   for (size_t i = 0; i < r.measurements.size(); ++i) {
     const Measurement &m = r.measurements[i];
-    j << "    {\"kernel\": \"" << m.spec << "\", \"size\": " << m.size << ", \"intent\": \""
-      << intent_name(m.intent) << "\", \"gbps\": " << fmt("%.3f", m.gbps)
-      << ", \"cv\": " << fmt("%.4f", m.cv) << "}" << (i + 1 < r.measurements.size() ? "," : "")
-      << "\n";
+    j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
+      << ", \"intent\": " << json_string(intent_name(m.intent))
+      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv) << "}"
+      << (i + 1 < r.measurements.size() ? "," : "") << "\n";
   }
   j << "  ]\n}\n";
   return j.str();
