@@ -18,13 +18,6 @@
 namespace cjit {
 namespace {
 
-const clearjit *g_open = nullptr;
-
-struct Close {
-  void operator()(clearjit *cj) const { clearjit_close(cj); }
-};
-std::unique_ptr<clearjit, Close> g_owner;
-
 clearjit *open_or_throw(const std::string &path) {
   char err[8192];
   clearjit *cj = clearjit_open(path.empty() ? nullptr : path.c_str(), err, sizeof err);
@@ -51,10 +44,10 @@ std::vector<uint64_t> default_compare_sizes() {
 }
 
 Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
-  g_owner.reset(open_or_throw(o.profile));
-  g_open = g_owner.get();
   Comparison c;
-  c.source = clearjit_profile_source(g_open);
+  c.opened.reset(open_or_throw(o.profile), clearjit_close);
+  const clearjit *cj = c.opened.get();
+  c.source = clearjit_profile_source(cj);
   std::set<std::string> kernels;
   for (const MethodInfo &mi : methods())
     if (unsupported_reason(default_spec(mi.method), cpu).empty())
@@ -62,11 +55,11 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
   // The profile's own kernels: what the tuner chose must also be measured alone.
   for (uint64_t size : o.sizes)
     for (Intent i : o.intents)
-      kernels.insert(clearjit_kernel_for(g_open, clearjit_intent(i), size));
+      kernels.insert(clearjit_kernel_for(cj, clearjit_intent(i), size));
   c.kernels.assign(kernels.begin(), kernels.end());
   for (uint64_t size : o.sizes)
     for (Intent i : o.intents) {
-      c.jobs.emplace_back(kTuned, g_open, size, i);
+      c.jobs.emplace_back(kTuned, cj, size, i);
       for (const std::string &k : c.kernels)
         c.jobs.emplace_back(*parse_spec(k), size, i);
     }
@@ -100,9 +93,10 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
     if (x.spec == kTuned) {
       row.tuned = x.gbps;
       row.tuned_cv = x.cv;
-      row.tuned_kernel = x.size < kDispatchSmall
-                             ? "head/tail stores"
-                             : clearjit_kernel_for(g_open, clearjit_intent(x.intent), x.size);
+      row.tuned_kernel =
+          x.size < kDispatchSmall
+              ? "head/tail stores"
+              : clearjit_kernel_for(c.opened.get(), clearjit_intent(x.intent), x.size);
       continue;
     }
     if (x.spec == "libc") {
@@ -117,8 +111,6 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   for (Intent i : o.intents)
     for (uint64_t size : o.sizes)
       r.rows.push_back(rows[{size, i}]);
-  g_owner.reset();
-  g_open = nullptr;
   return r;
 }
 

@@ -4,6 +4,7 @@
 
 #include "measure.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,8 @@ inline constexpr const char *kTuned = "tuned";
 //! clearjit_clear / clearjit_clear_stream, as an application calls it), memset (libc) and every
 //! kernel of the profile plus each runnable method's default spec.
 struct Comparison {
-  std::string source; //!< where the profile came from
+  std::shared_ptr<clearjit> opened; //!< the profile, open while its jobs are measured
+  std::string source;               //!< where the profile came from
   std::vector<Job> jobs;
   std::vector<std::string> kernels; //!< candidate specs, canonical
 };
