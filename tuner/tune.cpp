@@ -262,51 +262,42 @@ private:
   }
 
   // For every grid point, the variants of each method within 10% of the best default there.
-  std::vector<Job> variant_jobs() {
+  // The variants of every method whose default reached `fraction` of the best default at a size
+  // (1.0: the leading method only), at that size.
+  std::vector<Job> variants_within(double fraction, const std::vector<Measurement> &base) const {
     std::vector<Job> jobs;
-    std::vector<Measurement> base = table_measurements();
     for (Intent intent : kIntents) {
       std::map<uint64_t, double> best;
       for (const Measurement &m : base)
         if (m.intent == intent) best[m.size] = std::max(best[m.size], m.gbps);
       for (const Measurement &m : base) {
-        if (m.intent != intent || m.gbps < 0.9 * best[m.size]) continue;
+        if (m.intent != intent || m.gbps < fraction * best[m.size]) continue;
         Method method = parse_spec(m.spec)->method;
-        for (const Spec &v : pool_) {
+        for (const Spec &v : pool_)
           // Chunked and unfenced variants are the studies' business, not dispatch candidates.
-          if (v.method != method || v.chunk || v == default_spec(method) ||
-              (v.info().nontemporal && v.fence == Fence::none))
-            continue;
-          jobs.push_back({v, m.size, intent});
-          variants_.insert(format_spec(v));
-        }
+          if (v.method == method && !v.chunk && !(v == default_spec(method)) &&
+              !(v.info().nontemporal && v.fence == Fence::none))
+            jobs.push_back({v, m.size, intent});
       }
     }
+    return jobs;
+  }
+
+  // Variants of the methods within 10% of the best at each size; fewer if the time limit says so.
+  std::vector<Job> variant_jobs() {
+    std::vector<Measurement> base = table_measurements();
+    std::vector<Job> jobs = variants_within(0.9, base);
     if (!fits(jobs)) {
       notes_.push_back(
           "variants measured only for the leading method at each size, to fit the time limit");
-      jobs.clear();
-      variants_.clear();
-      // Keep only the variants of the single best method per point.
-      for (Intent intent : kIntents) {
-        std::map<uint64_t, const Measurement *> top;
-        for (const Measurement &m : base)
-          if (m.intent == intent && (!top[m.size] || m.gbps > top[m.size]->gbps)) top[m.size] = &m;
-        for (auto &[size, m] : top)
-          for (const Spec &v : pool_)
-            if (v.method == parse_spec(m->spec)->method && !v.chunk &&
-                !(v == default_spec(v.method)) &&
-                !(v.info().nontemporal && v.fence == Fence::none)) {
-              jobs.push_back({v, size, intent});
-              variants_.insert(format_spec(v));
-            }
-      }
+      jobs = variants_within(1.0, base);
       if (!fits(jobs)) {
         notes_.back() = "variants skipped to fit the time limit";
         jobs.clear();
-        variants_.clear();
       }
     }
+    for (const Job &j : jobs)
+      variants_.insert(format_spec(j.spec));
     return jobs;
   }
 
@@ -332,22 +323,32 @@ private:
     return jobs;
   }
 
-  // Bisection between the last size below the no-allocate step and the first one above it.
-  std::vector<Job> step_jobs() {
-    std::vector<Job> jobs;
-    std::vector<Measurement> s, t;
-    std::string ref = format_spec(temporal_reference());
+  // The no-allocate sweep so far: rep stosb and the temporal reference, clearing only, from a
+  // quarter of the L3 up.
+  struct Sweep {
+    std::vector<Measurement> stosb, temporal;
+  };
+  Sweep no_allocate_sweep() const {
+    Sweep sw;
+    const std::string ref = format_spec(temporal_reference());
     for (const Measurement &m : all_) {
       if (m.intent != Intent::stream || m.size < l3_ / 4) continue;
       if (m.spec == "stosb")
-        s.push_back(m);
+        sw.stosb.push_back(m);
       else if (m.spec == ref)
-        t.push_back(m);
+        sw.temporal.push_back(m);
     }
-    NoAllocate na = find_no_allocate(s, t);
+    return sw;
+  }
+
+  // Bisection between the last size below the no-allocate step and the first one above it.
+  std::vector<Job> step_jobs() {
+    std::vector<Job> jobs;
+    Sweep sw = no_allocate_sweep();
+    NoAllocate na = find_no_allocate(sw.stosb, sw.temporal);
     if (!na.size) return jobs;
     uint64_t below = 0;
-    for (const Measurement &m : s)
+    for (const Measurement &m : sw.stosb)
       if (m.size < *na.size) below = std::max(below, m.size);
     if (!below || double(*na.size) / double(below) < 1.05) return jobs;
     uint64_t mid = round_boundary(std::sqrt(double(below) * double(*na.size)));
@@ -378,17 +379,10 @@ private:
     r.memset_stream = pooled_gbps(all_, Intent::stream, "libc");
 
     Findings &f = r.findings;
-    std::vector<Measurement> s, t;
     f.no_allocate_reference = format_spec(temporal_reference());
-    for (const Measurement &m : all_)
-      if (m.intent == Intent::stream && m.size >= std::max(o_.min_size, l3_ / 4)) {
-        if (m.spec == "stosb")
-          s.push_back(m);
-        else if (m.spec == f.no_allocate_reference)
-          t.push_back(m);
-      }
-    f.stosb_no_allocate = find_no_allocate(s, t);
-    if (s.empty())
+    Sweep sw = no_allocate_sweep();
+    f.stosb_no_allocate = find_no_allocate(sw.stosb, sw.temporal);
+    if (sw.stosb.empty())
       f.stosb_no_allocate.reason = o_.max_size < l3_ / 4
                                        ? "the largest size tuned is below a quarter of the L3"
                                        : "not measured (time limit)";
