@@ -132,6 +132,16 @@ std::string check_writable(const std::string &path) {
   return {};
 }
 
+// What CLI11 left over may only be Google Benchmark's own flags, which are passed through.
+bool only_benchmark_flags(const char *command, const std::vector<std::string> &extras) {
+  for (const std::string &e : extras)
+    if (e.rfind("--benchmark_", 0) != 0) {
+      std::cerr << "clearjit " << command << ": unexpected argument '" << e << "' (see --help)\n";
+      return false;
+    }
+  return true;
+}
+
 struct TuneArgs {
   std::string level = "default", min_size = "4K", max_size = "1G", output, json, report;
   double time_limit = 0;
@@ -151,11 +161,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
                  "min <= max\n";
     return 2;
   }
-  for (const std::string &e : extras)
-    if (e.rfind("--benchmark_", 0) != 0) {
-      std::cerr << "clearjit tune: unexpected argument '" << e << "' (see --help)\n";
-      return 2;
-    }
+  if (!only_benchmark_flags("tune", extras)) return 2;
   o.benchmark_flags = extras;
   o.min_size = *lo;
   o.max_size = *hi;
@@ -215,11 +221,7 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
   CompareOptions o;
   o.profile = a.profile;
   o.repetitions = a.repetitions;
-  for (const std::string &e : extras)
-    if (e.rfind("--benchmark_", 0) != 0) {
-      std::cerr << "clearjit bench: unexpected argument '" << e << "' (see --help)\n";
-      return 2;
-    }
+  if (!only_benchmark_flags("bench", extras)) return 2;
   o.benchmark_flags = extras;
   if (a.intent == "reuse")
     o.intents = {Intent::reuse};
