@@ -1,15 +1,20 @@
-// The clearjit command: inspect the CPU, list and print kernels (tune, bench, check come later).
+// The clearjit command: inspect the CPU, list and print kernels, tune, bench, check profiles.
 #include "candidates.hpp"
 #include "clearjit/clearjit.hpp"
 #include "compare.hpp"
 #include "cpu.hpp"
+#include "files.hpp"
+#include "format.hpp"
 #include "runtime.hpp"
 #include "spec.hpp"
 #include "tune.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -122,16 +127,6 @@ uint64_t available_memory() {
   return uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
 }
 
-// An output file we can create: checked before minutes of measuring, not after.
-std::string check_writable(const std::string &path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return path + ": is a directory";
-  std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
-  if (dir.empty()) dir = "/";
-  if (access(dir.c_str(), W_OK) != 0) return path + ": cannot write to " + dir;
-  return {};
-}
-
 // What CLI11 left over may only be Google Benchmark's own flags, which are passed through.
 bool only_benchmark_flags(const char *command, const std::vector<std::string> &extras) {
   for (const std::string &e : extras)
@@ -181,7 +176,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
   std::string output = a.output.empty() ? default_profile_name(cpu) : a.output;
   for (const std::string &path : {output, a.json, a.report})
     if (!path.empty())
-      if (std::string e = check_writable(path); !e.empty()) {
+      if (std::string e = check_output_path(path); !e.empty()) {
         std::cerr << "clearjit tune: " << e << "\n";
         return 1;
       }
@@ -212,7 +207,8 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
 }
 
 struct BenchArgs {
-  std::string profile, sizes, intent = "both", json;
+  std::string profile, intent = "both", json;
+  std::optional<std::string> sizes; // given but empty is a usage error, not the default
   bool seeds = false;
   int repetitions = 5;
 };
@@ -232,29 +228,36 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
               << "'\n";
     return 2;
   }
-  if (a.sizes.empty()) {
-    o.sizes = default_compare_sizes();
+  // The destination pool holds the largest size: keep it within a quarter of free memory.
+  const uint64_t cap = available_memory() / 4;
+  if (!a.sizes) {
+    for (uint64_t size : default_compare_sizes())
+      if (size <= cap)
+        o.sizes.push_back(size);
+      else
+        std::cerr << "clearjit bench: skipping " << format_size(size)
+                  << " (more than a quarter of available memory)\n";
   } else {
+    auto usage = [](const std::string &why) {
+      std::cerr << "clearjit bench: --sizes: " << why << "\n";
+      return 2;
+    };
+    if (a.sizes->empty()) return usage("empty; give sizes like 8,4K,1GiB");
     std::string item;
-    std::istringstream in(a.sizes);
+    std::istringstream in(*a.sizes);
     while (std::getline(in, item, ',')) {
       auto v = parse_size_arg(item);
-      if (!v || *v == 0) {
-        std::cerr << "clearjit bench: --sizes takes sizes like 8,4K,1GiB; got '" << item << "'\n";
-        return 2;
-      }
+      if (!v || *v == 0)
+        return usage("'" + quoted(item, 0) + "' is not a size like 8, 4K or 1GiB (at least 1)");
+      if (*v > cap)
+        return usage(quoted(item, 0) + " is more than a quarter of the available memory (" +
+                     human_bytes(cap) + "), which the destination pool may use");
       o.sizes.push_back(*v);
     }
+    if (!a.sizes->empty() && a.sizes->back() == ',') return usage("a trailing comma");
   }
-  uint64_t cap = available_memory() / 4;
-  std::erase_if(o.sizes, [&](uint64_t s) {
-    if (s <= cap) return false;
-    std::cerr << "clearjit bench: skipping " << format_size(s)
-              << " (more than a quarter of available memory)\n";
-    return true;
-  });
   if (!a.json.empty())
-    if (std::string e = check_writable(a.json); !e.empty()) {
+    if (std::string e = check_output_path(a.json); !e.empty()) {
       std::cerr << "clearjit bench: " << e << "\n";
       return 1;
     }
@@ -317,7 +320,15 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   tune->add_option("--time-limit", tune_args.time_limit,
                    "seconds for the whole run; narrows the search to fit")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](std::string &text) -> std::string {
+            char *end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end || !std::isfinite(v) || v <= 0)
+              return "must be a positive number of seconds, got '" + quoted(text, 0) + "'";
+            return {};
+          },
+          "SECONDS"));
   tune->add_option(
       "-o,--output", tune_args.output,
       "profile to write (default: named after the CPU, e.g. amd-family26-model2.toml)");
@@ -346,6 +357,15 @@ int main(int argc, char **argv) {
   bench->allow_extras();
   bench->footer("Google Benchmark's own --benchmark_* flags are passed through.");
 
+  // CLI11 would call an unknown first word "a missing subcommand"; name it instead.
+  const auto commands = app.get_subcommands([](const CLI::App *) { return true; });
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::none_of(commands.begin(), commands.end(),
+                   [&](const CLI::App *c) { return c->check_name(argv[1]); })) {
+    std::cerr << "clearjit: unknown command '" << quoted(argv[1], 0)
+              << "' (commands: cpu, list, asm, which, check, tune, bench; see clearjit --help)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

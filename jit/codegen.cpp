@@ -1,10 +1,14 @@
 #include "codegen.hpp"
 
+#include "files.hpp"
+
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 
 namespace cjit {
@@ -25,33 +29,62 @@ JitRuntime &runtime() {
 
 std::string error_text(asmjit::Error e) { return DebugUtils::errorAsString(e); }
 
-// Debug aids, best effort: a failure to write them never fails code generation.
-void publish(const GeneratedCode &code, const std::string &name) {
-  static std::mutex mutex; // kernels may be generated from several threads
-  const char *perf = std::getenv("CLEARJIT_PERF_MAP");
-  const char *dump = std::getenv("CLEARJIT_DUMP");
-  if (!(perf && std::string(perf) == "1") && !(dump && *dump)) return;
-  std::lock_guard lock(mutex);
-  if (perf && std::string(perf) == "1") {
-    std::string path = "/tmp/perf-" + std::to_string(getpid()) + ".map";
-    if (FILE *f = std::fopen(path.c_str(), "a")) {
-      std::fprintf(f, "%lx %zx %s\n", reinterpret_cast<unsigned long>(code.fn), code.size,
-                   name.c_str());
-      std::fclose(f);
-    }
+// Debug aids. They never fail code generation, but a problem is said once on stderr: the
+// user asked for the files and would otherwise look for them in vain.
+struct DebugAids {
+  bool perf_map = clearjit_env("CLEARJIT_PERF_MAP") == "1";
+  std::string dump_dir = clearjit_env("CLEARJIT_DUMP");
+};
+
+// Read at every generation (cheap beside it), so a change of the environment takes effect.
+DebugAids debug_aids() { return {}; }
+
+void say_once(std::atomic<bool> &said, const std::string &what) {
+  if (!said.exchange(true)) std::fprintf(stderr, "clearjit: %s\n", what.c_str());
+}
+
+bool write_all(int fd, std::string_view bytes) {
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    done += size_t(w);
   }
-  if (dump && *dump) {
-    std::string base = std::string(dump) + "/";
+  return true;
+}
+
+// Writes one debug file; false (with the reason said once) when it could not.
+void write_debug_file(const std::string &path, bool append, std::string_view bytes) {
+  static std::atomic<bool> said{false};
+  std::string error;
+  const int fd = open_debug_output(path, append, error);
+  if (fd < 0) return say_once(said, error + " (debug output skipped)");
+  if (!write_all(fd, bytes)) say_once(said, path + ": write failed (debug output incomplete)");
+  ::close(fd);
+}
+
+void publish(const GeneratedCode &code, const std::string &name) {
+  const DebugAids aids = debug_aids();
+  if (!aids.perf_map && aids.dump_dir.empty()) return;
+  static std::mutex mutex; // kernels may be generated from several threads
+  std::lock_guard lock(mutex);
+  if (aids.perf_map) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%lx %zx %s\n", reinterpret_cast<unsigned long>(code.fn),
+                  code.size, name.c_str());
+    write_debug_file("/tmp/perf-" + std::to_string(getpid()) + ".map", true, line);
+  }
+  if (!aids.dump_dir.empty()) {
+    struct stat st {};
+    if (::stat(aids.dump_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      static std::atomic<bool> said{false};
+      return say_once(said, "CLEARJIT_DUMP=" + aids.dump_dir + ": not a directory; nothing dumped");
+    }
+    std::string base = aids.dump_dir + "/";
     for (char c : name) // a spec's ':' ',' '=' make awkward file names
       base += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-    if (FILE *f = std::fopen((base + ".bin").c_str(), "wb")) {
-      std::fwrite(reinterpret_cast<const void *>(code.fn), 1, code.size, f);
-      std::fclose(f);
-    }
-    if (FILE *f = std::fopen((base + ".asm").c_str(), "w")) {
-      std::fprintf(f, "; %s\n%s", name.c_str(), code.listing.c_str());
-      std::fclose(f);
-    }
+    write_debug_file(base + ".bin", false, {reinterpret_cast<const char *>(code.fn), code.size});
+    write_debug_file(base + ".asm", false, "; " + name + "\n" + code.listing);
   }
 }
 
@@ -61,15 +94,18 @@ GeneratedCode::~GeneratedCode() {
   if (fn) runtime().release(fn);
 }
 
-Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::string &name) {
+Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::string &name,
+                                                Listing listing) {
   using R = Result<std::unique_ptr<GeneratedCode>>;
   JitRuntime &rt = runtime();
   CodeHolder code;
   if (asmjit::Error e = code.init(rt.environment()))
     return R::fail("code generation failed: " + error_text(e));
+  // The listing costs time and memory (a 15,000-class dispatcher's was 68 MB): only on request.
+  const bool log = listing == Listing::keep || !debug_aids().dump_dir.empty();
   StringLogger logger;
   logger.addFlags(FormatFlags::kMachineCode);
-  code.setLogger(&logger);
+  if (log) code.setLogger(&logger);
 
   // Errors are collected, not thrown: the first one is reported.
   struct : ErrorHandler {
@@ -94,8 +130,9 @@ Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::s
     return R::fail("cannot map generated code: " + error_text(e));
   out->fn = reinterpret_cast<ClearFn>(fn);
   out->size = code.codeSize();
-  out->listing = logger.data();
+  if (log) out->listing = logger.data();
   publish(*out, name);
+  if (listing == Listing::if_dumped) out->listing = {};
   return {std::move(out), {}};
 }
 

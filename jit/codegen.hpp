@@ -30,11 +30,18 @@ struct GeneratedCode {
 
 using EmitFn = std::function<void(asmjit::x86::Assembler &)>;
 
+//! Whether GeneratedCode::listing is filled: always (kernels, whose listing the API returns),
+//! or only while CLEARJIT_DUMP needs it (dispatchers, which may be large and many).
+enum class Listing { keep, if_dumped };
+
 //! Assembles what `emit` writes and maps it executable (never writable at the same address).
 //! `name` labels it for debug aids: CLEARJIT_PERF_MAP=1 appends it to /tmp/perf-<pid>.map;
 //! CLEARJIT_DUMP=DIR writes DIR/<name>.bin (raw bytes, for objdump -b binary) and <name>.asm.
+//! Both are opened without following links and only if they are this user's regular files;
+//! both variables are ignored in set-uid and set-gid processes.
 Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit,
-                                                const std::string &name = "clearjit_code");
+                                                const std::string &name = "clearjit_code",
+                                                Listing listing = Listing::keep);
 
 //! Emits the body of the kernel described by `s` (feature checks are the caller's).
 void emit_kernel(asmjit::x86::Assembler &a, const Spec &s);

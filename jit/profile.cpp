@@ -6,12 +6,13 @@
 // because "KB" is 1000 or 1024 depending on who wrote it, and a profile must mean one thing.
 #include "profile.hpp"
 
-#define TOML_HEADER_ONLY 1
-#include <toml++/toml.h>
+#include "files.hpp"
+#include "toml_guard.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#define TOML_HEADER_ONLY 1
+// A second bound behind toml_guard's depth check (toml++'s own default is 256).
+#define TOML_MAX_NESTED_VALUES 64
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -30,8 +31,6 @@ constexpr size_t kMaxFileBytes = 1u << 20;
 struct Refusal {
   std::string message;
 };
-
-std::string errno_text(int e) { return std::generic_category().message(e); }
 
 std::string number_text(double v) {
   char buf[64];
@@ -58,9 +57,9 @@ std::string_view type_name(const toml::node &n) {
 std::optional<uint64_t> parse_size_string(std::string_view text, std::string &why) {
   static constexpr std::pair<std::string_view, unsigned> kSuffixes[] = {
       {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
-  const std::string quoted = "\"" + std::string(text) + "\"";
+  const std::string text_quoted = quoted(text, '"');
   if (!text.empty() && text.front() == '-') {
-    why = "must not be negative, got " + quoted;
+    why = "must not be negative, got " + text_quoted;
     return std::nullopt;
   }
   std::string_view digits = text;
@@ -75,7 +74,7 @@ std::optional<uint64_t> parse_size_string(std::string_view text, std::string &wh
     return c >= '0' && c <= '9';
   });
   if (!all_digits) {
-    why = "unreadable size " + quoted +
+    why = "unreadable size " + text_quoted +
           ": use a byte count with an optional binary suffix KiB, MiB, GiB or TiB "
           "(e.g. 4096 or \"32KiB\"; \"32K\" and \"32KB\" are not accepted)";
     return std::nullopt;
@@ -83,67 +82,10 @@ std::optional<uint64_t> parse_size_string(std::string_view text, std::string &wh
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec != std::errc() || p != digits.data() + digits.size() || (shift && v >> (64 - shift))) {
-    why = "size " + quoted + " does not fit in 64 bits";
+    why = "size " + text_quoted + " does not fit in 64 bits";
     return std::nullopt;
   }
   return v << shift;
-}
-
-// toml++ 3.3's is_non_ascii_horizontal_whitespace() reaches __builtin_unreachable (undefined
-// behaviour; the fuzzer found it) for code points in three of its 1018-wide blocks that it has
-// no case for. Its parser applies that test wherever it skips whitespace or looks ahead for the
-// end of a value, even across comments, so such characters are refused anywhere. This mirrors
-// its table: mask 0x7FFFFFFFFFFFF75E, special cases U+00A0, U+3000, U+FEFF, blocks 5 and 7.
-bool toml_mishandles(uint32_t cp) {
-  if (cp < 0xA0 || cp > 0xFEFF || cp == 0xA0 || cp == 0x3000 || cp == 0xFEFF) return false;
-  const uint64_t block = (cp - 0xA0) / 0x3FA;
-  return !((1ull << block) & 0x7FFFFFFFFFFFF75Eull) && block != 5 && block != 7;
-}
-
-// Rejects what is not UTF-8 text before TOML sees it, so binary files get one clear message.
-void check_text(std::string_view text, const std::string &name) {
-  size_t line = 1, col = 1;
-  auto refuse = [&](const std::string &what) {
-    throw Refusal{name + ":" + std::to_string(line) + ": not a text profile: " + what +
-                  " at column " + std::to_string(col) + " (a profile is UTF-8 TOML text)"};
-  };
-  for (size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c == 0) refuse("NUL byte");
-    if (c == '\n') {
-      ++line, col = 1, ++i;
-      continue;
-    }
-    size_t len = c < 0x80             ? 1
-                 : (c & 0xE0) == 0xC0 ? 2
-                 : (c & 0xF0) == 0xE0 ? 3
-                 : (c & 0xF8) == 0xF0 ? 4
-                                      : 0;
-    bool ok = len != 0 && i + len <= text.size();
-    uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
-    for (size_t k = 1; ok && k < len; ++k) {
-      const auto cc = static_cast<unsigned char>(text[i + k]);
-      ok = (cc & 0xC0) == 0x80;
-      cp = cp << 6 | (cc & 0x3F);
-    }
-    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8 either.
-    constexpr uint32_t kMinForLen[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (ok && len > 1) ok = cp >= kMinForLen[len] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
-    if (ok && toml_mishandles(cp)) {
-      char hex[8];
-      auto [p, ec] = std::to_chars(hex, hex + sizeof hex, cp, 16);
-      (void)ec;
-      refuse("character U+" + std::string(hex, p) +
-             " (refused: the TOML parser, toml++ 3.3, mishandles it)");
-    }
-    if (!ok) {
-      char hex[8];
-      auto [p, ec] = std::to_chars(hex, hex + sizeof hex, unsigned(c), 16);
-      (void)ec;
-      refuse("invalid UTF-8 (byte 0x" + std::string(hex, p) + ")");
-    }
-    i += len, ++col;
-  }
 }
 
 class Reader {
@@ -314,6 +256,11 @@ private:
              "must be an array of tables ([[" + key + "]] sections), got " +
                  std::string(type_name(n)) + (a ? " holding other values" : ""));
 
+    if (a->size() > kMaxClasses)
+      refuse(&n, key,
+             "has " + std::to_string(a->size()) + " classes, more than the " +
+                 std::to_string(kMaxClasses) + " a profile may have");
+
     std::vector<SizeClass> out;
     uint64_t prev = 0;
     for (size_t i = 0; i < a->size(); ++i) {
@@ -347,15 +294,15 @@ private:
       if (!ks)
         refuse(kn, ck + ".kernel",
                "must be a string (a kernel spec), got " + std::string(type_name(*kn)));
-      const std::string quoted = "\"" + ks->get() + "\"";
+      const std::string spec_text = quoted(ks->get(), '"');
       auto spec = parse_spec(ks->get());
-      if (!spec) refuse(kn, ck + ".kernel", "invalid kernel spec " + quoted + ": " + spec.error);
+      if (!spec) refuse(kn, ck + ".kernel", "invalid kernel spec " + spec_text + ": " + spec.error);
       if (std::string why = unsupported_reason(*spec, cpu_); !why.empty())
-        refuse(kn, ck + ".kernel", "kernel " + quoted + " cannot run on this CPU: " + why);
+        refuse(kn, ck + ".kernel", "kernel " + spec_text + " cannot run on this CPU: " + why);
       if (spec->info().nontemporal && spec->fence == Fence::none)
         refuse(
             kn, ck + ".kernel",
-            "kernel " + quoted +
+            "kernel " + spec_text +
                 " is non-temporal with fence=none, which is for measurement "
                 "only (without an sfence its weakly ordered stores may land after later ones); use "
                 "fence=end or fence=chunk");
@@ -369,7 +316,11 @@ private:
           refuse(g, ck + ".gbps", "must be a finite number >= 0, got " + number_text(*v));
         c.gbps = *v;
       }
-      out.push_back(std::move(c));
+      // Adjacent classes with one kernel are one class: one copy of its code, one branch less.
+      if (!out.empty() && out.back().kernel == c.kernel)
+        out.back().below = c.below;
+      else
+        out.push_back(std::move(c));
     }
     return out;
   }
@@ -420,7 +371,7 @@ Result<Profile> parse_profile(std::string_view text, const std::string &name, co
     if (std::all_of(text.begin(), text.end(),
                     [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }))
       return R::fail(name + ": empty file: expected a TOML profile starting with format = 1");
-    check_text(text, name);
+    if (std::string why = toml_guard(text, name); !why.empty()) return R::fail(why);
     toml::table root;
     try {
       root = toml::parse(text, std::string_view(name));
@@ -439,41 +390,15 @@ Result<Profile> parse_profile(std::string_view text, const std::string &name, co
   }
 }
 
-Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu) {
+Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu, bool allow_pipe) {
   using R = Result<Profile>;
   try {
-    const std::string name = path.empty() ? "(empty path)" : path;
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-      return R::fail(name + ": cannot open: " + errno_text(errno));
-    if (S_ISDIR(st.st_mode)) return R::fail(name + ": is a directory, not a profile file");
-    // Pipes are allowed so `--profile <(generate)` works; devices and sockets are not files.
-    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-      return R::fail(name + ": not a regular file");
-    if (S_ISREG(st.st_mode) && uint64_t(st.st_size) > kMaxFileBytes)
-      return R::fail(name + ": too large for a profile (" + std::to_string(st.st_size) +
-                     " bytes, at most " + std::to_string(kMaxFileBytes) + ")");
-
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return R::fail(name + ": cannot open: " + errno_text(errno));
-    struct Closer {
-      int fd;
-      ~Closer() { ::close(fd); }
-    } closer{fd};
-    // Read until EOF ourselves: st_size can be stale or 0 (pipes, /proc files).
-    std::string text;
-    char buf[16384];
-    while (true) {
-      const ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return R::fail(name + ": cannot read: " + errno_text(errno));
-      if (n == 0) break;
-      text.append(buf, size_t(n));
-      if (text.size() > kMaxFileBytes)
-        return R::fail(name + ": too large for a profile (more than " +
-                       std::to_string(kMaxFileBytes) + " bytes)");
-    }
-    return parse_profile(text, path, cpu);
+    ReadLimits limits;
+    limits.max_bytes = kMaxFileBytes;
+    limits.allow_pipe = allow_pipe;
+    auto text = read_small_file(path, limits);
+    if (!text) return R::fail(text.error);
+    return parse_profile(*text, path, cpu);
   } catch (const std::exception &e) {
     return R::fail(path + ": cannot read the profile: " + e.what());
   } catch (...) {

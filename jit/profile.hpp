@@ -51,8 +51,14 @@ struct Profile {
 //! The class of `table` that holds size n (table non-empty and well-formed).
 const SizeClass &class_for(const std::vector<SizeClass> &table, uint64_t n);
 
-//! Parses and validates a profile file for `cpu`; errors name the file, line and key.
-Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu);
+//! Most classes one intent's table may have (a tuned profile has a handful): bounds the code,
+//! the branch tree and the time one clearjit_open spends on a profile.
+constexpr size_t kMaxClasses = 64;
+
+//! Parses and validates a profile file for `cpu`; errors name the file, line and key. The file
+//! is read as read_small_file does (at most 1 MiB, never blocking); `allow_pipe` for explicit
+//! paths such as `clearjit check <(generate)`. Adjacent classes with the same kernel merge.
+Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu, bool allow_pipe = true);
 //! The same from text (`name` is used in messages).
 Result<Profile> parse_profile(std::string_view text, const std::string &name, const CpuInfo &cpu);
 

@@ -3,6 +3,7 @@
 
 #include "clearjit/clearjit.h"
 #include "codegen.hpp"
+#include "files.hpp"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -26,9 +27,10 @@ bool exists(const std::string &path) {
   return stat(path.c_str(), &st) == 0;
 }
 
-std::string env(const char *name) {
-  const char *v = std::getenv(name);
-  return v ? v : "";
+std::string env(const char *name) { return clearjit_env(name); }
+
+std::string other_cpu_text(const ProfileHost &h) {
+  return h.vendor + " family " + std::to_string(h.family) + " model " + std::to_string(h.model);
 }
 
 } // namespace
@@ -53,22 +55,26 @@ Profile builtin_profile(const CpuInfo &cpu) {
 
 Lookup default_lookup(const CpuInfo &cpu) {
   Lookup out;
-  auto consider = [&](const std::string &step, const std::string &path) -> bool {
+  // `explicit_choice`: $CLEARJIT_PROFILE names one file on purpose, so a file measured on
+  // another CPU is used (with the warning clearjit_open gives any such file), not skipped.
+  auto consider = [&](const std::string &step, const std::string &path,
+                      bool explicit_choice = false) -> bool {
     LookupStep s{step, path, "", false};
     if (path.empty()) {
       s.result = "not set";
     } else if (!exists(path)) {
       s.result = "not found";
-    } else if (auto p = load_profile(path, cpu); !p) {
+    } else if (auto p = load_profile(path, cpu, /*allow_pipe=*/false); !p) {
       s.result = "invalid: " + p.error;
       out.steps.push_back(s);
       out.profile = Result<Profile>::fail(p.error);
       return true;
-    } else if (!same_cpu(p->host, cpu)) {
-      s.result = "skipped: measured on another CPU (" + p->host.vendor + " family " +
-                 std::to_string(p->host.family) + " model " + std::to_string(p->host.model) + ")";
+    } else if (!same_cpu(p->host, cpu) && !explicit_choice) {
+      s.result = "skipped: measured on another CPU (" + other_cpu_text(p->host) + ")";
     } else {
-      s.result = "chosen";
+      s.result = same_cpu(p->host, cpu)
+                     ? "chosen"
+                     : "chosen, though measured on another CPU (" + other_cpu_text(p->host) + ")";
       s.chosen = true;
       out.steps.push_back(s);
       out.profile = std::move(p);
@@ -78,10 +84,14 @@ Lookup default_lookup(const CpuInfo &cpu) {
     return false;
   };
 
-  if (consider("$CLEARJIT_PROFILE", env("CLEARJIT_PROFILE"))) return out;
+  if (consider("$CLEARJIT_PROFILE", env("CLEARJIT_PROFILE"), true)) return out;
   std::string xdg = env("XDG_CONFIG_HOME"), home = env("HOME");
-  if (!xdg.empty() && xdg[0] != '/')
-    xdg.clear(); // the XDG Base Directory spec: a relative path is invalid and ignored
+  if (!xdg.empty() && xdg[0] != '/') {
+    // The XDG Base Directory spec: a relative path is invalid and ignored. Said, not silent.
+    out.steps.push_back({"$XDG_CONFIG_HOME", xdg,
+                         "ignored: not an absolute path (the XDG spec says to ignore it)", false});
+    xdg.clear();
+  }
   std::string user = !xdg.empty()    ? xdg + "/clearjit/profile.toml"
                      : !home.empty() ? home + "/.config/clearjit/profile.toml"
                                      : "";
@@ -105,7 +115,7 @@ Lookup default_lookup(const CpuInfo &cpu) {
   std::sort(files.begin(), files.end());
   LookupStep installed{"installed profiles", dir, "", false};
   for (const std::string &f : files) {
-    auto p = load_profile(f, cpu);
+    auto p = load_profile(f, cpu, /*allow_pipe=*/false);
     if (p && same_cpu(p->host, cpu)) {
       installed.path = f;
       installed.result = "chosen";
@@ -142,7 +152,8 @@ Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<Siz
                                                            const CpuInfo &cpu,
                                                            const std::string &name) {
   return generate(
-      [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, cpu.has(Feature::avx)); }, name);
+      [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, cpu.has(Feature::avx)); }, name,
+      Listing::if_dumped);
 }
 
 // Everything after a profile is loaded: host warning, code generation.
@@ -151,10 +162,8 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
   if (p.source != "built-in" && !same_cpu(p.host, cpu))
-    cj->warnings += p.source + ": measured on " + p.host.vendor + " family " +
-                    std::to_string(p.host.family) + " model " + std::to_string(p.host.model) +
-                    ", this CPU is " + cpu.vendor + " family " + std::to_string(cpu.family) +
-                    " model " + std::to_string(cpu.model) +
+    cj->warnings += p.source + ": measured on " + other_cpu_text(p.host) + ", this CPU is " +
+                    other_cpu_text(profile_host(cpu)) +
                     "; its choices may not be the fastest here\n";
   auto reuse = generate_dispatcher(p.reuse, cpu, "clearjit_dispatch_reuse");
   if (!reuse) {

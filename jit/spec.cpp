@@ -99,14 +99,25 @@ std::string format_size(uint64_t b) {
   return std::to_string(b);
 }
 
+std::string quoted(std::string_view text, char quote) {
+  constexpr size_t kMax = 40; // a spec is a few words; echo a long one in part, once
+  const std::string q = quote ? std::string(1, quote) : "";
+  if (text.size() <= kMax) return q + std::string(text) + q;
+  size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut; // not inside a UTF-8 sequence
+  return q + std::string(text.substr(0, cut)) + "..." + q + " (" + std::to_string(text.size()) +
+         " bytes)";
+}
+
 Result<Spec> parse_spec(std::string_view text) {
   using R = Result<Spec>;
   auto colon = text.find(':');
   std::string_view name = text.substr(0, colon);
   auto m = method_by_name(name);
   if (!m)
-    return R::fail(name.empty() ? "empty method name in spec '" + std::string(text) + "'"
-                                : "unknown method '" + std::string(name) + "'");
+    return R::fail(name.empty() ? "empty method name in spec " + quoted(text)
+                                : "unknown method " + quoted(name));
   const MethodInfo &mi = info(*m);
   Spec s = default_spec(*m);
   if (colon == std::string_view::npos) return {s, {}};
@@ -118,17 +129,17 @@ Result<Spec> parse_spec(std::string_view text) {
     auto comma = rest.find(',');
     std::string_view opt = rest.substr(0, comma);
     auto eq = opt.find('=');
-    if (opt.empty()) return R::fail("empty option in spec '" + std::string(text) + "'");
+    if (opt.empty()) return R::fail("empty option in spec " + quoted(text));
     if (eq == std::string_view::npos)
-      return R::fail("option '" + std::string(opt) + "' needs a value (name=value)");
+      return R::fail("option " + quoted(opt) + " needs a value (name=value)");
     std::string_view key = opt.substr(0, eq), val = opt.substr(eq + 1);
     size_t idx = 0;
     while (idx < 4 && order[idx] != key)
       ++idx;
-    if (idx == 4) return R::fail("unknown option '" + std::string(key) + "'");
-    if (seen[idx]) return R::fail("option '" + std::string(key) + "' given twice");
+    if (idx == 4) return R::fail("unknown option " + quoted(key));
+    if (seen[idx]) return R::fail("option " + quoted(key) + " given twice");
     seen[idx] = true;
-    std::string k(key), v(val);
+    const std::string v = quoted(val, 0);
 
     if (key == "unroll") {
       if (!mi.loop) return R::fail("unroll does not apply to " + std::string(mi.name));

@@ -1,14 +1,20 @@
 // Test helpers: buffers bounded by PROT_NONE guard pages, pattern fills and checks.
 #pragma once
 
+#include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace cjit::test {
 
@@ -67,6 +73,61 @@ inline size_t first_nonzero(const uint8_t *p, size_t n) {
   for (; i < n; ++i)
     if (p[i]) return i;
   return n;
+}
+
+//! Runs `body` in a forked child that gets `seconds` to finish, so a crash or a hang fails
+//! the test instead of the suite. "" when body returned "" and the child exited normally;
+//! otherwise body's message, the signal that killed it, or "timed out".
+inline std::string in_child(const std::function<std::string()> &body, int seconds = 30) {
+  int fds[2];
+  if (pipe(fds) != 0) return "pipe failed";
+  const pid_t pid = fork();
+  if (pid < 0) return "fork failed";
+  if (pid == 0) {
+    close(fds[0]);
+    const std::string message = body();
+    if (!message.empty()) (void)!write(fds[1], message.data(), message.size());
+    _exit(message.empty() ? 0 : 1);
+  }
+  close(fds[1]);
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  pid_t done = 0;
+  while ((done = waitpid(pid, &status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (done == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    close(fds[0]);
+    return "timed out after " + std::to_string(seconds) + " s";
+  }
+  std::string message;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+    message.append(buf, size_t(n));
+  close(fds[0]);
+  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+  if (WEXITSTATUS(status) != 0 && message.empty())
+    return "exited with " + std::to_string(WEXITSTATUS(status));
+  return message;
+}
+
+//! Runs `body` on a new thread with a stack of `stack_bytes`: what a library call must survive
+//! when an application calls it from a small thread.
+inline void on_small_stack(size_t stack_bytes, const std::function<void()> &body) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stack_bytes);
+  pthread_t t;
+  auto run = [](void *arg) -> void * {
+    (*static_cast<const std::function<void()> *>(arg))();
+    return nullptr;
+  };
+  if (pthread_create(&t, &attr, run, const_cast<std::function<void()> *>(&body)) != 0)
+    throw std::runtime_error("pthread_create failed");
+  pthread_join(t, nullptr);
+  pthread_attr_destroy(&attr);
 }
 
 } // namespace cjit::test

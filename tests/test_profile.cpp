@@ -1,11 +1,17 @@
 // Profiles: the samples in tests/profiles/good load and round-trip; every sample in
 // tests/profiles/bad is refused with a message naming the file, the line and the key.
+#include "files.hpp"
 #include "profile.hpp"
+#include "support.hpp"
+#include "toml_guard.hpp"
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <thread>
 
 #include <algorithm>
 #include <cstdint>
@@ -435,8 +441,10 @@ TEST(ProfileBad, ReuseMissing) {
   EXPECT_TRUE(bad("bad/reuse_missing.toml", 7, "dispatch.reuse", {"missing"}));
 }
 TEST(ProfileBad, CharacterTomlMishandles) {
-  // U+3022 in a comment sent toml++ 3.3 into __builtin_unreachable (found by the fuzzer).
-  EXPECT_TRUE(bad("bad/toml_mishandled_char.toml", 1, "", {"U+3022", "mishandles"}));
+  // Outside a string or comment, U+00E9 sends toml++ 3.3 into __builtin_unreachable.
+  EXPECT_TRUE(bad("bad/toml_mishandled_char.toml", 1, "",
+                  {"character U+00E9 at column 12 outside strings and comments", "mishandles",
+                   "accepted inside comments and strings"}));
 }
 TEST(Profile, UnknownIntentLoadsWithAWarning) {
   auto r = load_profile(sample("good/intent_unknown.toml"), full_cpu());
@@ -636,11 +644,14 @@ TEST(ProfileFile, UnreadableFile) {
   EXPECT_TRUE(refused(load_profile(p, full_cpu()), p, 0, "", {"cannot open", "Permission denied"}));
 }
 
-TEST(ProfileFile, ReadError) {
-  // A file that opens but fails to read, even for root: address 0 of this process is unmapped.
-  if (access("/proc/self/mem", R_OK) != 0) GTEST_SKIP() << "no /proc";
-  EXPECT_TRUE(refused(load_profile("/proc/self/mem", full_cpu()), "/proc/self/mem", 0, "",
-                      {"cannot read", "Input/output error"}));
+TEST(ProfileFile, KernelInterfacesAreRefusedUnread) {
+  // /proc/self/mem fails to read; /proc/kmsg blocks, and each read takes the kernel's messages
+  // from whoever else reads them. Both look like regular files.
+  for (const char *p :
+       {"/proc/self/mem", "/proc/kmsg", "/sys/kernel/mm/transparent_hugepage/enabled"}) {
+    if (access(p, R_OK) != 0) continue;
+    EXPECT_TRUE(refused(load_profile(p, full_cpu()), p, 0, "", {"a kernel interface"}));
+  }
 }
 
 TEST(ProfileFile, TooLarge) {
@@ -674,6 +685,222 @@ TEST(ProfileRobust, EverySingleByteChangeIsHandled) {
       auto r = parse_profile(t, "mutant", full_cpu());
       EXPECT_TRUE(r || r.error.starts_with("mutant")) << i << ": " << r.error;
     }
+}
+
+// ---- Hostile input: depth, code points, pipes, sizes (issue 8) -----------------------------
+
+const std::string kHead = "format = 1\n[host]\nvendor = \"AuthenticAMD\"\nfamily = 25\nmodel = 1\n";
+const std::string kTail = "[[dispatch.reuse]]\nkernel = \"stosb\"\n";
+
+std::string repeat(std::string_view part, size_t n, std::string_view sep = "") {
+  std::string out;
+  for (size_t i = 0; i < n; ++i)
+    out += std::string(i ? sep : "") + std::string(part);
+  return out;
+}
+
+// Each text is parsed in a child on a 256 KiB stack: a stack overflow (SIGSEGV) fails the test
+// instead of the suite, and the small stack is what an application's thread may have.
+// `expect_words` empty: the text must load; otherwise it must be refused with them.
+std::string parse_on_small_stack(const std::string &text, std::string_view expect_words) {
+  return test::in_child([&]() -> std::string {
+    std::string error;
+    test::on_small_stack(256 << 10, [&] {
+      auto r = parse_profile(text, "deep", full_cpu());
+      if (expect_words.empty() && !r) error = "refused: " + r.error;
+      if (!expect_words.empty() && (r || r.error.find(expect_words) == std::string::npos))
+        error = r ? "accepted" : "message lacks '" + std::string(expect_words) + "': " + r.error;
+    });
+    return error;
+  });
+}
+
+TEST(ProfileDepth, LongDottedKeysAndHeadersAreRefusedBeforeParsing) {
+  // 150,000 parts (a 300 KB file) overflowed an 8 MiB stack inside toml++; 5,000 a 256 KiB one.
+  for (size_t parts : {size_t(33), size_t(5000), size_t(150000)}) {
+    const std::string key = repeat("a", parts, ".");
+    for (const std::string &text :
+         {kHead + key + " = 1\n" + kTail, kHead + "[" + key + "]\nx = 1\n" + kTail,
+          kHead + "[[" + key + "]]\n" + kTail, kHead + "x = { " + key + " = 1 }\n" + kTail})
+      EXPECT_EQ(parse_on_small_stack(text, "nested too deep"), "") << parts << " parts";
+  }
+}
+
+TEST(ProfileDepth, DeepArraysAndInlineTablesAreRefusedBeforeParsing) {
+  for (size_t depth : {size_t(33), size_t(300), size_t(100000)}) {
+    const std::string arrays = kHead + "x = " + repeat("[", depth) + repeat("]", depth) + "\n";
+    const std::string tables =
+        kHead + "x = " + repeat("{a = ", depth) + "1" + repeat("}", depth) + "\n";
+    EXPECT_EQ(parse_on_small_stack(arrays + kTail, "nested too deep"), "") << depth;
+    EXPECT_EQ(parse_on_small_stack(tables + kTail, "nested too deep"), "") << depth;
+  }
+}
+
+TEST(ProfileDepth, MixedNestingCountsTogether) {
+  // 8 header parts, then 8 key parts and 8 inline tables with 2-part keys: 8 + 8 + 8 * 3 > 32.
+  const std::string text = kHead + "[" + repeat("h", 8, ".") + "]\n" + repeat("k", 8, ".") + " = " +
+                           repeat("{a.b = ", 8) + "1" + repeat("}", 8) + "\n" + kTail;
+  EXPECT_EQ(parse_on_small_stack(text, "nested too deep"), "");
+}
+
+TEST(ProfileDepth, TheDeepestAcceptedProfileParsesOnASmallStack) {
+  // kMaxTomlDepth levels, in each of the ways to nest, in one file; then one more level.
+  const int d = kMaxTomlDepth;
+  // At the root, before kHead's [host]: a key is one level, each bracket one more.
+  const std::string at_limit =
+      repeat("a", d, ".") + " = 1\n" + "arr = " + repeat("[", d - 1) + "1" + repeat("]", d - 1) +
+      "\n" + "tab = " + repeat("{a = ", (d - 1) / 2) + "1" + repeat("}", (d - 1) / 2) + "\n" +
+      "kk.a = " + repeat("[{b.c = ", (d - 2) / 4) + "1" + repeat("}]", (d - 2) / 4) + "\n" + kHead +
+      "[" + repeat("t", d, ".") + "]\n" + kTail;
+  EXPECT_EQ(parse_on_small_stack(at_limit, ""), "");
+  EXPECT_EQ(parse_on_small_stack("arr = " + repeat("[", d) + repeat("]", d) + "\n" + kHead + kTail,
+                                 "nested too deep"),
+            "");
+  EXPECT_EQ(parse_on_small_stack(kHead + "[" + repeat("t", d + 1, ".") + "]\n" + kTail,
+                                 "nested too deep"),
+            "");
+  // Dots in values and strings are no key parts.
+  EXPECT_EQ(parse_on_small_stack(kHead + "f = 1.5\nd = 1979-05-27T07:32:00.999\ns = \"" +
+                                     repeat(".", 100) + "\"\n\"" + repeat(".", 100) + "\" = 1\n" +
+                                     kTail,
+                                 ""),
+            "");
+}
+
+TEST(ProfileCodePoints, AcceptedInCommentsAndStrings) {
+  // U+00E9, U+00FC, U+00AE, Greek, Cyrillic, CJK punctuation U+3022, Hiragana U+3042, U+FE50:
+  // all in the blocks toml++ 3.3 mishandles outside strings and comments.
+  const std::string chars = "\u00e9 \u00fc \u00ae \u03b1\u03b2 \u0436 \u3022 \u3042 \ufe50";
+  const std::string text = "# tuned by Jos\u00e9: " + chars + "\n" + kHead + "brand = \"" + chars +
+                           "\" # " + chars + "\n" + "lit = '" + chars + "'\nml = \"\"\"\n" + chars +
+                           "\n\"\"\"\n" + "mll = '''" + chars + "\n" + chars + "'''\n\"" + chars +
+                           "\" = 1\n" + "esc = \"\\t" + chars + "\\\\" + chars + "\"\n" + kTail;
+  auto r = parse_profile(text, "utf8", full_cpu());
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(r->host.brand, chars);
+}
+
+TEST(ProfileCodePoints, RefusedWhereTheParserWouldMishandleThem) {
+  struct Case {
+    std::string text;
+    std::string_view words;
+  };
+  const Case cases[] = {
+      {"format = 1\u00e9\n", "U+00E9 at column 11 outside strings and comments"},
+      {"\u00e9 = 1\n", "U+00E9 at column 1 outside strings and comments"},
+      {"format = 1\n[\u3022]\n", "U+3022 at column 2 outside"},
+      {"x = [1, \u0436]\n", "U+0436 at column 9 outside"},
+      {"x = \"\"\"\\\u00e9\"\"\"\n", "U+00E9 at column 9 after a backslash"},
+      {"x = \"\"\"a \\\n  \n \u00e9\"\"\"\n", "U+00E9 at column 2 after a line-ending backslash"},
+      {"x = \"\"\"a \\  \n\u3042\"\"\"\n", "U+3042 at column 1 after a line-ending backslash"},
+      {"x = \"\\\ufe50\"\n", "U+FE50 at column 7 after a backslash"},
+  };
+  for (const Case &c : cases) {
+    auto r = parse_profile(c.text, "cp", full_cpu());
+    EXPECT_FALSE(r) << c.text;
+    EXPECT_NE(r.error.find(c.words), std::string::npos) << c.text << " -> " << r.error;
+  }
+  // U+00A0 is in such a block but toml++ knows it: TOML's own refusal, not ours.
+  auto nbsp = parse_profile("format\u00a0= 1\n", "cp", full_cpu());
+  EXPECT_FALSE(nbsp);
+  EXPECT_EQ(nbsp.error.find("mishandles"), std::string::npos) << nbsp.error;
+}
+
+TEST(ProfileCodePoints, TheRefusedSetMirrorsToml) {
+  size_t n = 0;
+  for (char32_t cp = 0; cp < 0x110000; ++cp)
+    n += toml_mishandles(cp);
+  // U+00A1..U+0499, U+2C5E..U+3057 but U+3000, U+FB26..U+FEFE: 3,019.
+  EXPECT_EQ(n, size_t((0x499 - 0xA1 + 1) + (0x3057 - 0x2C5E + 1 - 1) + (0xFEFE - 0xFB26 + 1)));
+  EXPECT_EQ(n, 3019u);
+  EXPECT_TRUE(toml_mishandles(0xE9));
+  EXPECT_FALSE(toml_mishandles(0xA0));
+  EXPECT_FALSE(toml_mishandles(0x3000));
+  EXPECT_FALSE(toml_mishandles(0xFEFF));
+  EXPECT_EQ(code_point_name(0xE9), "U+00E9");
+  EXPECT_EQ(code_point_name(0x1F600), "U+1F600");
+}
+
+std::string make_fifo(const TempDir &dir, const std::string &name) {
+  const std::string fifo = dir.file(name, "");
+  std::filesystem::remove(fifo);
+  if (mkfifo(fifo.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
+  return fifo;
+}
+
+TEST(ProfileFile, PipeWithoutAWriterDoesNotBlock) {
+  TempDir dir;
+  const std::string fifo = make_fifo(dir, "fifo.toml");
+  EXPECT_EQ(test::in_child(
+                [&]() -> std::string {
+                  auto r = load_profile(fifo, full_cpu()); // an explicit path: pipes allowed
+                  if (r || r.error.find("empty file") == std::string::npos)
+                    return "got: " + r.error;
+                  auto strict = load_profile(fifo, full_cpu(), /*allow_pipe=*/false);
+                  if (strict || strict.error.find("not a regular file") == std::string::npos)
+                    return "strict got: " + strict.error;
+                  return "";
+                },
+                10),
+            "");
+}
+
+TEST(ProfileFile, PipeWhoseWriterNeverClosesTimesOut) {
+  TempDir dir;
+  const std::string fifo = make_fifo(dir, "slow.toml");
+  EXPECT_EQ(test::in_child(
+                [&]() -> std::string {
+                  // A writer that wrote half a profile and holds the pipe open (O_RDWR: a
+                  // FIFO's open that does not wait for the other end).
+                  const int writer = open(fifo.c_str(), O_RDWR);
+                  if (writer < 0 || write(writer, "format = 1\n", 11) != 11) return "no writer";
+                  ReadLimits limits;
+                  limits.allow_pipe = true;
+                  limits.pipe_timeout_ms = 300;
+                  auto r = read_small_file(fifo, limits);
+                  if (r || r.error.find("did not deliver the whole file within 300 ms") ==
+                               std::string::npos)
+                    return "got: " + (r ? "text " + *r : r.error);
+                  return "";
+                },
+                10),
+            "");
+}
+
+TEST(ProfileClasses, AdjacentClassesWithOneKernelMerge) {
+  const std::string text = kHead + "[[dispatch.reuse]]\nbelow = 100\nkernel = \"mov\"\n" +
+                           "[[dispatch.reuse]]\nbelow = 200\nkernel = \"mov:unroll=8\"\n" +
+                           "[[dispatch.reuse]]\nbelow = 300\nkernel = \"stosb\"\n" + kTail;
+  auto r = parse_profile(text, "merge", full_cpu());
+  ASSERT_TRUE(r) << r.error;
+  ASSERT_EQ(r->reuse.size(), 2u); // mov:unroll=8 is mov's default: the same kernel
+  EXPECT_EQ(r->reuse[0].below, 200u);
+  EXPECT_EQ(canonical(r->reuse[0]), "mov");
+  EXPECT_EQ(canonical(r->reuse[1]), "stosb");
+}
+
+TEST(ProfileClasses, AtMostKMaxClassesPerIntent) {
+  auto table = [](size_t n) {
+    std::string t = kHead;
+    for (size_t i = 0; i + 1 < n; ++i)
+      t += "[[dispatch.reuse]]\nbelow = " + std::to_string(64 * (i + 1)) + "\nkernel = \"" +
+           (i % 2 ? "mov" : "stosb") + "\"\n";
+    return t + "[[dispatch.reuse]]\nkernel = \"" + (n % 2 ? "stosb" : "mov") + "\"\n";
+  };
+  auto ok = parse_profile(table(kMaxClasses), "cap", full_cpu());
+  ASSERT_TRUE(ok) << ok.error;
+  EXPECT_EQ(ok->reuse.size(), kMaxClasses);
+  EXPECT_TRUE(refused(parse_profile(table(kMaxClasses + 1), "cap", full_cpu()), "cap", 6,
+                      "dispatch.reuse", {"has 65 classes, more than the 64"}));
+}
+
+TEST(ProfileBad, ALongInvalidSpecIsEchoedOnceAndShort) {
+  const std::string spec(900000, 'x');
+  auto r =
+      parse_profile(kHead + "[[dispatch.reuse]]\nkernel = \"" + spec + "\"\n", "long", full_cpu());
+  ASSERT_FALSE(r);
+  EXPECT_LT(r.error.size(), 300u) << r.error.substr(0, 400);
+  EXPECT_NE(r.error.find("(900000 bytes)"), std::string::npos) << r.error;
 }
 
 } // namespace

@@ -1183,21 +1183,51 @@ TEST_F(runtime_Lookup, EnvProfileIsChosen) {
   expect_open_null_source(path);
 }
 
-TEST_F(runtime_Lookup, EnvProfileForAnotherCpuIsSkipped) {
+TEST_F(runtime_Lookup, EnvProfileForAnotherCpuIsUsedWithAWarning) {
+  // $CLEARJIT_PROFILE names one file on purpose: like an explicit path, it loads with a
+  // warning (it used to fall back to the built-in default, silently).
   const std::string path = (kRuntimeProfiles / "other_cpu.toml").string();
   if (same_cpu(load_or_throw(path, host_cpu()).host, host_cpu()))
     GTEST_SKIP() << "this machine is the CPU other_cpu.toml names";
   ScopedEnv e("CLEARJIT_PROFILE", path);
   const Lookup l = default_lookup(host_cpu());
-  ASSERT_GE(l.steps.size(), 2u) << show(l);
+  ASSERT_EQ(l.steps.size(), 1u) << show(l);
   EXPECT_EQ(l.steps[0].path, path);
   EXPECT_EQ(l.steps[0].result,
-            "skipped: measured on another CPU (GenuineIntel family 6 model 143)");
-  EXPECT_FALSE(l.steps[0].chosen);
-  EXPECT_EQ(l.steps[1].step, "$XDG_CONFIG_HOME/clearjit/profile.toml");
-  EXPECT_EQ(l.steps[1].result, "not found");
+            "chosen, though measured on another CPU (GenuineIntel family 6 model 143)");
+  EXPECT_TRUE(l.steps[0].chosen);
   ASSERT_TRUE(l.profile) << show(l);
-  EXPECT_NE(l.profile->source, path);
+  EXPECT_EQ(l.profile->source, path);
+
+  std::vector<char> err(4096, '\0');
+  std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(
+      clearjit_open(nullptr, err.data(), err.size()), clearjit_close);
+  ASSERT_TRUE(cj) << errbuf_text(err);
+  EXPECT_STREQ(clearjit_profile_source(cj.get()), path.c_str());
+  EXPECT_NE(std::string(clearjit_warnings(cj.get())).find("measured on GenuineIntel family 6"),
+            std::string::npos)
+      << clearjit_warnings(cj.get());
+}
+
+TEST_F(runtime_Lookup, RelativeXdgConfigHomeIsSaidToBeIgnored) {
+  ScopedEnv xdg("XDG_CONFIG_HOME", "relative/config");
+  const Lookup l = default_lookup(host_cpu());
+  ASSERT_GE(l.steps.size(), 3u) << show(l);
+  EXPECT_EQ(l.steps[1].step, "$XDG_CONFIG_HOME");
+  EXPECT_EQ(l.steps[1].path, "relative/config");
+  EXPECT_NE(l.steps[1].result.find("ignored: not an absolute path"), std::string::npos) << show(l);
+  EXPECT_EQ(l.steps[2].step, "~/.config/clearjit/profile.toml");
+}
+
+TEST_F(runtime_Lookup, NonRegularFilesAreRefusedWithoutBlocking) {
+  // A FIFO at the user's profile path: the lookup must not wait for a writer (it did, forever).
+  const std::string fifo = (dir_ / "xdg" / "clearjit" / "profile.toml").string();
+  fs::create_directories(dir_ / "xdg" / "clearjit");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const Lookup l = default_lookup(host_cpu());
+  ASSERT_GE(l.steps.size(), 2u) << show(l);
+  EXPECT_NE(l.steps[1].result.find("not a regular file"), std::string::npos) << show(l);
+  EXPECT_FALSE(l.profile);
 }
 
 TEST_F(runtime_Lookup, EnvProfileBadStopsWithItsError) {
@@ -1533,6 +1563,29 @@ TEST(runtime_DebugAids, DumpWritesBinAndAsm) {
   auto again = compile_kernel(*parse_spec(spec), host_cpu());
   ASSERT_TRUE(again);
   EXPECT_FALSE(fs::exists(dir.path() / (stem + ".bin")));
+}
+
+TEST(runtime_DebugAids, DispatcherListingsAreKeptOnlyForADump) {
+  // A 15,000-class profile kept a 68 MB listing per handle; now none unless CLEARJIT_DUMP.
+  const std::vector<SizeClass> table = {{4096, *parse_spec("mov"), 0},
+                                        {0, *parse_spec("stosb"), 0}};
+  auto emit = [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, false); };
+  ScopedEnv dump("CLEARJIT_DUMP", nullptr);
+  auto plain = generate(emit, "quiet", Listing::if_dumped);
+  ASSERT_TRUE(plain) << plain.error;
+  EXPECT_EQ((*plain.value)->listing, "");
+  auto kept = generate(emit, "kept", Listing::keep);
+  ASSERT_TRUE(kept) << kept.error;
+  EXPECT_NE((*kept.value)->listing, "");
+  EXPECT_EQ((*kept.value)->size, (*plain.value)->size) << "the same code either way";
+
+  TempDir dir;
+  ScopedEnv to_dir("CLEARJIT_DUMP", dir.path().string());
+  auto dumped = generate(emit, "dumped", Listing::if_dumped);
+  ASSERT_TRUE(dumped) << dumped.error;
+  EXPECT_EQ((*dumped.value)->listing, "") << "written to the dump, then dropped";
+  EXPECT_EQ(read_file(dir.path() / "dumped.asm").value_or(""),
+            "; dumped\n" + (*kept.value)->listing);
 }
 
 // ---------------------------------------------------------------------------------------------

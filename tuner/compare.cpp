@@ -68,6 +68,7 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
 
 CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   CompareResult r;
+  if (o.sizes.empty()) throw std::invalid_argument("no sizes to measure");
   uint64_t largest = *std::max_element(o.sizes.begin(), o.sizes.end());
   Bench bench(cpu, largest);
   Comparison c = plan_comparison(o, cpu);

@@ -86,6 +86,9 @@ struct Bench::Impl {
 
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
     uint64_t l3 = cpu.l3.size ? cpu.l3.size : (32ull << 20);
+    if (max_size > uint64_t(1) << 40) // far beyond any machine's memory; rounding would wrap
+      throw std::invalid_argument("cannot measure " + std::to_string(max_size) +
+                                  " bytes: too large for a destination pool");
     pool_bytes = std::max({uint64_t(512) << 20, 4 * l3, max_size});
     pool_bytes = (pool_bytes + (2u << 20) - 1) & ~uint64_t((2u << 20) - 1);
     void *p = mmap(nullptr, pool_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -607,29 +607,4 @@ std::string summary_text(const TuneResult &r) {
   return s.str();
 }
 
-std::string write_file_atomically(const std::string &path, const std::string &text) {
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return path + ": is a directory";
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return path + ": cannot write: " + std::strerror(errno);
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-    if (w <= 0) {
-      std::string e = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return path + ": write failed: " + e;
-    }
-    done += size_t(w);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string e = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return path + ": cannot write: " + e;
-  }
-  return {};
-}
-
 } // namespace cjit

@@ -64,10 +64,6 @@ std::string summary_text(const TuneResult &r);
 //! "amd-family26-model2.toml"
 std::string default_profile_name(const CpuInfo &cpu);
 
-//! Writes `text` to `path` through a temporary file and rename, so no reader ever sees half a
-//! file. Returns an error message, or "" on success.
-std::string write_file_atomically(const std::string &path, const std::string &text);
-
 } // namespace cjit
 
 namespace cjit {
