@@ -106,9 +106,9 @@ public:
     // More keys are welcome (a newer tuner may add intents), but a typo such as
     // [[dispatch.steam]] deserves a word: the caller sees it through clearjit_warnings.
     for (const auto &[key, node] : *dt)
-      if (key.str() != "reuse" && key.str() != "stream")
+      if (key.str() != "reuse" && key.str() != "stream" && key.str() != "batch")
         p.warnings.push_back(where(&node) + ": dispatch." + std::string(key.str()) +
-                             ": unknown intent, ignored (the intents are reuse and stream)");
+                             ": unknown intent, ignored (the tables are reuse, stream and batch)");
     const toml::node *reuse = dt->get("reuse");
     if (!reuse)
       refuse(dt, "dispatch.reuse",
@@ -116,6 +116,8 @@ public:
     p.reuse = read_classes(*reuse, "reuse");
     // Optional: without it the stream intent uses the reuse table (Profile::table).
     if (const toml::node *stream = dt->get("stream")) p.stream = read_classes(*stream, "stream");
+    // Optional: without it, batches use the stream table (Profile::batch_table).
+    if (const toml::node *batch = dt->get("batch")) p.batch = read_classes(*batch, "batch");
     p.source = name_;
     return p;
   }

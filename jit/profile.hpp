@@ -40,11 +40,17 @@ bool same_cpu(const ProfileHost &host, const CpuInfo &cpu);
 struct Profile {
   ProfileHost host;
   std::vector<SizeClass> reuse, stream; //!< stream empty: use reuse
-  std::string source;                   //!< path it came from, or "built-in"
-  std::vector<std::string> warnings;    //!< accepted but worth saying (unknown intents)
+  //! Stream clears in batches (clearjit_batch_*), one fence per batch; empty: the stream table.
+  //! Specs keep their fence as written; the batch dispatcher leaves the fences out.
+  std::vector<SizeClass> batch;
+  std::string source;                //!< path it came from, or "built-in"
+  std::vector<std::string> warnings; //!< accepted but worth saying (unknown intents)
 
   const std::vector<SizeClass> &table(Intent i) const {
     return i == Intent::stream && !stream.empty() ? stream : reuse;
+  }
+  const std::vector<SizeClass> &batch_table() const {
+    return batch.empty() ? table(Intent::stream) : batch;
   }
 };
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -141,9 +142,11 @@ using namespace cjit;
 struct clearjit {
   Profile profile;
   std::unique_ptr<GeneratedCode> reuse, stream; // stream null: the reuse table serves both
-  ClearFn reuse_fn = nullptr, stream_fn = nullptr;
+  std::unique_ptr<GeneratedCode> batch;         // the batch table without fences
+  ClearFn reuse_fn = nullptr, stream_fn = nullptr, batch_fn = nullptr;
+  mutable std::atomic<size_t> open_batches{0};
   std::string warnings;
-  std::vector<std::string> reuse_specs, stream_specs; // canonical, one per class
+  std::vector<std::string> reuse_specs, stream_specs, batch_specs; // canonical, one per class
 };
 
 namespace {
@@ -181,10 +184,23 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
     cj->stream = std::move(stream.value.value());
     cj->stream_fn = cj->stream->fn;
   }
+  // Batches fence once at their end, so their pieces are cleared without any fence.
+  std::vector<SizeClass> unfenced = p.batch_table();
+  for (SizeClass &c : unfenced)
+    c.kernel.fence = Fence::none;
+  auto batch = generate_dispatcher(unfenced, cpu, "clearjit_dispatch_batch");
+  if (!batch) {
+    error = batch.error;
+    return nullptr;
+  }
+  cj->batch = std::move(batch.value.value());
+  cj->batch_fn = cj->batch->fn;
   for (const SizeClass &c : p.reuse)
     cj->reuse_specs.push_back(format_spec(c.kernel));
   for (const SizeClass &c : p.table(Intent::stream))
     cj->stream_specs.push_back(format_spec(c.kernel));
+  for (const SizeClass &c : p.batch_table())
+    cj->batch_specs.push_back(format_spec(c.kernel));
   cj->profile = std::move(p);
   return cj.release();
 }
@@ -244,14 +260,44 @@ void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n) { cj->stream
 
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n) {
   const std::vector<SizeClass> &table =
-      cj->profile.table(intent == CLEARJIT_STREAM ? Intent::stream : Intent::reuse);
-  const auto &specs = intent == CLEARJIT_STREAM ? cj->stream_specs : cj->reuse_specs;
+      intent == CLEARJIT_STREAM_BATCH
+          ? cj->profile.batch_table()
+          : cj->profile.table(intent == CLEARJIT_STREAM ? Intent::stream : Intent::reuse);
+  const auto &specs = intent == CLEARJIT_STREAM_BATCH ? cj->batch_specs
+                      : intent == CLEARJIT_STREAM     ? cj->stream_specs
+                                                      : cj->reuse_specs;
   return specs[size_t(&class_for(table, n) - table.data())].c_str();
 }
 
 const char *clearjit_profile_source(const clearjit *cj) { return cj->profile.source.c_str(); }
 
 const char *clearjit_warnings(const clearjit *cj) { return cj->warnings.c_str(); }
+
+void clearjit_batch_begin(clearjit_batch *b, const clearjit *cj) {
+  b->cj = cj;
+  b->pieces = 0;
+  b->open = 1;
+  cj->open_batches.fetch_add(1, std::memory_order_relaxed);
+}
+
+void(clearjit_batch_clear)(clearjit_batch *b, void *dst, size_t n) {
+  if (!b->open) // ended: the caller's debug build asserts; here the piece is cleared, fenced
+    return b->cj->stream_fn(dst, n);
+  b->cj->batch_fn(dst, n);
+  ++b->pieces;
+}
+
+size_t(clearjit_batch_end)(clearjit_batch *b) {
+  if (!b->open) return 0;
+  asm volatile("sfence" ::: "memory"); // orders every non-temporal store of the batch
+  b->cj->open_batches.fetch_sub(1, std::memory_order_relaxed);
+  b->open = 0;
+  return b->pieces;
+}
+
+size_t clearjit_batches_open(const clearjit *cj) {
+  return cj ? cj->open_batches.load(std::memory_order_relaxed) : 0;
+}
 
 void clearjit_close(clearjit *cj) { delete cj; }
 

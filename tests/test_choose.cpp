@@ -262,3 +262,58 @@ TEST(Choose, SmallestGoodChunk) {
   EXPECT_EQ(smallest_good_chunk(g), uint64_t(32 << 20));
   EXPECT_FALSE(smallest_good_chunk({{4096, 10}}));
 }
+
+// ---- Two destination patterns (issue 11) ----------------------------------------------------
+
+namespace {
+Measurement at(const std::string &spec, uint64_t size, double gbps, Pattern p) {
+  Measurement m = point(spec, size, gbps);
+  m.pattern = p;
+  return m;
+}
+} // namespace
+
+TEST(ChooseRobust, AKernelThatLosesToMemsetInEitherPatternIsLeftOut) {
+  // At 4 KiB, ntavx2 wins scattered (1.4x memset) but its per-call fence makes it lose
+  // consecutively (0.66x); stosb is memset's equal in both. At 64 KiB ntavx2 wins both.
+  std::vector<Measurement> s, c;
+  for (uint64_t size : {4 * KiB, 64 * KiB}) {
+    const bool small = size == 4 * KiB;
+    s.push_back(at("ntavx2", size, small ? 14 : 60, Pattern::scattered));
+    c.push_back(at("ntavx2", size, small ? 18 : 55, Pattern::consecutive));
+    for (const char *k : {"libc", "stosb"}) {
+      s.push_back(at(k, size, 10, Pattern::scattered));
+      c.push_back(at(k, size, 27, Pattern::consecutive));
+    }
+  }
+  const auto both = robust_measurements(s, c);
+  auto find = [&](const std::string &spec, uint64_t size) -> const Measurement * {
+    for (const Measurement &m : both)
+      if (m.spec == spec && m.size == size) return &m;
+    return nullptr;
+  };
+  EXPECT_EQ(find("ntavx2", 4 * KiB), nullptr) << "loses to memset consecutively";
+  ASSERT_NE(find("ntavx2", 64 * KiB), nullptr);
+  EXPECT_NEAR(find("ntavx2", 64 * KiB)->gbps, std::sqrt(60.0 * 55.0), 0.01);
+  ASSERT_NE(find("libc", 4 * KiB), nullptr) << "memset is never left out";
+  EXPECT_NEAR(find("stosb", 4 * KiB)->gbps, std::sqrt(10.0 * 27.0), 0.01);
+
+  const auto table = dispatch_table(winners(both, Intent::stream, kComplexity));
+  ASSERT_EQ(table.size(), 2u);
+  EXPECT_NE(format_spec(table[0].kernel), "ntavx2");
+  EXPECT_EQ(format_spec(table[1].kernel), "ntavx2");
+  // Scattered alone would have taken ntavx2 everywhere.
+  EXPECT_EQ(dispatch_table(winners(s, Intent::stream, kComplexity)).size(), 1u);
+}
+
+TEST(ChooseRobust, WithinTheNoiseOfMemsetIsNotALoss) {
+  std::vector<Measurement> s{at("libc", 4 * KiB, 10, Pattern::scattered),
+                             at("clzero", 4 * KiB, 12, Pattern::scattered)};
+  std::vector<Measurement> c{at("libc", 4 * KiB, 20, Pattern::consecutive),
+                             at("clzero", 4 * KiB, 19.6, Pattern::consecutive)}; // 2% behind
+  const auto both = robust_measurements(s, c);
+  EXPECT_EQ(both.size(), 2u);
+  // Only points measured in both patterns are compared.
+  s.push_back(at("avx2", 4 * KiB, 30, Pattern::scattered));
+  EXPECT_EQ(robust_measurements(s, c).size(), 2u);
+}

@@ -131,6 +131,45 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   return out;
 }
 
+std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
+                                             const std::vector<Measurement> &consecutive,
+                                             const ChooseOptions &o) {
+  auto pool = [](const std::vector<Measurement> &ms) {
+    std::map<std::pair<uint64_t, std::string>, Measurement> out;
+    for (const Measurement &m : ms) {
+      Measurement &p = out[{m.size, m.spec}];
+      if (p.samples.empty())
+        p = m;
+      else
+        p.samples.insert(p.samples.end(), m.samples.begin(), m.samples.end());
+    }
+    for (auto &[key, m] : out)
+      summarize(m);
+    return out;
+  };
+  const auto s = pool(scattered), c = pool(consecutive);
+  auto loses_to_memset = [&](const Measurement &k, const auto &pattern) {
+    auto libc = pattern.find({k.size, std::string("libc")});
+    if (libc == pattern.end() || k.spec == "libc") return false;
+    const Measurement &m = libc->second;
+    const double band = std::min(o.max_band, std::max(o.noise_floor, 2 * std::max(k.cv, m.cv)));
+    return k.gbps < m.gbps * (1 - band);
+  };
+  std::vector<Measurement> out;
+  for (const auto &[key, a] : s) {
+    auto b = c.find(key);
+    if (b == c.end() || loses_to_memset(a, s) || loses_to_memset(b->second, c)) continue;
+    Measurement m = a;
+    m.samples.clear();
+    for (double x : a.samples)
+      for (double y : b->second.samples)
+        m.samples.push_back(std::sqrt(x * y));
+    summarize(m);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent,
                                        const std::string &spec) {
   std::map<uint64_t, std::vector<double>> samples;

@@ -37,6 +37,16 @@ struct Winner {
 std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
                             const ComplexityMap &complexity, const ChooseOptions &options = {});
 
+//! One measurement per (size, kernel) measured in both patterns, for winners(): its samples are
+//! the geometric means of every pair of its scattered and consecutive samples, so a kernel
+//! ranks by both patterns at once. A kernel that loses to memset (spec "libc") in either
+//! pattern by more than the noise band (as in winners) is left out at that size: a class never
+//! wins one pattern by losing the other to memset. `scattered` and `consecutive` hold one
+//! intent each (the tuner selects them).
+std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
+                                             const std::vector<Measurement> &consecutive,
+                                             const ChooseOptions &options = {});
+
 //! Median GB/s of `spec` per size for `intent`, every repetition of every measurement pooled.
 std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent,
                                        const std::string &spec);

@@ -11,9 +11,11 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace cjit {
 namespace {
@@ -37,6 +39,8 @@ MeasureOptions measure_options(const CompareOptions &o, const char *label) {
 
 } // namespace
 
+void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj);
+
 std::vector<uint64_t> default_compare_sizes() {
   const uint64_t K = 1024, M = K * K;
   return {8, 64,    256,    4 * K,  16 * K, 64 * K,  256 * K,
@@ -57,11 +61,21 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
     for (Intent i : o.intents)
       kernels.insert(clearjit_kernel_for(cj, clearjit_intent(i), size));
   c.kernels.assign(kernels.begin(), kernels.end());
-  for (uint64_t size : o.sizes)
-    for (Intent i : o.intents) {
-      c.jobs.emplace_back(kTuned, cj, size, i);
-      for (const std::string &k : c.kernels)
-        c.jobs.emplace_back(*parse_spec(k), size, i);
+  for (Pattern p : o.patterns)
+    for (uint64_t size : o.sizes)
+      for (Intent i : o.intents) {
+        c.jobs.push_back(in_pattern({kTuned, cj, size, i}, p));
+        for (const std::string &k : c.kernels)
+          if (p == Pattern::scattered || k == "libc")
+            c.jobs.push_back(in_pattern({*parse_spec(k), size, i}, p));
+      }
+  // Batches: the dispatcher per call is in the rows above when the size is; here it is
+  // measured again beside its batched self, with memset, in both patterns.
+  for (Pattern p : kPatterns)
+    for (uint64_t size : o.batch_sizes) {
+      c.jobs.push_back(in_pattern({kTuned, cj, size, Intent::stream}, p, true));
+      c.jobs.push_back(in_pattern({kTuned, cj, size, Intent::stream}, p));
+      c.jobs.push_back(in_pattern({default_spec(Method::libc), size, Intent::stream}, p));
     }
   return c;
 }
@@ -70,6 +84,8 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   CompareResult r;
   if (o.sizes.empty()) throw std::invalid_argument("no sizes to measure");
   uint64_t largest = *std::max_element(o.sizes.begin(), o.sizes.end());
+  for (uint64_t b : o.batch_sizes)
+    largest = std::max(largest, b);
   Bench bench(cpu, largest);
   Comparison c = plan_comparison(o, cpu);
   r.source = c.source;
@@ -86,83 +102,173 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
 
   r.measurements = bench.run(c.jobs, measure_options(o, "bench"));
 
-  std::map<std::pair<uint64_t, Intent>, CompareRow> rows;
+  // Rows by (batched, pattern, intent, size); the batch section's per-call and memset
+  // measurements repeat points of the main table, so they are pooled into both.
+  using Key = std::tuple<bool, Pattern, Intent, uint64_t>;
+  std::map<Key, std::vector<Measurement>> by_row;
   for (const Measurement &x : r.measurements) {
-    CompareRow &row = rows[{x.size, x.intent}];
+    by_row[{x.batched, x.pattern, x.intent, x.size}].push_back(x);
+    if (x.batched) continue;
+    if (std::find(o.batch_sizes.begin(), o.batch_sizes.end(), x.size) != o.batch_sizes.end() &&
+        x.intent == Intent::stream)
+      by_row[{true, x.pattern, x.intent, x.size}].push_back(x);
+  }
+  std::map<Key, CompareRow> rows;
+  for (const auto &[key, xs] : by_row) {
+    // One pooled measurement per spec; in a batched row the tuned one is the batched one.
+    std::map<std::string, Measurement> pooled;
+    for (const Measurement &x : xs) {
+      // In a batch row the per-call dispatcher stands where the fastest kernel does elsewhere.
+      const bool per_call = std::get<0>(key) && x.spec == kTuned && !x.batched;
+      const std::string name = per_call ? "tuned per call" : x.spec;
+      Measurement &m = pooled[name];
+      if (m.samples.empty())
+        m = x, m.spec = name;
+      else
+        m.samples.insert(m.samples.end(), x.samples.begin(), x.samples.end());
+    }
+    CompareRow &row = rows[key];
+    row.batched = std::get<0>(key);
+    row.pattern = std::get<1>(key);
+    for (auto &[spec, x] : pooled) {
+      summarize(x);
+      fill_row(row, x, c.opened.get());
+    }
+  }
+  for (const auto &[key, row] : rows)
+    r.rows.push_back(row);
+  // Scattered first, then consecutive, then the batches; by intent and size within each.
+  std::stable_sort(r.rows.begin(), r.rows.end(), [](const CompareRow &a, const CompareRow &b) {
+    return std::tuple(a.batched, a.pattern, a.intent, a.size) <
+           std::tuple(b.batched, b.pattern, b.intent, b.size);
+  });
+  return r;
+}
+
+void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj) {
+  {
     row.size = x.size;
     row.intent = x.intent;
     if (x.spec == kTuned) {
       row.tuned = x.gbps;
       row.tuned_cv = x.cv;
-      row.tuned_kernel =
-          x.size < kDispatchSmall
-              ? "head/tail stores"
-              : clearjit_kernel_for(c.opened.get(), clearjit_intent(x.intent), x.size);
-      continue;
+      row.tuned_kernel = x.size < kDispatchSmall ? "head/tail stores"
+                         : x.batched
+                             ? std::string(clearjit_kernel_for(cj, CLEARJIT_STREAM_BATCH, x.size))
+                             : clearjit_kernel_for(cj, clearjit_intent(x.intent), x.size);
+      return;
     }
     if (x.spec == "libc") {
       row.memset = x.gbps;
       row.memset_cv = x.cv;
+    }
+    if (row.batched) {
+      if (x.spec == "tuned per call") row.oracle = x.gbps, row.oracle_kernel = x.spec;
+      return;
     }
     if (x.gbps > row.oracle) {
       row.oracle = x.gbps;
       row.oracle_kernel = x.spec;
     }
   }
-  for (Intent i : o.intents)
-    for (uint64_t size : o.sizes)
-      r.rows.push_back(rows[{size, i}]);
-  return r;
 }
+
+namespace {
+
+double geomean(const std::vector<double> &v) {
+  double logsum = 0;
+  for (double x : v)
+    logsum += std::log(x);
+  return v.empty() ? 0 : std::exp(logsum / double(v.size()));
+}
+
+// The range the summary's means and worst cases cover (issue 11's targets).
+constexpr uint64_t kSummaryFrom = 4096, kSummaryTo = 64ull << 20;
+
+} // namespace
 
 std::string compare_text(const CompareResult &r) {
   std::ostringstream s;
   s << "profile: " << r.source
     << "\nclearjit_open (with code generation): " << fmt("%.2f", r.open_ms)
     << " ms (median of 21)\n";
-  Intent current = Intent::stream;
-  bool first = true;
-  std::map<Intent, std::vector<double>> geo; // tuned/memset, 4 KiB .. 1 GiB
-  std::map<Intent, double> worst_memset, worst_oracle;
+  using Group = std::tuple<Pattern, Intent>;
+  std::optional<Group> current;
+  std::map<Group, std::vector<double>> vs_memset; // kSummaryFrom .. kSummaryTo
+  std::map<Group, double> worst_oracle;
   for (const CompareRow &row : r.rows) {
-    if (first || row.intent != current) {
-      current = row.intent;
-      first = false;
+    if (row.batched) continue;
+    const Group g{row.pattern, row.intent};
+    const bool scattered = row.pattern == Pattern::scattered;
+    if (current != g) {
+      current = g;
       s << "\n"
         << intent_name(row.intent)
-        << (row.intent == Intent::reuse ? " (clear, then one read pass)" : " (clear only)")
-        << "; below 4 KiB: ns per call, else GB/s\n";
+        << (row.intent == Intent::reuse ? " (clear, then one read pass)" : " (clear only)") << ", "
+        << pattern_name(row.pattern) << " destinations; below 4 KiB: ns per call, else GB/s\n";
       char h[256];
       std::snprintf(h, sizeof h, "  %-8s %-26s %9s %9s %8s %-28s %9s\n", "size", "tuned kernel",
-                    "tuned", "memset", "vs mem", "fastest kernel here", "vs best");
+                    "tuned", "memset", "vs mem", scattered ? "fastest kernel here" : "",
+                    scattered ? "vs best" : "");
       s << h;
-      worst_memset[row.intent] = worst_oracle[row.intent] = 1e9;
+      worst_oracle[g] = 1e9;
     }
-    if (!row.tuned || !row.memset || !row.oracle) continue;
+    if (!row.tuned || !row.memset) continue;
     bool small = row.size < 4096;
     auto show = [&](double gbps) {
       return small ? fmt("%.1f ns", double(row.size) / gbps) : fmt("%.1f", gbps);
     };
     double vs_mem = row.tuned / row.memset, vs_best = row.tuned / std::max(row.oracle, row.tuned);
     char line[400];
-    std::snprintf(line, sizeof line, "  %-8s %-26s %9s %9s %7.2fx %-28s %8.2fx\n",
+    std::snprintf(line, sizeof line, "  %-8s %-26s %9s %9s %7.2fx %-28s %9s\n",
                   human_bytes(row.size).c_str(), row.tuned_kernel.c_str(), show(row.tuned).c_str(),
-                  show(row.memset).c_str(), vs_mem, row.oracle_kernel.c_str(), vs_best);
+                  show(row.memset).c_str(), vs_mem, scattered ? row.oracle_kernel.c_str() : "",
+                  scattered ? fmt("%.2fx", vs_best).c_str() : "");
     s << line;
-    worst_memset[row.intent] = std::min(worst_memset[row.intent], vs_mem);
-    worst_oracle[row.intent] = std::min(worst_oracle[row.intent], vs_best);
-    if (!small) geo[row.intent].push_back(vs_mem);
+    if (scattered) worst_oracle[g] = std::min(worst_oracle[g], vs_best);
+    if (row.size >= kSummaryFrom && row.size <= kSummaryTo) vs_memset[g].push_back(vs_mem);
   }
-  s << "\nsummary\n";
-  for (auto &[intent, v] : geo) {
-    double logsum = 0;
-    for (double x : v)
-      logsum += std::log(x);
-    s << "  " << intent_name(intent) << ": geometric mean vs memset over 4 KiB..: "
-      << fmt("%.2fx", std::exp(logsum / double(v.size()))) << ", worst vs memset "
-      << fmt("%.2fx", worst_memset[intent]) << ", worst vs the fastest kernel "
-      << fmt("%.2fx", worst_oracle[intent]) << "\n";
+
+  bool batch_header = false;
+  std::map<Pattern, double> batched_4k;
+  for (const CompareRow &row : r.rows) {
+    if (!row.batched || !row.tuned || !row.memset) continue;
+    if (!batch_header) {
+      batch_header = true;
+      s << "\nstream clears in batches (clearjit_batch_*: one sfence per 2 MiB of pieces) against "
+           "one call each; GB/s\n";
+      char h[256];
+      std::snprintf(h, sizeof h, "  %-8s %-12s %-26s %9s %9s %9s %9s %9s\n", "size", "pattern",
+                    "batch kernel", "batched", "per call", "memset", "batch/mem", "call/mem");
+      s << h;
+    }
+    char line[400];
+    std::snprintf(line, sizeof line, "  %-8s %-12s %-26s %9.1f %9.1f %9.1f %8.2fx %8.2fx\n",
+                  human_bytes(row.size).c_str(), std::string(pattern_name(row.pattern)).c_str(),
+                  row.tuned_kernel.c_str(), row.tuned, row.oracle, row.memset,
+                  row.tuned / row.memset, row.oracle / row.memset);
+    s << line;
+    if (row.size == 4096) batched_4k[row.pattern] = row.tuned / row.memset;
   }
+
+  s << "\nsummary (" << human_bytes(kSummaryFrom) << " .. " << human_bytes(kSummaryTo) << ")\n";
+  std::map<Intent, std::vector<double>> both;
+  for (auto &[g, v] : vs_memset) {
+    const auto &[pattern, intent] = g;
+    both[intent].insert(both[intent].end(), v.begin(), v.end());
+    s << "  " << intent_name(intent) << ", " << pattern_name(pattern)
+      << ": geometric mean vs memset " << fmt("%.2fx", geomean(v)) << ", worst vs memset "
+      << fmt("%.2fx", *std::min_element(v.begin(), v.end()));
+    if (pattern == Pattern::scattered)
+      s << ", worst vs the fastest kernel " << fmt("%.2fx", worst_oracle[g]);
+    s << "\n";
+  }
+  for (auto &[intent, v] : both)
+    s << "  " << intent_name(intent) << ", both patterns: geometric mean vs memset "
+      << fmt("%.2fx", geomean(v)) << "\n";
+  for (auto &[pattern, x] : batched_4k)
+    s << "  batched 4 KiB stream clears, " << pattern_name(pattern) << ": " << fmt("%.2fx", x)
+      << " memset\n";
   return s.str();
 }
 
@@ -174,6 +280,8 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const CompareRow &x = r.rows[i];
     j << "    {\"size\": " << x.size << ", \"intent\": " << json_string(intent_name(x.intent))
+      << ", \"pattern\": " << json_string(pattern_name(x.pattern))
+      << ", \"batched\": " << (x.batched ? "true" : "false")
       << ", \"tuned_kernel\": " << json_string(x.tuned_kernel)
       << ", \"tuned_gbps\": " << fmt("%.3f", x.tuned)
       << ", \"memset_gbps\": " << fmt("%.3f", x.memset)
@@ -186,6 +294,8 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
     const Measurement &m = r.measurements[i];
     j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
       << ", \"intent\": " << json_string(intent_name(m.intent))
+      << ", \"pattern\": " << json_string(pattern_name(m.pattern))
+      << ", \"batched\": " << (m.batched ? "true" : "false")
       << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv) << "}"
       << (i + 1 < r.measurements.size() ? "," : "") << "\n";
   }

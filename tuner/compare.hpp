@@ -14,6 +14,11 @@ struct CompareOptions {
   std::string profile; //!< path, or "" for the default lookup
   std::vector<uint64_t> sizes;
   std::vector<Intent> intents{Intent::reuse, Intent::stream};
+  //! Scattered: every kernel; consecutive: the dispatcher and memset (the "fastest kernel"
+  //! column is the scattered one's).
+  std::vector<Pattern> patterns{Pattern::scattered, Pattern::consecutive};
+  //! Stream clears per call against batched (clearjit_batch_*), both patterns, at these sizes.
+  std::vector<uint64_t> batch_sizes{4096, 65536};
   int repetitions = 5;
   double min_time = 0.01;
   bool progress = true;
@@ -41,6 +46,8 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu);
 struct CompareRow {
   uint64_t size = 0;
   Intent intent = Intent::reuse;
+  Pattern pattern = Pattern::scattered;
+  bool batched = false; //!< the dispatcher through clearjit_batch_*; memset per call
   std::string tuned_kernel, oracle_kernel;
   double tuned = 0, memset = 0, oracle = 0; //!< GB/s medians
   double tuned_cv = 0, memset_cv = 0;

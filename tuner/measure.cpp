@@ -39,6 +39,24 @@ std::string format_eta(double s) {
 
 } // namespace
 
+std::string_view pattern_name(Pattern p) {
+  return p == Pattern::consecutive ? "consecutive" : "scattered";
+}
+
+Job in_pattern(Job job, Pattern p, bool batched) {
+  job.pattern = p;
+  job.batched = batched;
+  return job;
+}
+
+std::vector<Measurement> select(const std::vector<Measurement> &ms, Intent intent, Pattern pattern,
+                                bool batched) {
+  std::vector<Measurement> out;
+  for (const Measurement &m : ms)
+    if (m.intent == intent && m.pattern == pattern && m.batched == batched) out.push_back(m);
+  return out;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -81,8 +99,8 @@ struct Bench::Impl {
     std::vector<uint32_t> order; // visiting order
     uint64_t stride = 0;         // bytes between slots: they spread over the whole pool
   };
-  std::map<uint64_t, Slots> slots; // per size
-  double calibration = 1;          // measured seconds / raw estimate, learned from earlier batches
+  std::map<std::pair<uint64_t, Pattern>, Slots> slots; // per size and pattern
+  double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
 
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
     uint64_t l3 = cpu.l3.size ? cpu.l3.size : (32ull << 20);
@@ -112,16 +130,20 @@ struct Bench::Impl {
     return it->second->fn;
   }
 
-  // Destinations for `size`: line-aligned slots spread over the whole pool (so small sizes are
-  // cold too), visited in a shuffled order so prefetchers cannot run ahead.
-  const Slots &slots_for(uint64_t size) {
-    Slots &s = slots[size];
+  // Destinations for `size`. Scattered: line-aligned slots spread over the whole pool (so
+  // small sizes are cold too), visited in a shuffled order so prefetchers cannot run ahead.
+  // Consecutive: adjacent pieces from the start of the pool on, wrapping at its end (the pool
+  // is 4x the L3, so a wrapped region is cold again).
+  const Slots &slots_for(uint64_t size, Pattern pattern) {
+    Slots &s = slots[{size, pattern}];
     if (s.order.empty()) {
-      uint64_t n = std::max<uint64_t>(1, std::min<uint64_t>(pool_bytes / size, 1u << 20));
-      s.stride = pool_bytes / n / 64 * 64;
+      const uint64_t piece = (size + 63) / 64 * 64;
+      uint64_t n = std::max<uint64_t>(1, std::min<uint64_t>(pool_bytes / piece, 1u << 20));
+      s.stride = pattern == Pattern::consecutive ? piece : pool_bytes / n / 64 * 64;
       s.order.resize(n);
       std::iota(s.order.begin(), s.order.end(), 0u);
-      std::shuffle(s.order.begin(), s.order.end(), std::mt19937(uint32_t(size)));
+      if (pattern == Pattern::scattered)
+        std::shuffle(s.order.begin(), s.order.end(), std::mt19937(uint32_t(size)));
     }
     return s;
   }
@@ -220,35 +242,57 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
   benchmark::ClearRegisteredBenchmarks();
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job &j = jobs[i];
-    ClearFn fn = j.fn ? j.fn : j.cj ? nullptr : impl_->kernel(j.spec);
+    Spec measured = j.spec;
+    if (j.batched) measured.fence = Fence::none; // the batch fences, not each clear
+    ClearFn fn = j.fn ? j.fn : j.cj ? nullptr : impl_->kernel(measured);
     const clearjit *cj = j.cj;
-    const Impl::Slots &slots = impl_->slots_for(j.size);
+    const Impl::Slots &slots = impl_->slots_for(j.size, j.pattern);
     const std::vector<uint32_t> &order = slots.order;
     const uint64_t stride = slots.stride;
     uint8_t *pool = impl_->pool;
     const uint64_t size = j.size;
-    const bool reuse = j.intent == Intent::reuse;
+    const bool reuse = j.intent == Intent::reuse, batched = j.batched;
+    const uint64_t pieces = batch_pieces(size);
     const double rep_estimate = estimate_seconds({j}, o) / o.repetitions;
     std::string name = (j.name.empty() ? format_spec(j.spec) : j.name) + "/" +
-                       std::to_string(size) + "/" + std::string(intent_name(j.intent)) + "#" +
+                       std::to_string(size) + "/" + std::string(intent_name(j.intent)) + "/" +
+                       std::string(pattern_name(j.pattern)) + (batched ? "/batched" : "") + "#" +
                        std::to_string(i);
     size_t next = 0;
     const double min_time = o.min_time;
     benchmark::RegisterBenchmark(name.c_str(),
                                  [=, &order](benchmark::State &st) mutable {
-                                   uint64_t sink = 0;
+                                   uint64_t sink = 0, in_batch = 0;
+                                   clearjit_batch batch{};
+                                   if (cj && batched) clearjit_batch_begin(&batch, cj);
                                    auto t0 = Clock::now();
                                    for (auto _ : st) {
                                      uint8_t *dst = pool + uint64_t(order[next]) * stride;
                                      next = next + 1 == order.size() ? 0 : next + 1;
                                      if (!cj)
                                        fn(dst, size);
+                                     else if (batched)
+                                       (clearjit_batch_clear)(&batch, dst, size);
                                      else if (reuse) // direct calls, as in an application
                                        clearjit_clear(cj, dst, size);
                                      else
                                        clearjit_clear_stream(cj, dst, size);
                                      if (reuse) sink += read_pass(dst, size);
+                                     if (batched && ++in_batch == pieces) {
+                                       in_batch = 0;
+                                       if (cj) {
+                                         (clearjit_batch_end)(&batch);
+                                         clearjit_batch_begin(&batch, cj);
+                                       } else {
+                                         asm volatile("sfence" ::: "memory");
+                                       }
+                                     }
                                    }
+                                   // The last batch's fence is part of its cost.
+                                   if (cj && batched)
+                                     (clearjit_batch_end)(&batch);
+                                   else if (batched)
+                                     asm volatile("sfence" ::: "memory");
                                    benchmark::DoNotOptimize(sink);
                                    st.SetBytesProcessed(int64_t(st.iterations() * size));
                                    // Only the final trial of a repetition runs for min_time; count
@@ -272,7 +316,9 @@ std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureO
                          jobs[i].intent,
                          {},
                          0,
-                         0};
+                         0,
+                         jobs[i].pattern,
+                         jobs[i].batched};
 
   // Google Benchmark reads its flags once from argv: ours first, the caller's pass-through after
   // so they win.

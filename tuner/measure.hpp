@@ -13,7 +13,19 @@
 
 namespace cjit {
 
-//! One (kernel, size, intent) to measure.
+//! Where one timed clear after another lands: scattered over the pool in a shuffled order (no
+//! prefetcher helps, every destination is cold), or consecutive: one region cleared piece by
+//! piece, as the kernel's clear_pages over a huge page or an allocator recycling a slab.
+enum class Pattern : uint8_t { scattered, consecutive };
+constexpr Pattern kPatterns[] = {Pattern::scattered, Pattern::consecutive};
+std::string_view pattern_name(Pattern p);
+
+//! A batch of stream clears is fenced once per this many bytes, a 2 MiB huge page's subpages
+//! (seed 002); pieces of 2 MiB and more are fenced each.
+constexpr uint64_t kBatchBytes = 2u << 20;
+inline uint64_t batch_pieces(uint64_t size) { return size >= kBatchBytes ? 1 : kBatchBytes / size; }
+
+//! One (kernel, size, intent, pattern) to measure.
 struct Job {
   Job() = default;
   Job(const Spec &s, uint64_t bytes, Intent i) : spec(s), size(bytes), intent(i) {}
@@ -27,6 +39,10 @@ struct Job {
   Spec spec;
   uint64_t size = 0;
   Intent intent = Intent::reuse;
+  Pattern pattern = Pattern::scattered;
+  //! Stream clears in batches: the kernel runs without its fence and one sfence closes every
+  //! batch_pieces(size) clears (a dispatcher: through clearjit_batch_*).
+  bool batched = false;
   //! Set to measure something that is not a single kernel (a dispatcher): `fn` is called
   //! instead and `name` labels the Measurement.
   ClearFn fn = nullptr;
@@ -42,7 +58,16 @@ struct Measurement {
   std::vector<double> samples; //!< GB/s (1e9 bytes per second) of each repetition
   double gbps = 0;             //!< median of samples
   double cv = 0;               //!< stddev / mean of samples
+  Pattern pattern = Pattern::scattered;
+  bool batched = false;
 };
+
+//! A copy of `job` in another pattern, or batched.
+Job in_pattern(Job job, Pattern p, bool batched = false);
+
+//! The measurements of one intent, pattern and batching, e.g. what a table is chosen from.
+std::vector<Measurement> select(const std::vector<Measurement> &ms, Intent intent, Pattern pattern,
+                                bool batched = false);
 
 //! Recomputes gbps and cv from samples.
 void summarize(Measurement &m);

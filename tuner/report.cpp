@@ -31,11 +31,13 @@ std::string esc(std::string_view s) {
 
 using Curve = std::map<uint64_t, double>; // size -> GB/s
 
-// Repeated measurements of one point are pooled into one median, as choose.cpp does.
+// Repeated measurements of one point are pooled into one median, as choose.cpp does. The
+// charts show scattered destinations, one fence per clear: what every kernel was measured in.
 std::map<std::tuple<Intent, std::string, uint64_t>, double>
 pooled(const std::vector<Measurement> &ms) {
   std::map<std::tuple<Intent, std::string, uint64_t>, Measurement> pool;
   for (const Measurement &m : ms) {
+    if (m.pattern != Pattern::scattered || m.batched) continue;
     Measurement &p = pool[{m.intent, m.spec, m.size}];
     p.samples.insert(p.samples.end(), m.samples.begin(), m.samples.end());
     if (m.samples.empty()) // a result without samples (e.g. from JSON) keeps its median
@@ -317,11 +319,13 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
 
   for (Intent intent : kIntents) {
     const auto &table = intent == Intent::reuse ? r.reuse : r.stream;
-    const auto &memset = intent == Intent::reuse ? r.memset_reuse : r.memset_stream;
     auto at = [&](const std::string &spec, uint64_t size) -> std::optional<double> {
       auto it = gbps.find({intent, spec, size});
       return it == gbps.end() ? std::nullopt : std::optional(it->second);
     };
+    Curve memset; // scattered, as the other curves
+    for (auto &[key, g] : gbps)
+      if (std::get<0>(key) == intent && std::get<1>(key) == "libc") memset[std::get<2>(key)] = g;
 
     // One line per method: its best spec at each size, so the variants do not clutter the chart.
     std::map<Method, Curve> family;
@@ -369,8 +373,8 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       << "<div class=\"card\">" << svg_chart(c) << "</div>\n";
 
     // The dispatch table, with the gain over memset measured at the sizes inside each class.
-    h << "<h3>Size classes</h3>\n<table>\n<tr><th>sizes</th><th>kernel</th><th class=\"n\">GB/s"
-      << "</th><th class=\"n\">vs memset</th></tr>\n";
+    h << "<h3>Size classes</h3>\n<table>\n<tr><th>sizes</th><th>kernel</th><th class=\"n\">GB/s "
+      << "(both patterns)</th><th class=\"n\">vs memset (scattered)</th></tr>\n";
     uint64_t lower = 0;
     for (const SizeClass &sc : table) {
       std::string spec = format_spec(sc.kernel);
@@ -399,6 +403,36 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     }
     if (table.empty()) h << "<tr><td colspan=\"4\" class=\"muted\">no classes chosen</td></tr>\n";
     h << "</table>\n";
+  }
+
+  // The patterns and the batch table.
+  if (!r.batch.empty() || !r.disagreements.empty()) {
+    h << "<h2>Destination patterns and batches</h2>\n<div class=\"card\">\n<p>The tables are "
+         "chosen from scattered and consecutive destinations together: no class may lose to "
+         "memset in either by more than the noise (the charts above show scattered "
+         "destinations).</p>\n";
+    if (r.disagreements.empty())
+      h << "<p>The two patterns chose the same kernels at every size.</p>\n";
+    else {
+      h << "<p>Where they disagree (vs memset: scattered, consecutive):</p>\n<ul>\n";
+      for (const std::string &d : r.disagreements)
+        h << "<li>" << esc(d) << "</li>\n";
+      h << "</ul>\n";
+    }
+    if (!r.batch.empty()) {
+      h << "<h3>batch: stream clears, one fence per 2 MiB of pieces</h3>\n<table>\n<tr><th>"
+           "sizes</th><th>kernel</th><th class=\"n\">GB/s (both patterns)</th></tr>\n";
+      uint64_t lower = 0;
+      for (const SizeClass &sc : r.batch) {
+        h << "<tr><td>" << esc(human_bytes(lower)) << " &ndash; "
+          << (sc.below ? esc(human_bytes(sc.below)) : "&infin;") << "</td><td><code>"
+          << esc(format_spec(sc.kernel)) << "</code></td><td class=\"n\">" << fmt("%.1f", sc.gbps)
+          << "</td></tr>\n";
+        lower = sc.below;
+      }
+      h << "</table>\n";
+    }
+    h << "</div>\n";
   }
 
   // Findings.

@@ -91,7 +91,19 @@ public:
       }
       measure(refine, "refining");
     }
-    // Stage 4: points whose winner is uncertain (high cv) are measured again.
+    // Stage 4: the contenders again with consecutive destinations, so no class loses to memset
+    // in either pattern; stage 5: stream clears in batches, both patterns.
+    if (std::vector<Job> consecutive = consecutive_jobs(); fits(consecutive))
+      measure(consecutive, "consecutive destinations");
+    else
+      notes_.push_back("consecutive destinations not measured, to fit the time limit: the "
+                       "tables are chosen from scattered destinations alone");
+    if (std::vector<Job> batched = batch_jobs(); fits(batched))
+      measure(batched, "batched stream clears");
+    else
+      notes_.push_back("batched stream clears not measured, to fit the time limit: batches use "
+                       "the stream table");
+    // Stage 6: points whose winner is uncertain (high cv) are measured again.
     if (std::vector<Job> again = noisy_jobs(); !again.empty() && fits(again))
       measure(again, "re-measuring noisy points");
 
@@ -255,10 +267,121 @@ private:
     // (the findings' sweeps measure two kernels, which must not win a class by default).
     std::vector<Measurement> out;
     for (const Measurement &m : all_)
-      if (contenders.count(m.spec) && (std::binary_search(grid_.begin(), grid_.end(), m.size) ||
-                                       bisections_.count({m.intent, m.size})))
+      if (contenders.count(m.spec) && plain(m) &&
+          (std::binary_search(grid_.begin(), grid_.end(), m.size) ||
+           bisections_.count({m.intent, m.size})))
         out.push_back(m);
     return out;
+  }
+
+  // Scattered, one fence per clear: what every stage but 5 and 6 measures.
+  static bool plain(const Measurement &m) { return m.pattern == Pattern::scattered && !m.batched; }
+  std::vector<Measurement> plain_measurements() const {
+    std::vector<Measurement> out;
+    for (const Measurement &m : all_)
+      if (plain(m)) out.push_back(m);
+    return out;
+  }
+
+  // Pooled median GB/s per size and kernel of some measurements of one intent.
+  static std::map<uint64_t, std::map<std::string, double>>
+  medians(const std::vector<Measurement> &ms, Intent intent) {
+    std::map<uint64_t, std::map<std::string, std::vector<double>>> samples;
+    for (const Measurement &m : ms)
+      if (m.intent == intent)
+        samples[m.size][m.spec].insert(samples[m.size][m.spec].end(), m.samples.begin(),
+                                       m.samples.end());
+    std::map<uint64_t, std::map<std::string, double>> out;
+    for (auto &[size, by_spec] : samples)
+      for (auto &[spec, v] : by_spec)
+        out[size][spec] = median(v);
+    return out;
+  }
+
+  // At every point: the kernels within 10% of the best scattered there, the best of each
+  // family (string, temporal, non-temporal) and memset, with consecutive destinations.
+  std::vector<Job> consecutive_jobs() const {
+    std::vector<Job> jobs;
+    const std::vector<Measurement> ms = table_measurements();
+    for (Intent intent : kIntents)
+      for (const auto &[size, by_spec] : medians(ms, intent)) {
+        double best = 0;
+        std::map<std::string, std::pair<double, std::string>> family_best;
+        for (const auto &[spec, g] : by_spec) {
+          best = std::max(best, g);
+          auto &fb = family_best[std::string(parse_spec(spec)->info().family)];
+          if (g > fb.first) fb = {g, spec};
+        }
+        std::set<std::string> picked{"libc"};
+        for (const auto &[spec, g] : by_spec)
+          if (g >= 0.9 * best) picked.insert(spec);
+        for (const auto &[family, fb] : family_best)
+          picked.insert(fb.second);
+        for (const std::string &spec : picked)
+          if (by_spec.count(spec))
+            jobs.push_back(in_pattern({*parse_spec(spec), size, intent}, Pattern::consecutive));
+      }
+    return jobs;
+  }
+
+  // The stream table's candidates for batches: every non-temporal method (which pays its fence
+  // once per batch here), rep stosb, memset and the widest temporal stores, below kBatchBytes
+  // on the grid, both patterns. From kBatchBytes on a batch is one clear: the stream
+  // measurements serve.
+  std::vector<Spec> batch_candidates() const {
+    std::vector<Spec> out{default_spec(Method::libc), default_spec(Method::stosb),
+                          temporal_reference()};
+    for (const Spec &s : methods_)
+      if (s.info().nontemporal) out.push_back(s);
+    return out;
+  }
+  std::vector<Job> batch_jobs() const {
+    std::vector<Job> jobs;
+    for (uint64_t size : grid_)
+      if (size < kBatchBytes)
+        for (const Spec &s : batch_candidates())
+          for (Pattern p : kPatterns)
+            jobs.push_back(in_pattern({s, size, Intent::stream}, p, true));
+    return jobs;
+  }
+
+  // The batch table's measurements in one pattern: batched ones below kBatchBytes, the stream
+  // ones of the same kernels from there on.
+  std::vector<Measurement> batch_measurements(Pattern p) const {
+    std::set<std::string> kernels;
+    for (const Spec &s : batch_candidates())
+      kernels.insert(format_spec(s));
+    std::vector<Measurement> out = select(all_, Intent::stream, p, true);
+    for (const Measurement &m : select(all_, Intent::stream, p))
+      if (m.size >= kBatchBytes && kernels.count(m.spec) &&
+          std::binary_search(grid_.begin(), grid_.end(), m.size))
+        out.push_back(m);
+    return out;
+  }
+
+  // Where scattered destinations alone would have chosen another kernel than both patterns
+  // together, with each one's speed against memset in each pattern.
+  void note_disagreements(TuneResult &r, const std::string &table, Intent intent,
+                          const std::vector<Measurement> &scattered,
+                          const std::vector<Measurement> &consecutive,
+                          const std::vector<SizeClass> &chosen, const ComplexityMap &cx) const {
+    if (consecutive.empty()) return;
+    const auto s = medians(scattered, intent), c = medians(consecutive, intent);
+    auto vs_memset = [](const std::map<std::string, double> &at, const std::string &spec) {
+      auto k = at.find(spec), m = at.find("libc");
+      return k == at.end() || m == at.end() || m->second <= 0 ? std::string("?")
+                                                              : fmt("%.2fx", k->second / m->second);
+    };
+    for (const Winner &w : winners(scattered, intent, cx)) {
+      if (!std::binary_search(grid_.begin(), grid_.end(), w.size) || !c.count(w.size)) continue;
+      const std::string pick = format_spec(class_for(chosen, w.size).kernel);
+      if (pick == w.spec) continue;
+      r.disagreements.push_back(
+          table + " " + human_bytes(w.size) + ": scattered alone picks " + w.spec + " (" +
+          vs_memset(s.at(w.size), w.spec) + " memset scattered, " +
+          vs_memset(c.at(w.size), w.spec) + " consecutive); chosen " + pick + " (" +
+          vs_memset(s.at(w.size), pick) + ", " + vs_memset(c.at(w.size), pick) + ")");
+    }
   }
 
   // For every grid point, the variants of each method within 10% of the best default there.
@@ -332,7 +455,7 @@ private:
     Sweep sw;
     const std::string ref = format_spec(temporal_reference());
     for (const Measurement &m : all_) {
-      if (m.intent != Intent::stream || m.size < l3_ / 4) continue;
+      if (m.intent != Intent::stream || m.size < l3_ / 4 || !plain(m)) continue;
       if (m.spec == "stosb")
         sw.stosb.push_back(m);
       else if (m.spec == ref)
@@ -370,13 +493,35 @@ private:
     return jobs;
   }
 
+  // A table from the robust view of both patterns where the consecutive pattern was
+  // measured, from scattered destinations alone otherwise.
+  std::vector<SizeClass> robust_table(Intent intent, const std::vector<Measurement> &scattered,
+                                      const std::vector<Measurement> &consecutive,
+                                      const ComplexityMap &cx) const {
+    const std::vector<Measurement> both = robust_measurements(scattered, consecutive);
+    return dispatch_table(winners(consecutive.empty() ? scattered : both, intent, cx));
+  }
+
   void choose(TuneResult &r) {
     ComplexityMap cx = complexity();
     std::vector<Measurement> ms = table_measurements();
-    r.reuse = dispatch_table(winners(ms, Intent::reuse, cx));
-    r.stream = dispatch_table(winners(ms, Intent::stream, cx));
-    r.memset_reuse = pooled_gbps(all_, Intent::reuse, "libc");
-    r.memset_stream = pooled_gbps(all_, Intent::stream, "libc");
+    for (Intent intent : kIntents) {
+      std::vector<Measurement> s = select(ms, intent, Pattern::scattered),
+                               c = select(all_, intent, Pattern::consecutive);
+      std::vector<SizeClass> &table = intent == Intent::reuse ? r.reuse : r.stream;
+      table = robust_table(intent, s, c, cx);
+      note_disagreements(r, std::string(intent_name(intent)), intent, s, c, table, cx);
+      (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
+          pooled_gbps(c.empty() ? s : robust_measurements(s, c), intent, "libc");
+    }
+    if (std::vector<Measurement> bs = batch_measurements(Pattern::scattered),
+        bc = batch_measurements(Pattern::consecutive);
+        !select(all_, Intent::stream, Pattern::scattered, true).empty()) {
+      r.batch = robust_table(Intent::stream, bs, bc, cx);
+      note_disagreements(r, "batch", Intent::stream, bs, bc, r.batch, cx);
+      r.memset_batch = pooled_gbps(robust_measurements(bs, bc), Intent::stream, "libc");
+    }
+    const std::vector<Measurement> plain = plain_measurements();
 
     Findings &f = r.findings;
     f.no_allocate_reference = format_spec(temporal_reference());
@@ -395,7 +540,7 @@ private:
                              uint64_t(8) << 20, uint64_t(32) << 20}) {
         Spec s = default_spec(method);
         s.chunk = chunk;
-        auto g = pooled_gbps(all_, Intent::stream, format_spec(s));
+        auto g = pooled_gbps(plain, Intent::stream, format_spec(s));
         if (auto it = g.find(o_.max_size); it != g.end()) c.gbps[chunk] = it->second;
       }
       c.smallest_90 = smallest_good_chunk(c.gbps);
@@ -408,8 +553,8 @@ private:
     chunked.fence = Fence::chunk;
     fs.at_end = format_spec(end);
     fs.per_chunk = format_spec(chunked);
-    auto per_chunk = pooled_gbps(all_, Intent::stream, fs.per_chunk),
-         at_end = pooled_gbps(all_, Intent::stream, fs.at_end);
+    auto per_chunk = pooled_gbps(plain, Intent::stream, fs.per_chunk),
+         at_end = pooled_gbps(plain, Intent::stream, fs.at_end);
     for (uint64_t size : fence_sizes())
       if (per_chunk.count(size) && at_end.count(size))
         fs.gbps[size] = {per_chunk[size], at_end[size]};
@@ -509,14 +654,15 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
       t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first)
         << ", at_end = " << num(g.second) << " }\n";
   }
-  for (Intent i : kIntents) {
-    const auto &table = i == Intent::reuse ? r.reuse : r.stream;
-    for (const SizeClass &c : table) {
-      t << "\n[[dispatch." << intent_name(i) << "]]\n";
+  for (const auto &[name, table] :
+       {std::pair<const char *, const std::vector<SizeClass> *>{"reuse", &r.reuse},
+        {"stream", &r.stream},
+        {"batch", &r.batch}})
+    for (const SizeClass &c : *table) {
+      t << "\n[[dispatch." << name << "]]\n";
       if (c.below) t << "below = " << c.below << "\n";
       t << "kernel = " << toml_string(format_spec(c.kernel)) << "\ngbps = " << num(c.gbps) << "\n";
     }
-  }
   return t.str();
 }
 
@@ -533,6 +679,8 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
     const Measurement &m = r.measurements[i];
     j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
       << ", \"intent\": " << json_string(std::string(intent_name(m.intent)))
+      << ", \"pattern\": " << json_string(std::string(pattern_name(m.pattern)))
+      << ", \"batched\": " << (m.batched ? "true" : "false")
       << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
       << ", \"samples\": [";
     for (size_t k = 0; k < m.samples.size(); ++k)
@@ -549,12 +697,20 @@ std::string summary_text(const TuneResult &r) {
     << r.measurements.size() << " measurements\n";
   for (const std::string &n : r.notes)
     s << "note: " << n << "\n";
-  for (Intent i : kIntents) {
-    const auto &table = i == Intent::reuse ? r.reuse : r.stream;
-    const auto &memset = i == Intent::reuse ? r.memset_reuse : r.memset_stream;
-    s << "\n"
-      << intent_name(i) << (i == Intent::reuse ? " (clear, then one read pass)" : " (clear only)")
-      << "\n";
+  struct Table {
+    const char *title;
+    const std::vector<SizeClass> &classes;
+    const std::map<uint64_t, double> &memset;
+  };
+  const Table tables[] = {
+      {"reuse (clear, then one read pass)", r.reuse, r.memset_reuse},
+      {"stream (clear only)", r.stream, r.memset_stream},
+      {"batch (stream clears, one fence per 2 MiB of pieces)", r.batch, r.memset_batch}};
+  for (const Table &tb : tables) {
+    const auto &table = tb.classes;
+    const auto &memset = tb.memset;
+    if (table.empty()) continue;
+    s << "\n" << tb.title << "\n";
     s << "  sizes                    kernel                          GB/s   vs memset\n";
     uint64_t lower = 0;
     for (const SizeClass &c : table) {
@@ -575,6 +731,15 @@ std::string summary_text(const TuneResult &r) {
       s << line;
       lower = c.below;
     }
+  }
+  if (std::any_of(r.measurements.begin(), r.measurements.end(),
+                  [](const Measurement &m) { return m.pattern == Pattern::consecutive; }))
+    s << "\n(GB/s: geometric mean of scattered and consecutive destinations, where both were "
+         "measured)\n";
+  if (!r.disagreements.empty()) {
+    s << "\nwhere the destination patterns disagree\n";
+    for (const std::string &d : r.disagreements)
+      s << "  " << d << "\n";
   }
   const Findings &f = r.findings;
   s << "\nfindings\n  stosb_no_allocate: "

@@ -44,12 +44,16 @@ struct Findings {
 struct TuneResult {
   std::vector<Measurement> measurements; //!< everything measured, for --json and --report
   std::vector<SizeClass> reuse, stream;
-  std::map<uint64_t, double> memset_reuse, memset_stream; //!< libc GB/s per grid size
+  std::vector<SizeClass> batch; //!< stream clears in batches; empty when not measured
+  //! libc GB/s per grid size, as the tables' gbps (both patterns where both were measured)
+  std::map<uint64_t, double> memset_reuse, memset_stream, memset_batch;
   Findings findings;
   double seconds = 0;
   std::string level;
   std::string date;               //!< UTC, RFC 3339
   std::vector<std::string> notes; //!< what was narrowed to fit the time limit
+  //! Grid sizes where scattered destinations alone would have chosen another kernel.
+  std::vector<std::string> disagreements;
 };
 
 //! Measures on this host and chooses. Throws std::runtime_error when it cannot measure at all.

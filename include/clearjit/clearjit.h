@@ -28,8 +28,14 @@ const char *clearjit_kernel_asm(const clearjit_kernel *k);
 /*! Releases the kernel and its code. NULL is ignored. */
 void clearjit_kernel_free(clearjit_kernel *k);
 
-/*! What the caller does after clearing: touches the memory soon (reuse), or not (stream). */
-typedef enum clearjit_intent { CLEARJIT_REUSE = 0, CLEARJIT_STREAM = 1 } clearjit_intent;
+/*! What the caller does after clearing: touches the memory soon (reuse), or not (stream).
+ *  CLEARJIT_STREAM_BATCH names the table of stream clears in a batch (clearjit_batch_*), for
+ *  clearjit_kernel_for. */
+typedef enum clearjit_intent {
+  CLEARJIT_REUSE = 0,
+  CLEARJIT_STREAM = 1,
+  CLEARJIT_STREAM_BATCH = 2
+} clearjit_intent;
 
 /*! A loaded profile with one generated dispatcher per intent. */
 typedef struct clearjit clearjit;
@@ -46,6 +52,40 @@ void clearjit_clear(const clearjit *cj, void *dst, size_t n);
 
 /*! Zeroes [dst, dst+n) for a caller that does not touch it soon. Reentrant, async-signal-safe. */
 void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n);
+
+/*! Stream clears in a batch, fenced once: many pieces cleared with the stream intent and a
+ *  single `sfence` at the end, as the kernel clears the subpages of a huge page. Until
+ *  clearjit_batch_end the batch's non-temporal stores are weakly ordered: another thread or a
+ *  device may see them late, so end the batch before publishing the memory. The profile's
+ *  [[dispatch.batch]] table (or, without it, its stream table) chooses the kernels.
+ *
+ *      clearjit_batch b;
+ *      clearjit_batch_begin(&b, cj);
+ *      for (i = 0; i < 512; i++) clearjit_batch_clear(&b, page + i * 4096, 4096);
+ *      clearjit_batch_end(&b);
+ *
+ *  C++: cjit::StreamBatch (ends itself); GCC and Clang: CLEARJIT_BATCH(b, cj) (ends at the end
+ *  of the scope). A piece given to an ended batch is still cleared, fenced (as
+ *  clearjit_clear_stream), and a caller's debug build (NDEBUG not defined) stops there with an
+ *  assertion. Async-signal-safe;
+ *  one batch belongs to one thread. */
+typedef struct clearjit_batch {
+  const struct clearjit *cj; /* the handle it was begun on */
+  size_t pieces;             /* pieces cleared since begin */
+  int open;                  /* 1 from begin to end */
+} clearjit_batch;
+
+/*! Opens `b` on `cj` (b's previous contents are ignored). */
+void clearjit_batch_begin(clearjit_batch *b, const clearjit *cj);
+
+/*! Zeroes [dst, dst+n) as part of the batch, without a fence. */
+void clearjit_batch_clear(clearjit_batch *b, void *dst, size_t n);
+
+/*! One sfence for every piece of the batch; `b` is closed. Returns the number of pieces. */
+size_t clearjit_batch_end(clearjit_batch *b);
+
+/*! Batches begun on `cj` and not ended yet (0 for NULL): a check before close or publish. */
+size_t clearjit_batches_open(const clearjit *cj);
 
 /*! The canonical spec of the profile's kernel for n bytes and `intent`. Valid until close.
  *  Up to 256 bytes the dispatcher clears with its own head/tail stores whatever the class. */
@@ -65,6 +105,27 @@ void clearjit_close(clearjit *cj);
 void clearjit_zero(void *dst, size_t n);
 
 #ifdef __cplusplus
+}
+#endif
+
+/* Debug builds of the caller check that a batch is open where it must be. */
+#if !defined(NDEBUG) && !defined(CLEARJIT_NO_DEBUG_CHECKS)
+#include <assert.h>
+#define clearjit_batch_clear(b, dst, n)                                                            \
+  (assert((b)->open && "clearjit_batch_clear: the batch is not open (begin it; was it ended?)"),   \
+   (clearjit_batch_clear)((b), (dst), (n)))
+#define clearjit_batch_end(b)                                                                      \
+  (assert((b)->open && "clearjit_batch_end: the batch is not open (ended twice?)"),                \
+   (clearjit_batch_end)(b))
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+/*! Declares batch `name` on `cj`, ended (fenced) when the scope is left, however it is left. */
+#define CLEARJIT_BATCH(name, cj)                                                                   \
+  __attribute__((cleanup(clearjit_batch_end_at_scope_exit))) clearjit_batch name;                  \
+  clearjit_batch_begin(&name, (cj))
+static inline void clearjit_batch_end_at_scope_exit(clearjit_batch *b) {
+  if (b->open) (clearjit_batch_end)(b);
 }
 #endif
 

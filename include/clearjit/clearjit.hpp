@@ -88,6 +88,24 @@ private:
   std::unique_ptr<clearjit, Close> cj_;
 };
 
+//! Stream clears fenced once: the destructor (or end()) issues the sfence, so it cannot be
+//! forgotten. Not copyable or movable: it lives in one scope of one thread.
+class StreamBatch {
+public:
+  explicit StreamBatch(const Clearer &c) { clearjit_batch_begin(&b_, c.get()); }
+  explicit StreamBatch(const clearjit *cj) { clearjit_batch_begin(&b_, cj); }
+  StreamBatch(const StreamBatch &) = delete;
+  StreamBatch &operator=(const StreamBatch &) = delete;
+  ~StreamBatch() { end(); }
+
+  void clear(void *dst, size_t n) { clearjit_batch_clear(&b_, dst, n); }
+  //! Fences now; later calls to end() do nothing. Returns the pieces cleared.
+  size_t end() { return b_.open ? (clearjit_batch_end)(&b_) : 0; }
+
+private:
+  clearjit_batch b_{};
+};
+
 //! The process-wide default (intent reuse); never fails.
 inline void zero(void *dst, size_t n) { clearjit_zero(dst, n); }
 
