@@ -1508,17 +1508,22 @@ std::string perf_map_check() {
       continue;
     }
     // The bytes there are the dispatcher for that table (no libc class: no embedded address).
-    const Intent i = name == "clearjit_dispatch_stream" ? Intent::stream : Intent::reuse;
-    auto g = make_dispatcher(p.table(i), host_cpu().has(Feature::avx));
+    const Intent i = name == "clearjit_dispatch_reuse" ? Intent::reuse : Intent::stream;
+    std::vector<SizeClass> table = p.table(i);
+    if (name == "clearjit_dispatch_batch") // the stream table without its fences
+      for (SizeClass &c : table)
+        c.kernel.fence = Fence::none;
+    auto g = make_dispatcher(table, host_cpu().has(Feature::avx));
     if (g->size != size || std::memcmp(reinterpret_cast<const void *>(addr),
                                        reinterpret_cast<const void *>(g->fn), size))
       error += name + ": the code at " + addr_hex + " is not the " + std::string(intent_name(i)) +
                " dispatcher\n";
   }
-  for (const char *name : {"preexisting", "clearjit_dispatch_reuse", "clearjit_dispatch_stream"})
+  for (const char *name : {"preexisting", "clearjit_dispatch_reuse", "clearjit_dispatch_stream",
+                           "clearjit_dispatch_batch"})
     if (seen[name] != 1)
       error += std::string(name) + ": " + std::to_string(seen[name]) + " lines, expected 1\n";
-  if (seen.size() != 3) error += "unexpected lines:\n" + text;
+  if (seen.size() != 4) error += "unexpected lines:\n" + text;
   return error;
 }
 
