@@ -89,7 +89,10 @@ Result<std::string> read_small_file(const std::string &path, const ReadLimits &l
   const bool pipe_ok = limits.allow_pipe && S_ISFIFO(st.st_mode);
   if (!S_ISREG(st.st_mode) && !pipe_ok)
     return R::fail(name + ": not a regular file" +
-                   (S_ISFIFO(st.st_mode) ? " (a pipe is accepted only as an explicit path)" : ""));
+                   (S_ISFIFO(st.st_mode)
+                        ? " (a pipe is read only from a path given to clearjit_open or on the "
+                          "command line, not from the default lookup)"
+                        : ""));
   const std::string kernel_file = name + ": a kernel interface (/proc, /sys), not a profile file";
   struct statfs fs {};
   if (S_ISREG(st.st_mode) && ::statfs(path.c_str(), &fs) == 0 && kernel_interface(fs))
@@ -209,6 +212,10 @@ int open_debug_output(const std::string &path, bool append, std::string &error) 
   }
   if (st.st_uid != ::geteuid()) {
     error = path + ": owned by another user; not written";
+    return -1;
+  }
+  if (st.st_nlink != 1) { // a hard link planted to one of our files elsewhere
+    error = path + ": has other hard links; not written";
     return -1;
   }
   if (!append && ::ftruncate(f.fd, 0) != 0) {

@@ -281,16 +281,25 @@ void clearjit_batch_begin(clearjit_batch *b, const clearjit *cj) {
 }
 
 void(clearjit_batch_clear)(clearjit_batch *b, void *dst, size_t n) {
-  if (!b->open) // ended: the caller's debug build asserts; here the piece is cleared, fenced
-    return b->cj->stream_fn(dst, n);
+  if (b->open != 1) { // the caller's debug build asserts; here the piece is cleared, fenced
+    if (b->cj)
+      b->cj->stream_fn(dst, n); // ended
+    else
+      clearjit_zero(dst, n); // never begun (zero-initialised): the process-wide default
+    return;
+  }
   b->cj->batch_fn(dst, n);
   ++b->pieces;
 }
 
 size_t(clearjit_batch_end)(clearjit_batch *b) {
-  if (!b->open) return 0;
+  if (b->open != 1) return 0;
   asm volatile("sfence" ::: "memory"); // orders every non-temporal store of the batch
-  b->cj->open_batches.fetch_sub(1, std::memory_order_relaxed);
+  // Saturating: ending a copy of an ended batch must not wrap the count.
+  size_t open = b->cj->open_batches.load(std::memory_order_relaxed);
+  while (open &&
+         !b->cj->open_batches.compare_exchange_weak(open, open - 1, std::memory_order_relaxed))
+    ;
   b->open = 0;
   return b->pieces;
 }
@@ -299,7 +308,7 @@ size_t clearjit_batches_open(const clearjit *cj) {
   return cj ? cj->open_batches.load(std::memory_order_relaxed) : 0;
 }
 
-void clearjit_close(clearjit *cj) { delete cj; }
+void(clearjit_close)(clearjit *cj) { delete cj; }
 
 void clearjit_zero(void *dst, size_t n) {
   // A function-local static: initialised once, thread-safe, also when many threads call first.

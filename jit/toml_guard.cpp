@@ -26,6 +26,14 @@ std::string code_point_name(char32_t cp) {
 
 namespace {
 
+// toml++'s is_horizontal_whitespace for the code points it handles: what it skips after a
+// line-ending backslash.
+bool toml_horizontal_space(char32_t cp) {
+  return cp == ' ' || cp == '\t' || cp == 0xA0 || cp == 0x1680 || cp == 0x180E ||
+         (cp >= 0x2000 && cp <= 0x200B) || cp == 0x202F || cp == 0x205F || cp == 0x2060 ||
+         cp == 0x3000 || cp == 0xFEFF;
+}
+
 class Guard {
 public:
   Guard(std::string_view text, const std::string &name) : text_(text), name_(name) {}
@@ -120,7 +128,7 @@ private:
   void deeper(int depth) {
     if (depth > kMaxTomlDepth)
       fail("nested too deep: more than " + std::to_string(kMaxTomlDepth) +
-           " levels of tables, dotted-key parts, arrays and inline tables (a profile needs 4)");
+           " levels of tables, dotted-key parts, arrays and inline tables (a profile needs 5)");
   }
 
   void step() {
@@ -138,11 +146,16 @@ private:
       }
       return;
     case '.':
-      if (in_key_) deeper(depth_ + ++key_parts_);
+      if (in_key_) {
+        ++key_parts_;
+        const bool header = !open_.empty() && open_.back().kind == 'h';
+        deeper(header ? 2 * key_parts_ : depth_ + key_parts_);
+      }
       return;
     case '=':
       if (in_key_) {
         depth_ += key_parts_;
+        deeper(depth_);
         in_key_ = false;
       }
       return;
@@ -167,11 +180,11 @@ private:
       return;
     case ']':
       if (!open_.empty() && open_.back().kind == 'h') {
-        // An element of an array of tables is one level below the array.
-        const bool array_of_tables = starts_with("]");
-        if (array_of_tables) next();
+        // Every part may name an array of tables, whose element is one level below it: two
+        // levels a part, at most.
+        if (starts_with("]")) next();
         open_.pop_back();
-        table_depth_ = depth_ = key_parts_ + array_of_tables;
+        table_depth_ = depth_ = 2 * key_parts_;
         deeper(depth_);
         in_key_ = false;
       } else if (!open_.empty() && open_.back().kind == '[') {
@@ -224,7 +237,7 @@ private:
       const char32_t cp = next();
       if (!cp) return;
       if (!basic) continue;
-      const bool space = cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r';
+      const bool space = toml_horizontal_space(cp) || cp == '\n' || cp == '\r';
       if (escaped) {
         escaped = false;
         // After a backslash toml++ tests the next character for whitespace (a line-ending

@@ -6,8 +6,9 @@
 
 namespace cjit {
 
-//! Deepest node a profile may describe: tables from [header] parts, dotted-key parts, arrays
-//! and inline tables, counted together (the format itself needs 4: dispatch.reuse[i].kernel).
+//! Deepest node a profile may describe: [header] parts (two levels each, since each may be an
+//! array of tables), dotted-key parts, arrays and inline tables, counted together (the format
+//! itself needs 5: [[dispatch.reuse]] is 4, its kernel key one more).
 //! toml++ recurses once per level when it parses and again afterwards, so an unbounded depth
 //! overflows the stack: 150,000 dotted-key parts (a 300 KB file) did on an 8 MiB stack.
 constexpr int kMaxTomlDepth = 32;

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -51,7 +52,7 @@ protected:
   fs::path dir_;
 };
 
-TEST_F(batch, ClearsEveryPieceExactlyAndFencesOnce) {
+TEST_F(batch, ClearsEveryPieceExactly) {
   Clearer c(batch_profile(dir_, true));
   EXPECT_STREQ(clearjit_kernel_for(c.get(), CLEARJIT_STREAM_BATCH, 100), "mov");
   EXPECT_STRNE(clearjit_kernel_for(c.get(), CLEARJIT_STREAM_BATCH, 1 << 20), "stosb");
@@ -145,6 +146,21 @@ TEST_F(batch, AnEndedBatchStillClearsAndADebugBuildStops) {
   // The header, in a debug build, stops at the misuse.
   EXPECT_DEATH(clearjit_batch_clear(&b, v.data(), v.size()), "the batch is not open");
   EXPECT_DEATH(clearjit_batch_end(&b), "ended twice");
+  // A zero-initialised batch, never begun, still gets its piece cleared (release).
+  clearjit_batch never{};
+  std::fill(v.begin(), v.end(), 1);
+  (clearjit_batch_clear)(&never, v.data(), v.size());
+  EXPECT_EQ(test::first_nonzero(v.data(), v.size()), v.size());
+}
+
+TEST_F(batch, ClosingAHandleWithAnOpenBatchStopsADebugBuild) {
+  clearjit *cj = clearjit_open(batch_profile(dir_, true).c_str(), nullptr, 0);
+  ASSERT_NE(cj, nullptr);
+  clearjit_batch b;
+  clearjit_batch_begin(&b, cj);
+  EXPECT_DEATH(clearjit_close(cj), "a batch on this handle is still open");
+  clearjit_batch_end(&b);
+  clearjit_close(cj);
 }
 
 TEST(batch_Profile, TheBatchTableLoadsAndIsChecked) {

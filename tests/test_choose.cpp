@@ -292,7 +292,8 @@ TEST(ChooseRobust, AKernelThatLosesToMemsetInEitherPatternIsLeftOut) {
       if (m.spec == spec && m.size == size) return &m;
     return nullptr;
   };
-  EXPECT_EQ(find("ntavx2", 4 * KiB), nullptr) << "loses to memset consecutively";
+  ASSERT_NE(find("ntavx2", 4 * KiB), nullptr);
+  EXPECT_EQ(find("ntavx2", 4 * KiB)->gbps, 0) << "loses to memset consecutively: out of play";
   ASSERT_NE(find("ntavx2", 64 * KiB), nullptr);
   EXPECT_NEAR(find("ntavx2", 64 * KiB)->gbps, std::sqrt(60.0 * 55.0), 0.01);
   ASSERT_NE(find("libc", 4 * KiB), nullptr) << "memset is never left out";
@@ -312,8 +313,37 @@ TEST(ChooseRobust, WithinTheNoiseOfMemsetIsNotALoss) {
   std::vector<Measurement> c{at("libc", 4 * KiB, 20, Pattern::consecutive),
                              at("clzero", 4 * KiB, 19.6, Pattern::consecutive)}; // 2% behind
   const auto both = robust_measurements(s, c);
-  EXPECT_EQ(both.size(), 2u);
-  // Only points measured in both patterns are compared.
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_GT(both[0].gbps, 0);
+  EXPECT_GT(both[1].gbps, 0);
+  // A kernel measured in one pattern only is out of play.
   s.push_back(at("avx2", 4 * KiB, 30, Pattern::scattered));
-  EXPECT_EQ(robust_measurements(s, c).size(), 2u);
+  const auto three = robust_measurements(s, c);
+  ASSERT_EQ(three.size(), 3u);
+  for (const Measurement &m : three)
+    EXPECT_EQ(m.gbps == 0, m.spec == "avx2") << m.spec;
+}
+
+TEST(ChooseRobust, AKernelOutOfPlayAtOneSizeDoesNotServeIt) {
+  // ntavx2 is tied at A and C but loses to memset consecutively at B, where only memset and
+  // stosb are left in play: it must not cross B as if B were a partly measured size (a
+  // bisection), which it did when the kernels out of play were dropped.
+  std::vector<Measurement> s, c;
+  const char *many[] = {"libc", "stosb", "avx2", "avx2:unroll=4", "clzero", "ntavx2"};
+  for (uint64_t size : {16 * KiB, 32 * KiB, 64 * KiB}) {
+    const bool b = size == 32 * KiB;
+    for (const char *k : many) {
+      const double g = std::string(k) == "ntavx2" ? 30 : 20;
+      s.push_back(at(k, size, g, Pattern::scattered));
+      // At B the consecutive stage measured its contenders only: memset, stosb, ntavx2.
+      if (b && std::string(k) != "libc" && std::string(k) != "stosb" && std::string(k) != "ntavx2")
+        continue;
+      c.push_back(at(k, size, b && std::string(k) == "ntavx2" ? 10 : g, Pattern::consecutive));
+    }
+  }
+  const auto ws = winners(robust_measurements(s, c), Intent::stream, kComplexity);
+  ASSERT_EQ(ws.size(), 3u);
+  EXPECT_EQ(ws[0].spec, "ntavx2");
+  EXPECT_NE(ws[1].spec, "ntavx2") << "it loses to memset there";
+  EXPECT_EQ(ws[2].spec, "ntavx2");
 }

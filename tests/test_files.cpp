@@ -139,6 +139,13 @@ TEST_F(files, DebugOutputsDoNotFollowLinksOrTakeOthersFiles) {
     EXPECT_NE(error.find("owned by another user"), std::string::npos) << error;
     EXPECT_EQ(read(theirs), "theirs\n");
   }
+  // A hard link to one of our own files, planted under the debug file's name.
+  const std::string mine = write("mine-elsewhere", "mine\n"), hard = path("hard.map");
+  ASSERT_EQ(::link(mine.c_str(), hard.c_str()), 0);
+  EXPECT_EQ(open_debug_output(hard, true, error), -1);
+  EXPECT_NE(error.find("other hard links"), std::string::npos) << error;
+  EXPECT_EQ(read(mine), "mine\n");
+
   const int fd = open_debug_output(path("mine.map"), true, error);
   EXPECT_GE(fd, 0) << error;
   close(fd);

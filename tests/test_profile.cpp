@@ -756,19 +756,28 @@ TEST(ProfileDepth, MixedNestingCountsTogether) {
 TEST(ProfileDepth, TheDeepestAcceptedProfileParsesOnASmallStack) {
   // kMaxTomlDepth levels, in each of the ways to nest, in one file; then one more level.
   const int d = kMaxTomlDepth;
-  // At the root, before kHead's [host]: a key is one level, each bracket one more.
+  // At the root, before kHead's [host]: a key is one level, each bracket one more. Header
+  // parts count two levels (each may be an array of tables): the deepest real tree is
+  // [[t]] [[t.t]] ... with d / 2 parts, every one an array of tables.
+  std::string arrays_of_tables;
+  for (int i = 1; i <= d / 2; ++i)
+    arrays_of_tables += "[[" + repeat("t", size_t(i), ".") + "]]\n";
   const std::string at_limit =
       repeat("a", d, ".") + " = 1\n" + "arr = " + repeat("[", d - 1) + "1" + repeat("]", d - 1) +
       "\n" + "tab = " + repeat("{a = ", (d - 1) / 2) + "1" + repeat("}", (d - 1) / 2) + "\n" +
       "kk.a = " + repeat("[{b.c = ", (d - 2) / 4) + "1" + repeat("}]", (d - 2) / 4) + "\n" + kHead +
-      "[" + repeat("t", d, ".") + "]\n" + kTail;
+      arrays_of_tables + kTail;
   EXPECT_EQ(parse_on_small_stack(at_limit, ""), "");
   EXPECT_EQ(parse_on_small_stack("arr = " + repeat("[", d) + repeat("]", d) + "\n" + kHead + kTail,
                                  "nested too deep"),
             "");
-  EXPECT_EQ(parse_on_small_stack(kHead + "[" + repeat("t", d + 1, ".") + "]\n" + kTail,
+  EXPECT_EQ(parse_on_small_stack(kHead + "[" + repeat("t", d / 2 + 1, ".") + "]\n" + kTail,
                                  "nested too deep"),
             "");
+  EXPECT_EQ(parse_on_small_stack(kHead + "[" + repeat("t", d / 2, ".") + "]\nx = 1\n" + kTail,
+                                 "nested too deep"),
+            "")
+      << "a key under the deepest header is one level too many";
   // Dots in values and strings are no key parts.
   EXPECT_EQ(parse_on_small_stack(kHead + "f = 1.5\nd = 1979-05-27T07:32:00.999\ns = \"" +
                                      repeat(".", 100) + "\"\n\"" + repeat(".", 100) + "\" = 1\n" +
@@ -804,6 +813,9 @@ TEST(ProfileCodePoints, RefusedWhereTheParserWouldMishandleThem) {
       {"x = \"\"\"a \\\n  \n \u00e9\"\"\"\n", "U+00E9 at column 2 after a line-ending backslash"},
       {"x = \"\"\"a \\  \n\u3042\"\"\"\n", "U+3042 at column 1 after a line-ending backslash"},
       {"x = \"\\\ufe50\"\n", "U+FE50 at column 7 after a backslash"},
+      // toml++ skips its own non-ASCII spaces after a line-ending backslash, then tests the next.
+      {"x = \"\"\"a\\\n\u3000\u00e9\"\"\"\n", "U+00E9 at column 2 after a line-ending backslash"},
+      {"x = \"\"\"a\\ \u00a0\n \u2003\u0436\"\"\"\n", "U+0436 at column 3 after a line-ending"},
   };
   for (const Case &c : cases) {
     auto r = parse_profile(c.text, "cp", full_cpu());

@@ -1510,9 +1510,11 @@ std::string perf_map_check() {
     // The bytes there are the dispatcher for that table (no libc class: no embedded address).
     const Intent i = name == "clearjit_dispatch_reuse" ? Intent::reuse : Intent::stream;
     std::vector<SizeClass> table = p.table(i);
-    if (name == "clearjit_dispatch_batch") // the stream table without its fences
+    if (name == "clearjit_dispatch_batch") { // the batch table without its fences
+      table = p.batch_table();
       for (SizeClass &c : table)
         c.kernel.fence = Fence::none;
+    }
     auto g = make_dispatcher(table, host_cpu().has(Feature::avx));
     if (g->size != size || std::memcmp(reinterpret_cast<const void *>(addr),
                                        reinterpret_cast<const void *>(g->fn), size))

@@ -158,7 +158,15 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
   std::vector<Measurement> out;
   for (const auto &[key, a] : s) {
     auto b = c.find(key);
-    if (b == c.end() || loses_to_memset(a, s) || loses_to_memset(b->second, c)) continue;
+    if (b == c.end() || loses_to_memset(a, s) || loses_to_memset(b->second, c)) {
+      // Kept as measured but never tied (0 GB/s): a size where it was left out must end its
+      // runs, not look like a partly measured size that it may cross.
+      Measurement out_of_play = a;
+      out_of_play.samples = {0.0};
+      summarize(out_of_play);
+      out.push_back(std::move(out_of_play));
+      continue;
+    }
     Measurement m = a;
     m.samples.clear();
     for (double x : a.samples)

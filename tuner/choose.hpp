@@ -40,8 +40,9 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 //! One measurement per (size, kernel) measured in both patterns, for winners(): its samples are
 //! the geometric means of every pair of its scattered and consecutive samples, so a kernel
 //! ranks by both patterns at once. A kernel that loses to memset (spec "libc") in either
-//! pattern by more than the noise band (as in winners) is left out at that size: a class never
-//! wins one pattern by losing the other to memset. `scattered` and `consecutive` hold one
+//! pattern by more than the noise band (as in winners), or was not measured in both, is out of
+//! play at that size (kept at 0 GB/s, so it ends a run there): a class never wins one pattern
+//! by losing the other to memset. `scattered` and `consecutive` hold one
 //! intent each (the tuner selects them).
 std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
                                              const std::vector<Measurement> &consecutive,

@@ -96,8 +96,11 @@ struct Bench::Impl {
   uint64_t pool_bytes = 0;
   std::map<std::string, std::unique_ptr<GeneratedCode>> kernels;
   struct Slots {
-    std::vector<uint32_t> order; // visiting order
-    uint64_t stride = 0;         // bytes between slots: they spread over the whole pool
+    std::vector<uint32_t> order; // visiting order (scattered); consecutive: slot k is k
+    uint64_t count = 0;          // slots
+    uint64_t stride = 0;         // bytes between slots
+    size_t next = 0; // shared by every job of this size and pattern: each goes on where the
+                     // last left off, so consecutive clears never revisit a fresh region
   };
   std::map<std::pair<uint64_t, Pattern>, Slots> slots; // per size and pattern
   double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
@@ -134,16 +137,20 @@ struct Bench::Impl {
   // small sizes are cold too), visited in a shuffled order so prefetchers cannot run ahead.
   // Consecutive: adjacent pieces from the start of the pool on, wrapping at its end (the pool
   // is 4x the L3, so a wrapped region is cold again).
-  const Slots &slots_for(uint64_t size, Pattern pattern) {
+  Slots &slots_for(uint64_t size, Pattern pattern) {
     Slots &s = slots[{size, pattern}];
-    if (s.order.empty()) {
+    if (s.count == 0) {
       const uint64_t piece = (size + 63) / 64 * 64;
-      uint64_t n = std::max<uint64_t>(1, std::min<uint64_t>(pool_bytes / piece, 1u << 20));
-      s.stride = pattern == Pattern::consecutive ? piece : pool_bytes / n / 64 * 64;
-      s.order.resize(n);
+      if (pattern == Pattern::consecutive) { // slot k at k * piece: no order to keep
+        s.count = std::max<uint64_t>(1, pool_bytes / piece);
+        s.stride = piece;
+        return s;
+      }
+      s.count = std::max<uint64_t>(1, std::min<uint64_t>(pool_bytes / piece, 1u << 20));
+      s.stride = pool_bytes / s.count / 64 * 64;
+      s.order.resize(s.count);
       std::iota(s.order.begin(), s.order.end(), 0u);
-      if (pattern == Pattern::scattered)
-        std::shuffle(s.order.begin(), s.order.end(), std::mt19937(uint32_t(size)));
+      std::shuffle(s.order.begin(), s.order.end(), std::mt19937(uint32_t(size)));
     }
     return s;
   }
@@ -246,9 +253,10 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
     if (j.batched) measured.fence = Fence::none; // the batch fences, not each clear
     ClearFn fn = j.fn ? j.fn : j.cj ? nullptr : impl_->kernel(measured);
     const clearjit *cj = j.cj;
-    const Impl::Slots &slots = impl_->slots_for(j.size, j.pattern);
+    Impl::Slots &slots = impl_->slots_for(j.size, j.pattern);
     const std::vector<uint32_t> &order = slots.order;
-    const uint64_t stride = slots.stride;
+    const uint64_t stride = slots.stride, count = slots.count;
+    size_t &next = slots.next;
     uint8_t *pool = impl_->pool;
     const uint64_t size = j.size;
     const bool reuse = j.intent == Intent::reuse, batched = j.batched;
@@ -258,50 +266,50 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
                        std::to_string(size) + "/" + std::string(intent_name(j.intent)) + "/" +
                        std::string(pattern_name(j.pattern)) + (batched ? "/batched" : "") + "#" +
                        std::to_string(i);
-    size_t next = 0;
     const double min_time = o.min_time;
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [=, &order](benchmark::State &st) mutable {
-                                   uint64_t sink = 0, in_batch = 0;
-                                   clearjit_batch batch{};
-                                   if (cj && batched) clearjit_batch_begin(&batch, cj);
-                                   auto t0 = Clock::now();
-                                   for (auto _ : st) {
-                                     uint8_t *dst = pool + uint64_t(order[next]) * stride;
-                                     next = next + 1 == order.size() ? 0 : next + 1;
-                                     if (!cj)
-                                       fn(dst, size);
-                                     else if (batched)
-                                       (clearjit_batch_clear)(&batch, dst, size);
-                                     else if (reuse) // direct calls, as in an application
-                                       clearjit_clear(cj, dst, size);
-                                     else
-                                       clearjit_clear_stream(cj, dst, size);
-                                     if (reuse) sink += read_pass(dst, size);
-                                     if (batched && ++in_batch == pieces) {
-                                       in_batch = 0;
-                                       if (cj) {
-                                         (clearjit_batch_end)(&batch);
-                                         clearjit_batch_begin(&batch, cj);
-                                       } else {
-                                         asm volatile("sfence" ::: "memory");
-                                       }
-                                     }
-                                   }
-                                   // The last batch's fence is part of its cost.
-                                   if (cj && batched)
-                                     (clearjit_batch_end)(&batch);
-                                   else if (batched)
-                                     asm volatile("sfence" ::: "memory");
-                                   benchmark::DoNotOptimize(sink);
-                                   st.SetBytesProcessed(int64_t(st.iterations() * size));
-                                   // Only the final trial of a repetition runs for min_time; count
-                                   // it as one repetition.
-                                   if (progress &&
-                                       std::chrono::duration<double>(Clock::now() - t0).count() >=
-                                           0.9 * min_time)
-                                     progress->add(rep_estimate);
-                                 })
+    benchmark::RegisterBenchmark(
+        name.c_str(),
+        [=, &order, &next](benchmark::State &st) mutable {
+          uint64_t sink = 0, in_batch = 0;
+          clearjit_batch batch{};
+          if (cj && batched) clearjit_batch_begin(&batch, cj);
+          auto t0 = Clock::now();
+          for (auto _ : st) {
+            uint8_t *dst = pool + (order.empty() ? next : order[next]) * stride;
+            next = next + 1 == count ? 0 : next + 1;
+            if (!cj)
+              fn(dst, size);
+            else if (batched)
+              (clearjit_batch_clear)(&batch, dst, size);
+            else if (reuse) // direct calls, as in an application
+              clearjit_clear(cj, dst, size);
+            else
+              clearjit_clear_stream(cj, dst, size);
+            if (reuse) sink += read_pass(dst, size);
+            if (batched && ++in_batch == pieces) {
+              in_batch = 0;
+              if (cj) {
+                (clearjit_batch_end)(&batch);
+                clearjit_batch_begin(&batch, cj);
+              } else {
+                asm volatile("sfence" ::: "memory");
+              }
+            }
+          }
+          // The last, partial batch is fenced outside the timed
+          // loop: one fence of many.
+          if (cj && batched)
+            (clearjit_batch_end)(&batch);
+          else if (batched)
+            asm volatile("sfence" ::: "memory");
+          benchmark::DoNotOptimize(sink);
+          st.SetBytesProcessed(int64_t(st.iterations() * size));
+          // Only the final trial of a repetition runs for min_time; count
+          // it as one repetition.
+          if (progress &&
+              std::chrono::duration<double>(Clock::now() - t0).count() >= 0.9 * min_time)
+            progress->add(rep_estimate);
+        })
         ->Repetitions(o.repetitions)
         ->MinTime(o.min_time)
         ->UseRealTime();

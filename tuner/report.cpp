@@ -411,7 +411,13 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
          "chosen from scattered and consecutive destinations together: no class may lose to "
          "memset in either by more than the noise (the charts above show scattered "
          "destinations).</p>\n";
-    if (r.disagreements.empty())
+    const bool consecutive =
+        std::any_of(r.measurements.begin(), r.measurements.end(),
+                    [](const Measurement &m) { return m.pattern == Pattern::consecutive; });
+    if (!consecutive)
+      h << "<p>Consecutive destinations were not measured (time limit): the tables come from "
+           "scattered ones alone.</p>\n";
+    else if (r.disagreements.empty())
       h << "<p>The two patterns chose the same kernels at every size.</p>\n";
     else {
       h << "<p>Where they disagree (vs memset: scattered, consecutive):</p>\n<ul>\n";

@@ -514,12 +514,16 @@ private:
       (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
           pooled_gbps(c.empty() ? s : robust_measurements(s, c), intent, "libc");
     }
+    // Without stage 4 the sizes from kBatchBytes on have no consecutive measurements: then the
+    // batch table, as the others, comes from scattered destinations alone.
+    const bool consecutive = !select(all_, Intent::stream, Pattern::consecutive).empty();
     if (std::vector<Measurement> bs = batch_measurements(Pattern::scattered),
-        bc = batch_measurements(Pattern::consecutive);
+        bc = consecutive ? batch_measurements(Pattern::consecutive) : std::vector<Measurement>{};
         !select(all_, Intent::stream, Pattern::scattered, true).empty()) {
       r.batch = robust_table(Intent::stream, bs, bc, cx);
       note_disagreements(r, "batch", Intent::stream, bs, bc, r.batch, cx);
-      r.memset_batch = pooled_gbps(robust_measurements(bs, bc), Intent::stream, "libc");
+      r.memset_batch =
+          pooled_gbps(bc.empty() ? bs : robust_measurements(bs, bc), Intent::stream, "libc");
     }
     const std::vector<Measurement> plain = plain_measurements();
 

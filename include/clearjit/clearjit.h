@@ -75,7 +75,8 @@ typedef struct clearjit_batch {
   int open;                  /* 1 from begin to end */
 } clearjit_batch;
 
-/*! Opens `b` on `cj` (b's previous contents are ignored). */
+/*! Opens `b` on `cj`, an open handle (b's previous contents are ignored). End every batch
+ *  before closing its handle. */
 void clearjit_batch_begin(clearjit_batch *b, const clearjit *cj);
 
 /*! Zeroes [dst, dst+n) as part of the batch, without a fence. */
@@ -97,7 +98,7 @@ const char *clearjit_profile_source(const clearjit *cj);
 /*! Warnings from loading (e.g. a profile measured on another CPU); "" when none. */
 const char *clearjit_warnings(const clearjit *cj);
 
-/*! Releases everything. NULL is ignored. */
+/*! Releases everything. NULL is ignored. Batches on `cj` must have ended. */
 void clearjit_close(clearjit *cj);
 
 /*! Process-wide default (intent reuse): opened on first use by the default lookup, falling
@@ -108,15 +109,27 @@ void clearjit_zero(void *dst, size_t n);
 }
 #endif
 
-/* Debug builds of the caller check that a batch is open where it must be. */
+/* Debug builds of the caller check batches: a piece or an end for a batch that is not open,
+ * and a handle closed while batches on it are open, stop with an assertion. Each argument is
+ * evaluated once, as without the checks. */
 #if !defined(NDEBUG) && !defined(CLEARJIT_NO_DEBUG_CHECKS)
 #include <assert.h>
-#define clearjit_batch_clear(b, dst, n)                                                            \
-  (assert((b)->open && "clearjit_batch_clear: the batch is not open (begin it; was it ended?)"),   \
-   (clearjit_batch_clear)((b), (dst), (n)))
-#define clearjit_batch_end(b)                                                                      \
-  (assert((b)->open && "clearjit_batch_end: the batch is not open (ended twice?)"),                \
-   (clearjit_batch_end)(b))
+static inline void clearjit_batch_clear_checked_(clearjit_batch *b, void *dst, size_t n) {
+  assert(b->open == 1 && "clearjit_batch_clear: the batch is not open (begin it; was it ended?)");
+  (clearjit_batch_clear)(b, dst, n);
+}
+static inline size_t clearjit_batch_end_checked_(clearjit_batch *b) {
+  assert(b->open == 1 && "clearjit_batch_end: the batch is not open (ended twice?)");
+  return (clearjit_batch_end)(b);
+}
+static inline void clearjit_close_checked_(clearjit *cj) {
+  assert(clearjit_batches_open(cj) == 0 &&
+         "clearjit_close: a batch on this handle is still open (end it first)");
+  (clearjit_close)(cj);
+}
+#define clearjit_batch_clear(b, dst, n) clearjit_batch_clear_checked_((b), (dst), (n))
+#define clearjit_batch_end(b) clearjit_batch_end_checked_(b)
+#define clearjit_close(cj) clearjit_close_checked_(cj)
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -93,6 +93,7 @@ private:
 class StreamBatch {
 public:
   explicit StreamBatch(const Clearer &c) { clearjit_batch_begin(&b_, c.get()); }
+  explicit StreamBatch(Clearer &&) = delete; // the handle must outlive the batch
   explicit StreamBatch(const clearjit *cj) { clearjit_batch_begin(&b_, cj); }
   StreamBatch(const StreamBatch &) = delete;
   StreamBatch &operator=(const StreamBatch &) = delete;
