@@ -1,6 +1,7 @@
 // Finding and opening a profile: the default lookup chain and the built-in default.
 #pragma once
 
+#include "clearjit/clearjit.h"
 #include "profile.hpp"
 
 #include <string>
@@ -34,5 +35,10 @@ struct Lookup {
   Result<Profile> profile;
 };
 Lookup default_lookup(const CpuInfo &cpu);
+
+//! What clearjit_zero opens: the default lookup, or the built-in default when the file it finds
+//! is bad. Says what and why on stderr when CLEARJIT_VERBOSE=1 ("clearjit: USER uses ...").
+//! Returns NULL only when even the built-in default cannot be generated.
+clearjit *open_default(const char *user);
 
 } // namespace cjit
