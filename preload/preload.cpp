@@ -42,10 +42,7 @@ enum State : int { before, initialising, ready, off };
 std::atomic<int> state{before};
 std::atomic<MemsetFn> libc_memset{nullptr};
 const clearjit *dispatcher = nullptr; // written before state becomes ready (release)
-// Below this, libc's memset is as fast or faster: its small sizes are a few inlined stores
-// behind a direct call, where ours add a call through the dispatcher. Measured with
-// scripts/preload-sizes.sh; CLEARJIT_PRELOAD_MIN overrides it.
-size_t min_size = 4096;
+size_t min_size = cjit::kPreloadMin;  // see runtime.hpp
 
 // Counting mode (CLEARJIT_TRACE=FILE, for `clearjit trace`): zero fills by octave of n
 // (bucket k holds 2^(k-1) <= n < 2^k; bucket 0 holds n == 0), written to FILE at exit.

@@ -78,7 +78,20 @@ static void on_signal(int sig) {
   handler_bad = bad != 0;
 }
 
+/* For `clearjit trace`: a known set of fills. */
+static int pattern(void) {
+  static unsigned char buf[1 << 20];
+  for (int i = 0; i < 3; ++i)
+    memset(buf, 0, 100);
+  for (int i = 0; i < 2; ++i)
+    bzero(buf, 5000);
+  explicit_bzero(buf, sizeof buf);
+  memset(buf, 7, 300);
+  return buf[299] != 7;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--pattern") == 0) return pattern();
   if (argc > 1 && strcmp(argv[1], "--expect-preload") == 0) {
     Dl_info info;
     void *fn = dlsym(RTLD_DEFAULT, "memset");
