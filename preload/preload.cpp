@@ -16,6 +16,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -110,15 +111,19 @@ __attribute__((constructor)) void initialise() {
     std::strcpy(trace_path, t);
     tracing = true;
   }
+  timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   try {
     dispatcher = cjit::open_default("clearjit-preload");
   } catch (...) {
     dispatcher = nullptr;
   }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
   if (verbose)
-    std::fprintf(stderr, "clearjit-preload: %s from %zu bytes%s\n",
+    std::fprintf(stderr, "clearjit-preload: %s from %zu bytes%s (set up in %.2f ms)\n",
                  dispatcher ? "clearjit" : "off (no dispatcher)", min_size,
-                 tracing ? ", counting" : "");
+                 tracing ? ", counting" : "",
+                 double(t1.tv_sec - t0.tv_sec) * 1e3 + double(t1.tv_nsec - t0.tv_nsec) / 1e6);
   state.store(dispatcher ? ready : off, std::memory_order_release);
 }
 

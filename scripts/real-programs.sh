@@ -22,7 +22,7 @@ for p in zstd sqlite3; do
 done
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-# No user profile leaks in; the preload uses the default lookup as installed users get it.
+# No user profile leaks in: the preload uses $CLEARJIT_PROFILE when set, else the default lookup.
 export HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/home/.config"
 unset CLEARJIT_VERBOSE CLEARJIT_TRACE CLEARJIT_PRELOAD CLEARJIT_PRELOAD_MIN LD_PRELOAD
 
@@ -55,11 +55,13 @@ EOF
 run_zstd9() { zstd -q -f -9 -o "$1/out.zst" "$WORK/in-zstd9.txt"; }
 run_zstd19() { zstd -q -f -19 -o "$1/out.zst" "$WORK/in-zstd19.txt"; }
 run_unzstd() { zstd -q -d -f -o "$1/out.txt" "$WORK/in-unzstd.zst"; }
+run_true() { /bin/true; } # start-up alone
 run_sqlite() { rm -f "$1/db"; sqlite3 "$1/db" <"$WORK/work.sql" >"$1/stdout"; }
 PROGRAMS=(zstd9 zstd19 unzstd sqlite)
+[[ "$MODE" == check ]] || PROGRAMS=(true "${PROGRAMS[@]}")
 declare -A DESCRIBE=(
   [zstd9]="zstd -9 (compress)" [zstd19]="zstd -19 (compress)"
-  [unzstd]="zstd -d (decompress)" [sqlite]="sqlite3 (insert, index, delete)")
+  [unzstd]="zstd -d (decompress)" [true]="/bin/true (start-up)" [sqlite]="sqlite3 (insert, index, delete)")
 
 if [[ "$MODE" == check ]]; then
   make_text 30000 "$WORK/in-zstd9.txt"
@@ -106,6 +108,8 @@ fi
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 echo "wall time of $RUNS rounds, configurations alternating within each round; medians"
 echo "preload: $PRELOAD (CLEARJIT_PRELOAD_MIN=0 sends every zero fill through clearjit)"
+LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=1 /bin/true 2>&1 | sed 's/^/  /'
+echo "CPU: $("$BUILD/clearjit" cpu | sed -n "2,3p" | tr -s " " | tr "\n" " ")"
 printf "%-32s %10s %10s %10s %10s %12s\n" program "plain s" "preload s" "min0 s" "plain/pre" "plain/min0"
 for p in "${PROGRAMS[@]}"; do
   for c in "${configs[@]}"; do : >"$WORK/$p-$c.times"; done
