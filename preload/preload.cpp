@@ -16,6 +16,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -81,6 +82,16 @@ inline void zero(void *dst, size_t n) {
   libc_fill(dst, 0, n);
 }
 
+// A forked child counts its own fills from zero: the parent's are the parent's to write.
+void reset_counts() {
+  for (int k = 0; k < 65; ++k) {
+    zero_calls[k].store(0, std::memory_order_relaxed);
+    zero_bytes[k].store(0, std::memory_order_relaxed);
+  }
+  fill_calls.store(0, std::memory_order_relaxed);
+  fill_bytes.store(0, std::memory_order_relaxed);
+}
+
 bool env_is(const char *name, const char *value) {
   const char *v = secure_getenv(name);
   return v && std::strcmp(v, value) == 0;
@@ -110,6 +121,7 @@ __attribute__((constructor)) void initialise() {
       t && *t && std::strlen(t) < sizeof trace_path) {
     std::strcpy(trace_path, t);
     tracing = true;
+    pthread_atfork(nullptr, nullptr, reset_counts);
   }
   timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -92,6 +92,18 @@ static int pattern(void) {
 
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--pattern") == 0) return pattern();
+  if (argc > 1 && strcmp(argv[1], "--pattern-fork") == 0) { /* the child adds one 100 B fill */
+    int rc = pattern();
+    pid_t pid = fork();
+    if (pid == 0) {
+      static unsigned char b[100];
+      memset(b, 0, sizeof b);
+      exit(0); /* exit handlers: the child's record */
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return rc || !WIFEXITED(status) || WEXITSTATUS(status);
+  }
   if (argc > 1 && strcmp(argv[1], "--expect-preload") == 0) {
     Dl_info info;
     void *fn = dlsym(RTLD_DEFAULT, "memset");

@@ -18,6 +18,11 @@ for line in '{"min": 64, "max": 127, "calls": 3, "bytes": 300}' \
 done
 grep -q '^calls below 256 B: 3 of 6 (50.0%)' "$WORK/err" || { cat "$WORK/err" >&2; fail "text"; }
 grep -q '^total: 6 zero fills, 1058876 bytes' "$WORK/err" || { cat "$WORK/err" >&2; fail "total"; }
+# A forked child writes its own record, without the parent's counts (4 fills of 100 B, not 7).
+"$CLEARJIT" trace --json "$WORK/f.json" -- "$CHECK" --pattern-fork >/dev/null 2>&1 || fail "fork"
+for line in '{"min": 64, "max": 127, "calls": 4, "bytes": 400}' '"processes": 2,'; do
+  grep -qF "$line" "$WORK/f.json" || { cat "$WORK/f.json" >&2; fail "fork: no '$line'"; }
+done
 # The program's status comes back; a program that is not there is an error.
 set +e
 "$CLEARJIT" trace -- sh -c 'exit 3' 2>/dev/null; [[ $? == 3 ]] || fail "exit status not passed on"
