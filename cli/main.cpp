@@ -5,16 +5,24 @@
 #include "cpu.hpp"
 #include "files.hpp"
 #include "format.hpp"
+#include "mix.hpp"
 #include "runtime.hpp"
 #include "spec.hpp"
 #include "tune.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -207,13 +215,170 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
 }
 
 struct BenchArgs {
-  std::string profile, intent = "both", json;
+  std::string profile, intent = "both", json, mix;
   std::optional<std::string> sizes; // given but empty is a usage error, not the default
   bool seeds = false;
   int repetitions = 5;
 };
 
+// `clearjit bench --mix FILE`: memset against the dispatcher on a recorded trace's sizes.
+int cmd_bench_mix(const BenchArgs &a) {
+  auto text = read_small_file(a.mix);
+  if (!text) {
+    std::cerr << "clearjit bench --mix: " << text.error << "\n";
+    return 1;
+  }
+  auto h = histogram_from_json(*text);
+  if (!h) {
+    std::cerr << "clearjit bench --mix: " << a.mix << ": " << h.error
+              << " (write one with clearjit trace --json FILE -- PROGRAM)\n";
+    return 1;
+  }
+  char err[512];
+  std::unique_ptr<clearjit, void (*)(clearjit *)> cj(
+      clearjit_open(a.profile.empty() ? nullptr : a.profile.c_str(), err, sizeof err),
+      clearjit_close);
+  if (!cj) {
+    std::cerr << "clearjit bench --mix: " << err << "\n";
+    return 1;
+  }
+  try {
+    const CpuInfo &cpu = host_cpu();
+    MixResult r = measure_mix(*h, cj.get(), cpu.l2.size ? cpu.l2.size : 1 << 20,
+                              cpu.l3.size ? cpu.l3.size : 32 << 20, a.repetitions);
+    r.preload_min = kPreloadMin;
+    std::cout << histogram_text(*h) << "\n" << mix_text(r);
+  } catch (const std::exception &e) {
+    std::cerr << "clearjit bench --mix: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+struct TraceArgs {
+  std::string json, preload;
+  std::vector<std::string> command;
+};
+
+// libclearjit-preload.so beside this binary (the build tree), in ../lib (an installed prefix), or
+// where this build installs it.
+std::string find_preload() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  std::string dir = n > 0 ? std::string(buf, size_t(n)) : "";
+  dir = dir.substr(0, dir.rfind('/'));
+  for (const std::string &c :
+       {dir + "/libclearjit-preload.so", dir + "/../" CLEARJIT_LIBDIR "/libclearjit-preload.so",
+        std::string(CLEARJIT_INSTALLED_PRELOAD)})
+    if (access(c.c_str(), R_OK) == 0) return c;
+  return {};
+}
+
+// `clearjit trace`: runs the program with the preload counting (CLEARJIT_TRACE=FILE), then
+// prints what it cleared on stderr (the program's own output stays as it was). Exits with the
+// program's status.
+int cmd_trace(const TraceArgs &a) {
+  std::string preload = a.preload.empty() ? find_preload() : a.preload;
+  char resolved[PATH_MAX];
+  if (preload.empty() || !realpath(preload.c_str(), resolved)) {
+    std::cerr << "clearjit trace: "
+              << (preload.empty() ? "libclearjit-preload.so not found (--preload PATH)"
+                                  : preload + ": " + std::strerror(errno))
+              << "\n";
+    return 1;
+  }
+  if (!a.json.empty())
+    if (std::string e = check_output_path(a.json); !e.empty()) {
+      std::cerr << "clearjit trace: " << e << "\n";
+      return 1;
+    }
+  const char *tmp = std::getenv("TMPDIR");
+  std::string trace = std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/clearjit-trace-XXXXXX";
+  int fd = mkstemp(trace.data());
+  if (fd < 0) {
+    std::cerr << "clearjit trace: cannot create " << trace << ": " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  close(fd);
+  std::string ld_preload = resolved;
+  if (const char *old = std::getenv("LD_PRELOAD"); old && *old)
+    ld_preload += std::string(":") + old;
+  int pipefd[2];
+  if (pipe2(pipefd, O_CLOEXEC) != 0) {
+    std::cerr << "clearjit trace: pipe: " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  std::vector<char *> argv;
+  for (const std::string &arg : a.command)
+    argv.push_back(const_cast<char *>(arg.c_str()));
+  argv.push_back(nullptr);
+  // The terminal's ^C goes to the program; the report still follows.
+  struct sigaction ignore = {}, old_int, old_quit;
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  pid_t pid = fork();
+  if (pid == 0) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    setenv("CLEARJIT_TRACE", trace.c_str(), 1);
+    setenv("LD_PRELOAD", ld_preload.c_str(), 1);
+    execvp(argv[0], argv.data());
+    int e = errno;
+    ssize_t w = write(pipefd[1], &e, sizeof e);
+    (void)w;
+    _exit(127);
+  }
+  close(pipefd[1]);
+  int exec_errno = 0, status = 0;
+  bool exec_failed =
+      pid > 0 && read(pipefd[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
+  close(pipefd[0]);
+  if (pid > 0)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  ReadLimits limits;
+  limits.max_bytes = 64 << 20;
+  auto read = read_small_file(trace, limits);
+  std::string error = read ? "" : read.error, text = read ? *read : "";
+  unlink(trace.c_str());
+  if (pid < 0 || exec_failed) {
+    std::cerr << "clearjit trace: cannot run '" << a.command[0]
+              << "': " << std::strerror(pid < 0 ? errno : exec_errno) << "\n";
+    return 1;
+  }
+  Histogram h;
+  if (error.empty()) error = add_trace_records(h, text);
+  if (!error.empty()) {
+    std::cerr << "clearjit trace: " << trace << ": " << error << "\n";
+    return 1;
+  }
+  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::cerr << "\nclearjit trace: " << a.command[0] << " exited with status " << rc << "\n"
+            << histogram_text(h);
+  if (h.processes == 0)
+    std::cerr << "(no record: the program ended without running exit handlers, e.g. _exit or a "
+                 "signal, or it is statically linked)\n";
+  if (!a.json.empty()) {
+    if (std::string e = write_file_atomically(a.json, histogram_json(h, a.command)); !e.empty()) {
+      std::cerr << "clearjit trace: " << e << "\n";
+      return 1;
+    }
+    std::cerr << "trace: " << a.json << " (clearjit bench --mix " << a.json << ")\n";
+  }
+  return rc;
+}
+
 int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
+  if (!a.mix.empty()) {
+    if (a.seeds || a.sizes || !a.json.empty() || a.intent != "both" || !extras.empty()) {
+      std::cerr << "clearjit bench: --mix takes only PROFILE and --repetitions\n";
+      return 2;
+    }
+    return cmd_bench_mix(a);
+  }
   CompareOptions o;
   o.profile = a.profile;
   o.repetitions = a.repetitions;
@@ -354,8 +519,22 @@ int main(int argc, char **argv) {
   bench->add_option("--json", bench_args.json, "write every measurement as JSON");
   bench->add_flag("--seeds", bench_args.seeds,
                   "rerun the seeds' experiments (1 GiB chunk study, movnti against rep stosb)");
+  bench->add_option("--mix", bench_args.mix,
+                    "a trace from `clearjit trace --json FILE`: memset against the dispatcher on "
+                    "its sizes (warm below the L2, cold above)");
   bench->allow_extras();
   bench->footer("Google Benchmark's own --benchmark_* flags are passed through.");
+
+  TraceArgs trace_args;
+  auto *trace = app.add_subcommand(
+      "trace", "Run PROGRAM with libclearjit-preload.so counting, then show what it cleared");
+  trace->add_option("--json", trace_args.json,
+                    "also write the histogram as JSON (for bench --mix)");
+  trace->add_option("--preload", trace_args.preload,
+                    "libclearjit-preload.so to use (default: beside clearjit, or installed)");
+  trace->add_option("PROGRAM", trace_args.command, "-- PROGRAM [ARGS...]")->required();
+  trace->footer("Example: clearjit trace --json zstd.json -- zstd -q -f -o /dev/null FILE\n"
+                "The histogram goes to stderr; the exit status is the program's.");
 
   // CLI11 would call an unknown first word "a missing subcommand"; name it instead.
   const auto commands = app.get_subcommands([](const CLI::App *) { return true; });
@@ -363,7 +542,8 @@ int main(int argc, char **argv) {
       std::none_of(commands.begin(), commands.end(),
                    [&](const CLI::App *c) { return c->check_name(argv[1]); })) {
     std::cerr << "clearjit: unknown command '" << quoted(argv[1], 0)
-              << "' (commands: cpu, list, asm, which, check, tune, bench; see clearjit --help)\n";
+              << "' (commands: cpu, list, asm, which, check, tune, bench, trace; see clearjit "
+                 "--help)\n";
     return 2;
   }
   try {
@@ -379,5 +559,6 @@ int main(int argc, char **argv) {
   if (*which) return cmd_which();
   if (*bench) return cmd_bench(bench_args, bench->remaining());
   if (*check) return cmd_check(check_path);
+  if (*trace) return cmd_trace(trace_args);
   return 2;
 }

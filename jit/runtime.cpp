@@ -205,7 +205,9 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
   return cj.release();
 }
 
-clearjit *open_default_for_zero() {
+} // namespace
+
+clearjit *cjit::open_default(const char *user) {
   const CpuInfo &cpu = host_cpu();
   bool verbose = env("CLEARJIT_VERBOSE") == "1";
   Lookup l = default_lookup(cpu);
@@ -223,11 +225,9 @@ clearjit *open_default_for_zero() {
     cj = open_profile(builtin_profile(cpu), cpu, builtin_error);
     why = "built-in default, because " + error;
   }
-  if (verbose) std::fprintf(stderr, "clearjit: clearjit_zero uses %s\n", why.c_str());
+  if (verbose) std::fprintf(stderr, "clearjit: %s uses %s\n", user, why.c_str());
   return cj;
 }
-
-} // namespace
 
 extern "C" {
 
@@ -312,7 +312,7 @@ void(clearjit_close)(clearjit *cj) { delete cj; }
 
 void clearjit_zero(void *dst, size_t n) {
   // A function-local static: initialised once, thread-safe, also when many threads call first.
-  static const clearjit *cj = open_default_for_zero();
+  static const clearjit *cj = open_default("clearjit_zero");
   cj->reuse_fn(dst, n);
 }
 

@@ -1,6 +1,7 @@
 // Finding and opening a profile: the default lookup chain and the built-in default.
 #pragma once
 
+#include "clearjit/clearjit.h"
 #include "profile.hpp"
 
 #include <string>
@@ -34,5 +35,16 @@ struct Lookup {
   Result<Profile> profile;
 };
 Lookup default_lookup(const CpuInfo &cpu);
+
+//! libclearjit-preload.so sends zero fills from this size up through clearjit, smaller ones to
+//! libc (CLEARJIT_PRELOAD_MIN overrides it). Below it libc's memset was faster, warm, on the
+//! development VM (scripts/preload-sizes.sh: 2.5 against 7 ns per call up to 256 B, even from
+//! 4 KiB).
+inline constexpr size_t kPreloadMin = 16384;
+
+//! What clearjit_zero opens: the default lookup, or the built-in default when the file it finds
+//! is bad. Says what and why on stderr when CLEARJIT_VERBOSE=1 ("clearjit: USER uses ...").
+//! Returns NULL only when even the built-in default cannot be generated.
+clearjit *open_default(const char *user);
 
 } // namespace cjit

@@ -6,7 +6,7 @@ set -euo pipefail
 CLEARJIT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLEARJIT_PACKAGES=(g++ cmake ninja-build pkg-config
   libasmjit-dev libtomlplusplus-dev libbenchmark-dev libgtest-dev libcli11-dev libzydis-dev
-  clang libclang-rt-14-dev)
+  clang libclang-rt-14-dev dpkg-dev xz-utils python3 zstd sqlite3)
 
 install_missing_packages() {
   local missing=()
@@ -26,6 +26,10 @@ setup_and_build() {
   local dir="$1"
   shift
   install_missing_packages
-  cmake -S "$CLEARJIT_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  # AsmJit's Debian source, unpacked once per checkout and shared by every build directory.
+  local asmjit
+  asmjit="$("$CLEARJIT_ROOT/scripts/fetch-asmjit.sh" "$CLEARJIT_ROOT/.deps")"
+  cmake -S "$CLEARJIT_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCLEARJIT_ASMJIT_SOURCE="$asmjit" "$@" >/dev/null
   cmake --build "$dir"
 }
