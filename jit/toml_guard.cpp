@@ -59,6 +59,9 @@ private:
   int table_depth_ = 0; // depth of the table the last [header] opened
   int key_parts_ = 1;   // parts of the key being read
   bool in_key_ = true;  // reading a key (a statement's start, after '{' or ',' in a table)
+  // Inside a bare value (a number, date, boolean): toml++ scans it up to a value terminator
+  // (whitespace , ] } #), testing every character, quotes and brackets included.
+  bool bare_value_ = false;
   std::vector<Open> open_;
 
   void fail(const std::string &why) {
@@ -133,6 +136,12 @@ private:
 
   void step() {
     const char32_t cp = next();
+    if (!in_key_) {
+      const bool terminator = cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == ',' ||
+                              cp == ']' || cp == '}' || cp == '#';
+      if (bare_value_ && !terminator) return exposed(cp, "outside strings and comments");
+      bare_value_ = !terminator && cp != '"' && cp != '\'' && cp != '[' && cp != '{' && cp != '=';
+    }
     switch (cp) {
     case 0: return;
     case '#': return comment();

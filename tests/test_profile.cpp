@@ -809,6 +809,9 @@ TEST(ProfileCodePoints, RefusedWhereTheParserWouldMishandleThem) {
       {"\u00e9 = 1\n", "U+00E9 at column 1 outside strings and comments"},
       {"format = 1\n[\u3022]\n", "U+3022 at column 2 outside"},
       {"x = [1, \u0436]\n", "U+0436 at column 9 outside"},
+      // toml++ scans a bare value up to a terminator, quotes included (found by the fuzzer).
+      {"x = 2048.04b\"p\u040b\"\n", "U+040B at column 15 outside"},
+      {"x = [1, 2'\u00e9']\n", "U+00E9 at column 11 outside"},
       {"x = \"\"\"\\\u00e9\"\"\"\n", "U+00E9 at column 9 after a backslash"},
       {"x = \"\"\"a \\\n  \n \u00e9\"\"\"\n", "U+00E9 at column 2 after a line-ending backslash"},
       {"x = \"\"\"a \\  \n\u3042\"\"\"\n", "U+3042 at column 1 after a line-ending backslash"},
