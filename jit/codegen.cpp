@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <mutex>
 
@@ -36,21 +35,8 @@ struct DebugAids {
   std::string dump_dir = clearjit_env("CLEARJIT_DUMP");
 };
 
-// Read at every generation (cheap beside it), so a change of the environment takes effect.
-DebugAids debug_aids() { return {}; }
-
 void say_once(std::atomic<bool> &said, const std::string &what) {
   if (!said.exchange(true)) std::fprintf(stderr, "clearjit: %s\n", what.c_str());
-}
-
-bool write_all(int fd, std::string_view bytes) {
-  for (size_t done = 0; done < bytes.size();) {
-    const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    done += size_t(w);
-  }
-  return true;
 }
 
 // Writes one debug file; false (with the reason said once) when it could not.
@@ -63,8 +49,7 @@ void write_debug_file(const std::string &path, bool append, std::string_view byt
   ::close(fd);
 }
 
-void publish(const GeneratedCode &code, const std::string &name) {
-  const DebugAids aids = debug_aids();
+void publish(const GeneratedCode &code, const std::string &name, const DebugAids &aids) {
   if (!aids.perf_map && aids.dump_dir.empty()) return;
   static std::mutex mutex; // kernels may be generated from several threads
   std::lock_guard lock(mutex);
@@ -101,8 +86,10 @@ Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::s
   CodeHolder code;
   if (asmjit::Error e = code.init(rt.environment()))
     return R::fail("code generation failed: " + error_text(e));
+  // Read at every generation (cheap beside it), so a change of the environment takes effect.
+  const DebugAids aids;
   // The listing costs time and memory (a 15,000-class dispatcher's was 68 MB): only on request.
-  const bool log = listing == Listing::keep || !debug_aids().dump_dir.empty();
+  const bool log = listing == Listing::keep || !aids.dump_dir.empty();
   StringLogger logger;
   logger.addFlags(FormatFlags::kMachineCode);
   if (log) code.setLogger(&logger);
@@ -131,7 +118,7 @@ Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::s
   out->fn = reinterpret_cast<ClearFn>(fn);
   out->size = code.codeSize();
   if (log) out->listing = logger.data();
-  publish(*out, name);
+  publish(*out, name, aids);
   if (listing == Listing::if_dumped) out->listing = {};
   return {std::move(out), {}};
 }

@@ -169,12 +169,7 @@ std::string write_file_atomically(const std::string &path, std::string_view text
     ::unlink(tmp.c_str());
     return path + ": " + what + ": " + e;
   };
-  for (size_t done = 0; done < text.size();) {
-    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return fail("write failed");
-    done += size_t(w);
-  }
+  if (!write_all(fd, text)) return fail("write failed");
   if (::fsync(fd) != 0) return fail("cannot write");
   if (::close(fd) != 0) {
     const std::string e = errno_text(errno);
@@ -225,6 +220,16 @@ int open_debug_output(const std::string &path, bool append, std::string &error) 
   const int fd = f.fd;
   f.fd = -1;
   return fd;
+}
+
+bool write_all(int fd, std::string_view bytes) {
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    done += size_t(w);
+  }
+  return true;
 }
 
 std::string clearjit_env(const char *name) {

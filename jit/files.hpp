@@ -39,6 +39,9 @@ std::string write_file_atomically(const std::string &path, std::string_view text
 //! Returns -1 with `error` set on refusal.
 int open_debug_output(const std::string &path, bool append, std::string &error);
 
+//! Writes all of `bytes` to `fd`, retrying short writes and EINTR; false on an error (errno).
+bool write_all(int fd, std::string_view bytes);
+
 //! A clearjit environment variable ("" when unset), ignored in set-uid and set-gid processes
 //! (secure_getenv) so that their callers cannot steer files or profiles through it.
 std::string clearjit_env(const char *name);

@@ -168,39 +168,36 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
     cj->warnings += p.source + ": measured on " + other_cpu_text(p.host) + ", this CPU is " +
                     other_cpu_text(profile_host(cpu)) +
                     "; its choices may not be the fastest here\n";
-  auto reuse = generate_dispatcher(p.reuse, cpu, "clearjit_dispatch_reuse");
-  if (!reuse) {
-    error = reuse.error;
-    return nullptr;
-  }
-  cj->reuse = std::move(reuse.value.value());
-  cj->reuse_fn = cj->stream_fn = cj->reuse->fn;
-  if (!p.stream.empty()) {
-    auto stream = generate_dispatcher(p.stream, cpu, "clearjit_dispatch_stream");
-    if (!stream) {
-      error = stream.error;
+  // One dispatcher: its code kept in `slot`, its entry returned (nullptr with `error` set).
+  auto dispatcher = [&](const std::vector<SizeClass> &table, const char *name,
+                        std::unique_ptr<GeneratedCode> &slot) -> ClearFn {
+    auto code = generate_dispatcher(table, cpu, name);
+    if (!code) {
+      error = code.error;
       return nullptr;
     }
-    cj->stream = std::move(stream.value.value());
-    cj->stream_fn = cj->stream->fn;
-  }
+    slot = std::move(code.value.value());
+    return slot->fn;
+  };
+  auto specs = [](const std::vector<SizeClass> &table) {
+    std::vector<std::string> out;
+    for (const SizeClass &c : table)
+      out.push_back(format_spec(c.kernel));
+    return out;
+  };
+  cj->reuse_fn = cj->stream_fn = dispatcher(p.reuse, "clearjit_dispatch_reuse", cj->reuse);
+  if (!cj->reuse_fn) return nullptr;
+  if (!p.stream.empty() &&
+      !(cj->stream_fn = dispatcher(p.stream, "clearjit_dispatch_stream", cj->stream)))
+    return nullptr;
   // Batches fence once at their end, so their pieces are cleared without any fence.
   std::vector<SizeClass> unfenced = p.batch_table();
   for (SizeClass &c : unfenced)
     c.kernel.fence = Fence::none;
-  auto batch = generate_dispatcher(unfenced, cpu, "clearjit_dispatch_batch");
-  if (!batch) {
-    error = batch.error;
-    return nullptr;
-  }
-  cj->batch = std::move(batch.value.value());
-  cj->batch_fn = cj->batch->fn;
-  for (const SizeClass &c : p.reuse)
-    cj->reuse_specs.push_back(format_spec(c.kernel));
-  for (const SizeClass &c : p.table(Intent::stream))
-    cj->stream_specs.push_back(format_spec(c.kernel));
-  for (const SizeClass &c : p.batch_table())
-    cj->batch_specs.push_back(format_spec(c.kernel));
+  if (!(cj->batch_fn = dispatcher(unfenced, "clearjit_dispatch_batch", cj->batch))) return nullptr;
+  cj->reuse_specs = specs(p.reuse);
+  cj->stream_specs = specs(p.table(Intent::stream));
+  cj->batch_specs = specs(p.batch_table());
   cj->profile = std::move(p);
   return cj.release();
 }

@@ -136,13 +136,8 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
                                              const ChooseOptions &o) {
   auto pool = [](const std::vector<Measurement> &ms) {
     std::map<std::pair<uint64_t, std::string>, Measurement> out;
-    for (const Measurement &m : ms) {
-      Measurement &p = out[{m.size, m.spec}];
-      if (p.samples.empty())
-        p = m;
-      else
-        p.samples.insert(p.samples.end(), m.samples.begin(), m.samples.end());
-    }
+    for (const Measurement &m : ms)
+      pool_into(out[{m.size, m.spec}], m);
     for (auto &[key, m] : out)
       summarize(m);
     return out;
@@ -178,15 +173,26 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
   return out;
 }
 
+std::map<uint64_t, std::map<std::string, double>> pooled_medians(const std::vector<Measurement> &ms,
+                                                                 Intent intent) {
+  std::map<uint64_t, std::map<std::string, std::vector<double>>> samples;
+  for (const Measurement &m : ms)
+    if (m.intent == intent) {
+      std::vector<double> &v = samples[m.size][m.spec];
+      v.insert(v.end(), m.samples.begin(), m.samples.end());
+    }
+  std::map<uint64_t, std::map<std::string, double>> out;
+  for (auto &[size, by_spec] : samples)
+    for (auto &[spec, v] : by_spec)
+      if (!v.empty()) out[size][spec] = median(v);
+  return out;
+}
+
 std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent,
                                        const std::string &spec) {
-  std::map<uint64_t, std::vector<double>> samples;
-  for (const Measurement &m : ms)
-    if (m.intent == intent && m.spec == spec)
-      samples[m.size].insert(samples[m.size].end(), m.samples.begin(), m.samples.end());
   std::map<uint64_t, double> out;
-  for (auto &[size, v] : samples)
-    if (!v.empty()) out[size] = median(v);
+  for (const auto &[size, by_spec] : pooled_medians(ms, intent))
+    if (auto it = by_spec.find(spec); it != by_spec.end()) out[size] = it->second;
   return out;
 }
 

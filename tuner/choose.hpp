@@ -48,6 +48,10 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
                                              const std::vector<Measurement> &consecutive,
                                              const ChooseOptions &options = {});
 
+//! Median GB/s per size and kernel for `intent`, every repetition of every measurement pooled.
+std::map<uint64_t, std::map<std::string, double>> pooled_medians(const std::vector<Measurement> &ms,
+                                                                 Intent intent);
+
 //! Median GB/s of `spec` per size for `intent`, every repetition of every measurement pooled.
 std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent,
                                        const std::string &spec);

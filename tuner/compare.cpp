@@ -37,9 +37,34 @@ MeasureOptions measure_options(const CompareOptions &o, const char *label) {
   return m;
 }
 
-} // namespace
+// Puts one pooled measurement of a row's point into its column.
+void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj) {
+  row.size = x.size;
+  row.intent = x.intent;
+  if (x.spec == kTuned) {
+    row.tuned = x.gbps;
+    row.tuned_cv = x.cv;
+    row.tuned_kernel = x.size < kDispatchSmall ? "head/tail stores"
+                       : x.batched
+                           ? std::string(clearjit_kernel_for(cj, CLEARJIT_STREAM_BATCH, x.size))
+                           : clearjit_kernel_for(cj, clearjit_intent(x.intent), x.size);
+    return;
+  }
+  if (x.spec == "libc") {
+    row.memset = x.gbps;
+    row.memset_cv = x.cv;
+  }
+  if (row.batched) {
+    if (x.spec == "tuned per call") row.oracle = x.gbps, row.oracle_kernel = x.spec;
+    return;
+  }
+  if (x.gbps > row.oracle) {
+    row.oracle = x.gbps;
+    row.oracle_kernel = x.spec;
+  }
+}
 
-void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj);
+} // namespace
 
 std::vector<uint64_t> default_compare_sizes() {
   const uint64_t K = 1024, M = K * K;
@@ -122,10 +147,8 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
       const bool per_call = std::get<0>(key) && x.spec == kTuned && !x.batched;
       const std::string name = per_call ? "tuned per call" : x.spec;
       Measurement &m = pooled[name];
-      if (m.samples.empty())
-        m = x, m.spec = name;
-      else
-        m.samples.insert(m.samples.end(), x.samples.begin(), x.samples.end());
+      pool_into(m, x);
+      m.spec = name;
     }
     CompareRow &row = rows[key];
     row.batched = std::get<0>(key);
@@ -145,42 +168,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   return r;
 }
 
-void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj) {
-  {
-    row.size = x.size;
-    row.intent = x.intent;
-    if (x.spec == kTuned) {
-      row.tuned = x.gbps;
-      row.tuned_cv = x.cv;
-      row.tuned_kernel = x.size < kDispatchSmall ? "head/tail stores"
-                         : x.batched
-                             ? std::string(clearjit_kernel_for(cj, CLEARJIT_STREAM_BATCH, x.size))
-                             : clearjit_kernel_for(cj, clearjit_intent(x.intent), x.size);
-      return;
-    }
-    if (x.spec == "libc") {
-      row.memset = x.gbps;
-      row.memset_cv = x.cv;
-    }
-    if (row.batched) {
-      if (x.spec == "tuned per call") row.oracle = x.gbps, row.oracle_kernel = x.spec;
-      return;
-    }
-    if (x.gbps > row.oracle) {
-      row.oracle = x.gbps;
-      row.oracle_kernel = x.spec;
-    }
-  }
-}
-
 namespace {
-
-double geomean(const std::vector<double> &v) {
-  double logsum = 0;
-  for (double x : v)
-    logsum += std::log(x);
-  return v.empty() ? 0 : std::exp(logsum / double(v.size()));
-}
 
 // The range the summary's means and worst cases cover (issue 11's targets).
 constexpr uint64_t kSummaryFrom = 4096, kSummaryTo = 64ull << 20;

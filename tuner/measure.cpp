@@ -64,6 +64,20 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double geomean(const std::vector<double> &v) {
+  double logsum = 0;
+  for (double x : v)
+    logsum += std::log(x);
+  return v.empty() ? 0 : std::exp(logsum / double(v.size()));
+}
+
+void pool_into(Measurement &pooled, const Measurement &m) {
+  if (pooled.samples.empty())
+    pooled = m;
+  else
+    pooled.samples.insert(pooled.samples.end(), m.samples.begin(), m.samples.end());
+}
+
 void summarize(Measurement &m) {
   if (m.samples.empty()) return;
   const std::vector<double> &v = m.samples;

@@ -75,6 +75,12 @@ void summarize(Measurement &m);
 //! The median (0 for none).
 double median(std::vector<double> v);
 
+//! The geometric mean (0 for none).
+double geomean(const std::vector<double> &v);
+
+//! Adds `m`'s samples to `pooled`, which takes m whole while it has none; summarize() after.
+void pool_into(Measurement &pooled, const Measurement &m);
+
 struct MeasureOptions {
   int repetitions = 3;
   double min_time = 0.005;                  //!< seconds per repetition

@@ -283,28 +283,13 @@ private:
     return out;
   }
 
-  // Pooled median GB/s per size and kernel of some measurements of one intent.
-  static std::map<uint64_t, std::map<std::string, double>>
-  medians(const std::vector<Measurement> &ms, Intent intent) {
-    std::map<uint64_t, std::map<std::string, std::vector<double>>> samples;
-    for (const Measurement &m : ms)
-      if (m.intent == intent)
-        samples[m.size][m.spec].insert(samples[m.size][m.spec].end(), m.samples.begin(),
-                                       m.samples.end());
-    std::map<uint64_t, std::map<std::string, double>> out;
-    for (auto &[size, by_spec] : samples)
-      for (auto &[spec, v] : by_spec)
-        out[size][spec] = median(v);
-    return out;
-  }
-
   // At every point: the kernels within 10% of the best scattered there, the best of each
   // family (string, temporal, non-temporal) and memset, with consecutive destinations.
   std::vector<Job> consecutive_jobs() const {
     std::vector<Job> jobs;
     const std::vector<Measurement> ms = table_measurements();
     for (Intent intent : kIntents)
-      for (const auto &[size, by_spec] : medians(ms, intent)) {
+      for (const auto &[size, by_spec] : pooled_medians(ms, intent)) {
         double best = 0;
         std::map<std::string, std::pair<double, std::string>> family_best;
         for (const auto &[spec, g] : by_spec) {
@@ -366,7 +351,7 @@ private:
                           const std::vector<Measurement> &consecutive,
                           const std::vector<SizeClass> &chosen, const ComplexityMap &cx) const {
     if (consecutive.empty()) return;
-    const auto s = medians(scattered, intent), c = medians(consecutive, intent);
+    const auto s = pooled_medians(scattered, intent), c = pooled_medians(consecutive, intent);
     auto vs_memset = [](const std::map<std::string, double> &at, const std::string &spec) {
       auto k = at.find(spec), m = at.find("libc");
       return k == at.end() || m == at.end() || m->second <= 0 ? std::string("?")
@@ -493,13 +478,11 @@ private:
     return jobs;
   }
 
-  // A table from the robust view of both patterns where the consecutive pattern was
-  // measured, from scattered destinations alone otherwise.
-  std::vector<SizeClass> robust_table(Intent intent, const std::vector<Measurement> &scattered,
-                                      const std::vector<Measurement> &consecutive,
-                                      const ComplexityMap &cx) const {
-    const std::vector<Measurement> both = robust_measurements(scattered, consecutive);
-    return dispatch_table(winners(consecutive.empty() ? scattered : both, intent, cx));
+  // What a table is chosen from: both patterns together where the consecutive one was
+  // measured, scattered destinations alone otherwise.
+  static std::vector<Measurement> chosen_from(const std::vector<Measurement> &scattered,
+                                              const std::vector<Measurement> &consecutive) {
+    return consecutive.empty() ? scattered : robust_measurements(scattered, consecutive);
   }
 
   void choose(TuneResult &r) {
@@ -508,11 +491,12 @@ private:
     for (Intent intent : kIntents) {
       std::vector<Measurement> s = select(ms, intent, Pattern::scattered),
                                c = select(all_, intent, Pattern::consecutive);
+      const std::vector<Measurement> from = chosen_from(s, c);
       std::vector<SizeClass> &table = intent == Intent::reuse ? r.reuse : r.stream;
-      table = robust_table(intent, s, c, cx);
+      table = dispatch_table(winners(from, intent, cx));
       note_disagreements(r, std::string(intent_name(intent)), intent, s, c, table, cx);
       (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
-          pooled_gbps(c.empty() ? s : robust_measurements(s, c), intent, "libc");
+          pooled_gbps(from, intent, "libc");
     }
     // Without stage 4 the sizes from kBatchBytes on have no consecutive measurements: then the
     // batch table, as the others, comes from scattered destinations alone.
@@ -520,10 +504,10 @@ private:
     if (std::vector<Measurement> bs = batch_measurements(Pattern::scattered),
         bc = consecutive ? batch_measurements(Pattern::consecutive) : std::vector<Measurement>{};
         !select(all_, Intent::stream, Pattern::scattered, true).empty()) {
-      r.batch = robust_table(Intent::stream, bs, bc, cx);
+      const std::vector<Measurement> from = chosen_from(bs, bc);
+      r.batch = dispatch_table(winners(from, Intent::stream, cx));
       note_disagreements(r, "batch", Intent::stream, bs, bc, r.batch, cx);
-      r.memset_batch =
-          pooled_gbps(bc.empty() ? bs : robust_measurements(bs, bc), Intent::stream, "libc");
+      r.memset_batch = pooled_gbps(from, Intent::stream, "libc");
     }
     const std::vector<Measurement> plain = plain_measurements();
 
