@@ -213,7 +213,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
 
 struct BenchArgs {
   std::string profile, sizes, intent = "both", json;
-  bool seeds = false;
+  bool seeds = false, warm_only = false, no_warm = false;
   int repetitions = 5;
 };
 
@@ -232,7 +232,14 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
               << "'\n";
     return 2;
   }
-  if (a.sizes.empty()) {
+  o.warm = !a.no_warm;
+  if (a.warm_only && a.no_warm) {
+    std::cerr << "clearjit bench: --warm-only and --no-warm exclude each other\n";
+    return 2;
+  }
+  if (a.warm_only) {
+    // warm rows only
+  } else if (a.sizes.empty()) {
     o.sizes = default_compare_sizes();
   } else {
     std::string item;
@@ -341,6 +348,9 @@ int main(int argc, char **argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   bench->add_option("--json", bench_args.json, "write every measurement as JSON");
+  bench->add_flag("--warm-only", bench_args.warm_only,
+                  "only the warm small sizes and mixes (ns per call against memset)");
+  bench->add_flag("--no-warm", bench_args.no_warm, "only the cold sizes");
   bench->add_flag("--seeds", bench_args.seeds,
                   "rerun the seeds' experiments (1 GiB chunk study, movnti against rep stosb)");
   bench->allow_extras();

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "clearjit/clearjit.hpp"
+#include "small.hpp"
 #include "spec.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,11 +42,18 @@ bool same_cpu(const ProfileHost &host, const CpuInfo &cpu);
 struct Profile {
   ProfileHost host;
   std::vector<SizeClass> reuse, stream; //!< stream empty: use reuse
+  //! [small.reuse] / [small.stream]: the small path per intent; absent: stream takes reuse's,
+  //! and reuse the best default for the CPU (default_small).
+  std::optional<SmallPath> small_reuse, small_stream;
   std::string source;                   //!< path it came from, or "built-in"
   std::vector<std::string> warnings;    //!< accepted but worth saying (unknown intents)
 
   const std::vector<SizeClass> &table(Intent i) const {
     return i == Intent::stream && !stream.empty() ? stream : reuse;
+  }
+  SmallPath small(Intent i, const CpuInfo &cpu) const {
+    if (i == Intent::stream && small_stream) return *small_stream;
+    return small_reuse ? *small_reuse : default_small(cpu);
   }
 };
 

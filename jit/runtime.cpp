@@ -128,26 +128,31 @@ Lookup default_lookup(const CpuInfo &cpu) {
 
 using namespace cjit;
 
-struct clearjit {
+namespace {
+
+// The public struct clearjit (clearjit.h: the two entry points) and what only the library sees.
+struct State : clearjit {
   Profile profile;
   std::unique_ptr<GeneratedCode> reuse, stream; // stream null: the reuse table serves both
-  ClearFn reuse_fn = nullptr, stream_fn = nullptr;
   std::string warnings;
   std::vector<std::string> reuse_specs, stream_specs; // canonical, one per class
 };
 
-namespace {
+const State &state(const clearjit *cj) { return *static_cast<const State *>(cj); }
 
-Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<SizeClass> &table,
+Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const Profile &p, Intent i,
                                                            const CpuInfo &cpu,
                                                            const std::string &name) {
+  const SmallPath small = p.small(i, cpu);
+  if (std::string why = small_unsupported_reason(small.strategy, cpu); !why.empty())
+    return Result<std::unique_ptr<GeneratedCode>>::fail(why);
   return generate(
-      [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, cpu.has(Feature::avx)); }, name);
+      [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, p.table(i), small, cpu); }, name);
 }
 
 // Everything after a profile is loaded: host warning, code generation.
 clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
-  auto cj = std::make_unique<clearjit>();
+  auto cj = std::make_unique<State>();
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
   if (p.source != "built-in" && !same_cpu(p.host, cpu))
@@ -156,21 +161,21 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
                     ", this CPU is " + cpu.vendor + " family " + std::to_string(cpu.family) +
                     " model " + std::to_string(cpu.model) +
                     "; its choices may not be the fastest here\n";
-  auto reuse = generate_dispatcher(p.reuse, cpu, "clearjit_dispatch_reuse");
+  auto reuse = generate_dispatcher(p, Intent::reuse, cpu, "clearjit_dispatch_reuse");
   if (!reuse) {
     error = reuse.error;
     return nullptr;
   }
   cj->reuse = std::move(reuse.value.value());
-  cj->reuse_fn = cj->stream_fn = cj->reuse->fn;
-  if (!p.stream.empty()) {
-    auto stream = generate_dispatcher(p.stream, cpu, "clearjit_dispatch_stream");
+  cj->clear = cj->clear_stream = cj->reuse->fn;
+  if (!p.stream.empty() || p.small(Intent::stream, cpu) != p.small(Intent::reuse, cpu)) {
+    auto stream = generate_dispatcher(p, Intent::stream, cpu, "clearjit_dispatch_stream");
     if (!stream) {
       error = stream.error;
       return nullptr;
     }
     cj->stream = std::move(stream.value.value());
-    cj->stream_fn = cj->stream->fn;
+    cj->clear_stream = cj->stream->fn;
   }
   for (const SizeClass &c : p.reuse)
     cj->reuse_specs.push_back(format_spec(c.kernel));
@@ -204,6 +209,10 @@ clearjit *open_default_for_zero() {
 
 } // namespace
 
+namespace cjit {
+const Profile &opened_profile(const clearjit *cj) { return state(cj).profile; }
+} // namespace cjit
+
 extern "C" {
 
 clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
@@ -229,27 +238,30 @@ clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
   }
 }
 
-void clearjit_clear(const clearjit *cj, void *dst, size_t n) { cj->reuse_fn(dst, n); }
+// The exported symbols stay for callers that take their address or were built against an
+// older header; the header's inline versions do the same (one load, one indirect call).
+void(clearjit_clear)(const clearjit *cj, void *dst, size_t n) { cj->clear(dst, n); }
 
-void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n) { cj->stream_fn(dst, n); }
+void(clearjit_clear_stream)(const clearjit *cj, void *dst, size_t n) { cj->clear_stream(dst, n); }
 
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n) {
+  const State &st = state(cj);
   const std::vector<SizeClass> &table =
-      cj->profile.table(intent == CLEARJIT_STREAM ? Intent::stream : Intent::reuse);
-  const auto &specs = intent == CLEARJIT_STREAM ? cj->stream_specs : cj->reuse_specs;
+      st.profile.table(intent == CLEARJIT_STREAM ? Intent::stream : Intent::reuse);
+  const auto &specs = intent == CLEARJIT_STREAM ? st.stream_specs : st.reuse_specs;
   return specs[size_t(&class_for(table, n) - table.data())].c_str();
 }
 
-const char *clearjit_profile_source(const clearjit *cj) { return cj->profile.source.c_str(); }
+const char *clearjit_profile_source(const clearjit *cj) { return state(cj).profile.source.c_str(); }
 
-const char *clearjit_warnings(const clearjit *cj) { return cj->warnings.c_str(); }
+const char *clearjit_warnings(const clearjit *cj) { return state(cj).warnings.c_str(); }
 
-void clearjit_close(clearjit *cj) { delete cj; }
+void clearjit_close(clearjit *cj) { delete static_cast<State *>(cj); }
 
 void clearjit_zero(void *dst, size_t n) {
   // A function-local static: initialised once, thread-safe, also when many threads call first.
   static const clearjit *cj = open_default_for_zero();
-  cj->reuse_fn(dst, n);
+  cj->clear(dst, n);
 }
 
 } // extern "C"

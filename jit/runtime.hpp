@@ -35,4 +35,7 @@ struct Lookup {
 };
 Lookup default_lookup(const CpuInfo &cpu);
 
+//! The profile an open handle was made from (its small paths, tables and source).
+const Profile &opened_profile(const clearjit *cj);
+
 } // namespace cjit

@@ -4,6 +4,7 @@
 
 #include "clearjit/clearjit.h"
 #include "codegen.hpp"
+#include "runtime.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -43,6 +44,10 @@ std::vector<uint64_t> default_compare_sizes() {
           M, 4 * M, 16 * M, 32 * M, 64 * M, 256 * M, 1024 * M};
 }
 
+std::vector<uint64_t> default_warm_sizes() {
+  return {1, 2, 3, 4, 7, 8, 12, 15, 16, 24, 31, 32, 33, 48, 63, 64, 65, 96, 100, 127, 128, 129, 160, 200, 255, 256};
+}
+
 Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
   Comparison c;
   c.opened.reset(open_or_throw(o.profile), clearjit_close);
@@ -63,12 +68,25 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
       for (const std::string &k : c.kernels)
         c.jobs.emplace_back(*parse_spec(k), size, i);
     }
+  if (o.warm) {
+    std::vector<std::pair<uint64_t, Mix>> cases;
+    for (uint64_t size : o.warm_sizes.empty() ? default_warm_sizes() : o.warm_sizes)
+      cases.push_back({size, Mix::fixed});
+    cases.push_back({0, Mix::log_uniform});
+    cases.push_back({0, Mix::objects});
+    for (Intent i : o.intents)
+      for (auto [size, mix] : cases) {
+        c.jobs.push_back(warm_job(kTuned, Call::exported, i, size, mix, nullptr, cj));
+        c.jobs.push_back(warm_job(kTunedInline, Call::inlined, i, size, mix, nullptr, cj));
+        c.jobs.push_back(warm_job("memset", Call::memset, i, size, mix));
+      }
+  }
   return c;
 }
 
 CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   CompareResult r;
-  uint64_t largest = *std::max_element(o.sizes.begin(), o.sizes.end());
+  uint64_t largest = o.sizes.empty() ? 4096 : *std::max_element(o.sizes.begin(), o.sizes.end());
   Bench bench(cpu, largest);
   Comparison c = plan_comparison(o, cpu);
   r.source = c.source;
@@ -84,9 +102,22 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   r.open_ms = median(ms);
 
   r.measurements = bench.run(c.jobs, measure_options(o, "bench"));
+  const Profile &profile = opened_profile(c.opened.get());
+  const SmallPath small[2] = {profile.small(Intent::reuse, cpu), profile.small(Intent::stream, cpu)};
+  r.small_reuse = describe(small[0]);
+  r.small_stream = describe(small[1]);
 
+  std::map<std::tuple<Intent, Mix, uint64_t>, WarmRow> warm;
   std::map<std::pair<uint64_t, Intent>, CompareRow> rows;
   for (const Measurement &x : r.measurements) {
+    if (x.warm) {
+      WarmRow &w = warm[{x.intent, x.mix, x.size}];
+      w.intent = x.intent;
+      w.mix = x.mix;
+      w.size = x.size;
+      (x.spec == kTuned ? w.tuned : x.spec == kTunedInline ? w.inlined : w.memset) = x.ns;
+      continue;
+    }
     CompareRow &row = rows[{x.size, x.intent}];
     row.size = x.size;
     row.intent = x.intent;
@@ -94,8 +125,8 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
       row.tuned = x.gbps;
       row.tuned_cv = x.cv;
       row.tuned_kernel =
-          x.size < kDispatchSmall
-              ? "head/tail stores"
+          x.size <= small[size_t(x.intent)].max
+              ? "small: " + std::string(info(small[size_t(x.intent)].strategy).name)
               : clearjit_kernel_for(c.opened.get(), clearjit_intent(x.intent), x.size);
       continue;
     }
@@ -111,6 +142,8 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   for (Intent i : o.intents)
     for (uint64_t size : o.sizes)
       r.rows.push_back(rows[{size, i}]);
+  for (auto &[key, w] : warm) // intents, then fixed sizes in order, then the mixes
+    r.warm.push_back(w);
   return r;
 }
 
@@ -152,6 +185,55 @@ std::string compare_text(const CompareResult &r) {
     worst_oracle[row.intent] = std::min(worst_oracle[row.intent], vs_best);
     if (!small) geo[row.intent].push_back(vs_mem);
   }
+  if (!r.warm.empty()) {
+    s << "\nwarm (destination in L1, offsets 0..63), ns per call, medians; clearjit_clear calls "
+         "the exported function, inline loads cj->clear and calls it; memset through a pointer\n";
+    Intent cur = Intent::stream;
+    bool firstw = true;
+    double worst = 0, worst_inline = 0;
+    std::string worst_what, worst_inline_what;
+    std::vector<double> logs_call, logs_inline;
+    for (const WarmRow &w : r.warm) {
+      if (firstw || w.intent != cur) {
+        cur = w.intent;
+        firstw = false;
+        s << "\n" << intent_name(w.intent)
+          << (w.intent == Intent::reuse ? " (clear, then read the first and last byte)"
+                                        : " (clear only)")
+          << ", small path "
+          << (w.intent == Intent::reuse ? r.small_reuse : r.small_stream) << "\n";
+        char h[256];
+        std::snprintf(h, sizeof h, "  %-22s %9s %8s %9s %8s %9s\n", "size", "clear", "vs mem",
+                      "inline", "vs mem", "memset");
+        s << h;
+      }
+      if (!w.tuned || !w.memset || !w.inlined) continue;
+      std::string what =
+          w.mix == Mix::fixed ? human_bytes(w.size) : std::string(mix_name(w.mix));
+      double a = w.tuned / w.memset, b = w.inlined / w.memset;
+      char line[256];
+      std::snprintf(line, sizeof line, "  %-22s %9.2f %7.2fx %9.2f %7.2fx %9.2f\n", what.c_str(),
+                    w.tuned, a, w.inlined, b, w.memset);
+      s << line;
+      logs_call.push_back(std::log(a));
+      logs_inline.push_back(std::log(b));
+      std::string tag = std::string(intent_name(w.intent)) + " " + what;
+      if (a > worst) worst = a, worst_what = tag;
+      if (b > worst_inline) worst_inline = b, worst_inline_what = tag;
+    }
+    auto gm = [](const std::vector<double> &v) {
+      double t = 0;
+      for (double x : v)
+        t += x;
+      return v.empty() ? 0 : std::exp(t / double(v.size()));
+    };
+    s << "\nverdict: warm small sizes and mixes, clearjit time / memset time: "
+      << (worst <= 1.0 ? "never slower than memset" : "slower than memset somewhere")
+      << " (clearjit_clear: worst " << fmt("%.2fx", worst) << " at " << worst_what
+      << ", geometric mean " << fmt("%.2fx", gm(logs_call)) << "; inline: worst "
+      << fmt("%.2fx", worst_inline) << " at " << worst_inline_what << ", geometric mean "
+      << fmt("%.2fx", gm(logs_inline)) << ")\n";
+  }
   s << "\nsummary\n";
   for (auto &[intent, v] : geo) {
     double logsum = 0;
@@ -180,13 +262,25 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
       << ", \"oracle_gbps\": " << fmt("%.3f", x.oracle) << "}" << (i + 1 < r.rows.size() ? "," : "")
       << "\n";
   }
-  j << "  ],\n  \"measurements\": [\n";
+  j << "  ],\n  \"warm\": [\n";
+  for (size_t i = 0; i < r.warm.size(); ++i) {
+    const WarmRow &w = r.warm[i];
+    j << "    {\"intent\": " << json_string(intent_name(w.intent))
+      << ", \"mix\": " << json_string(mix_name(w.mix)) << ", \"size\": " << w.size
+      << ", \"tuned_ns\": " << fmt("%.3f", w.tuned) << ", \"inline_ns\": " << fmt("%.3f", w.inlined)
+      << ", \"memset_ns\": " << fmt("%.3f", w.memset) << "}" << (i + 1 < r.warm.size() ? "," : "")
+      << "\n";
+  }
+  j << "  ],\n  \"small\": {\"reuse\": " << json_string(r.small_reuse)
+    << ", \"stream\": " << json_string(r.small_stream) << "},\n  \"measurements\": [\n";
   for (size_t i = 0; i < r.measurements.size(); ++i) {
     const Measurement &m = r.measurements[i];
     j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
       << ", \"intent\": " << json_string(intent_name(m.intent))
-      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv) << "}"
-      << (i + 1 < r.measurements.size() ? "," : "") << "\n";
+      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
+      << ", \"warm\": " << (m.warm ? "true" : "false") << ", \"mix\": " << json_string(mix_name(m.mix))
+      << ", \"ns\": " << fmt("%.3f", m.ns) << "}" << (i + 1 < r.measurements.size() ? "," : "")
+      << "\n";
   }
   j << "  ]\n}\n";
   return j.str();

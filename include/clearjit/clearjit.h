@@ -31,7 +31,13 @@ void clearjit_kernel_free(clearjit_kernel *k);
 /*! What the caller does after clearing: touches the memory soon (reuse), or not (stream). */
 typedef enum clearjit_intent { CLEARJIT_REUSE = 0, CLEARJIT_STREAM = 1 } clearjit_intent;
 
-/*! A loaded profile with one generated dispatcher per intent. */
+/*! A loaded profile with one generated dispatcher per intent, made by clearjit_open only. The
+ *  two entry points are public (callers only read them) so that clearjit_clear can be inline:
+ *  one load and one indirect call. The library's own state follows them, private. */
+struct clearjit {
+  void (*clear)(void *dst, size_t n);        /*!< the generated dispatcher for intent reuse */
+  void (*clear_stream)(void *dst, size_t n); /*!< the generated dispatcher for intent stream */
+};
 typedef struct clearjit clearjit;
 
 /*! Loads and validates the profile at `profile_path` and generates its dispatchers.
@@ -48,7 +54,8 @@ void clearjit_clear(const clearjit *cj, void *dst, size_t n);
 void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n);
 
 /*! The canonical spec of the profile's kernel for n bytes and `intent`. Valid until close.
- *  Up to 256 bytes the dispatcher clears with its own head/tail stores whatever the class. */
+ *  Up to the profile's small-path maximum (256 bytes by default) the dispatcher clears with its
+ *  own small path whatever the class. */
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n);
 
 /*! The path the profile came from, or "built-in". */
