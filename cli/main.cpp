@@ -213,7 +213,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
 
 struct BenchArgs {
   std::string profile, sizes, intent = "both", json;
-  bool seeds = false, warm_only = false, no_warm = false;
+  bool seeds = false, warm_only = false, no_warm = false, small = false;
   int repetitions = 5;
 };
 
@@ -269,6 +269,10 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     const CpuInfo &cpu = host_cpu();
     if (a.seeds) {
       std::cout << run_seeds(cpu, o);
+      return 0;
+    }
+    if (a.small) {
+      std::cout << small_study(cpu, o);
       return 0;
     }
     CompareResult r = compare(o, cpu);
@@ -351,6 +355,8 @@ int main(int argc, char **argv) {
   bench->add_flag("--warm-only", bench_args.warm_only,
                   "only the warm small sizes and mixes (ns per call against memset)");
   bench->add_flag("--no-warm", bench_args.no_warm, "only the cold sizes");
+  bench->add_flag("--small", bench_args.small,
+                  "the tuner's small-path study: every strategy and limit, warm, beside memset");
   bench->add_flag("--seeds", bench_args.seeds,
                   "rerun the seeds' experiments (1 GiB chunk study, movnti against rep stosb)");
   bench->allow_extras();

@@ -42,8 +42,8 @@ bool same_cpu(const ProfileHost &host, const CpuInfo &cpu);
 struct Profile {
   ProfileHost host;
   std::vector<SizeClass> reuse, stream; //!< stream empty: use reuse
-  //! [small.reuse] / [small.stream]: the small path per intent; absent: stream takes reuse's,
-  //! and reuse the best default for the CPU (default_small).
+  //! [small.reuse] / [small.stream]: the small path per intent; absent: stream takes reuse's
+  //! when that is given, else each intent gets the best default for the CPU (default_small).
   std::optional<SmallPath> small_reuse, small_stream;
   std::string source;                   //!< path it came from, or "built-in"
   std::vector<std::string> warnings;    //!< accepted but worth saying (unknown intents)
@@ -53,7 +53,7 @@ struct Profile {
   }
   SmallPath small(Intent i, const CpuInfo &cpu) const {
     if (i == Intent::stream && small_stream) return *small_stream;
-    return small_reuse ? *small_reuse : default_small(cpu);
+    return small_reuse ? *small_reuse : default_small(cpu, i);
   }
 };
 

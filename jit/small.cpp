@@ -225,8 +225,9 @@ std::string small_unsupported_reason(Small s, const CpuInfo &cpu) {
   return "";
 }
 
-SmallPath default_small(const CpuInfo &cpu) {
-  if (small_unsupported_reason(Small::masked, cpu).empty()) return {Small::masked, 256};
+SmallPath default_small(const CpuInfo &cpu, Intent intent) {
+  if (intent == Intent::stream && small_unsupported_reason(Small::masked, cpu).empty())
+    return {Small::masked, 256};
   return {Small::vec, 256};
 }
 

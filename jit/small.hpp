@@ -3,6 +3,7 @@
 // listing, tuning and the tests.
 #pragma once
 
+#include "clearjit/clearjit.hpp"
 #include "cpu.hpp"
 
 #include <asmjit/x86.h>
@@ -42,7 +43,7 @@ std::optional<Small> small_by_name(std::string_view name);
 struct SmallPath {
   Small strategy = Small::tree;
   unsigned max = 256;
-  bool operator==(const SmallPath &) const = default;
+  auto operator<=>(const SmallPath &) const = default;
 };
 
 //! The values max may take: powers of two from 128 (every class kernel's own head/tail limit is
@@ -54,9 +55,10 @@ bool valid_small_max(uint64_t max);
 //! CPU lacks").
 std::string small_unsupported_reason(Small s, const CpuInfo &cpu);
 
-//! The best default for a CPU without a measured choice (a profile without [small]): measured
-//! on AMD family 26 (Zen 5) and used wherever its features exist; see the README.
-SmallPath default_small(const CpuInfo &cpu);
+//! The best default for a CPU without a measured choice (a profile without [small]), from the
+//! study on AMD family 26 (Zen 5; README): reuse: vec (a masked store does not forward to the
+//! caller's loads that follow, which costs ~5 ns); stream: masked where the CPU has it, else vec.
+SmallPath default_small(const CpuInfo &cpu, Intent intent);
 
 //! "masked, up to 256 B" style text.
 std::string describe(const SmallPath &p);

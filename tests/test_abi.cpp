@@ -343,6 +343,10 @@ struct SmallAbiCase {
   bool avx; // false: generated for this CPU without AVX (legacy SSE encodings)
 };
 
+void PrintTo(const SmallAbiCase &c, std::ostream *os) {
+  *os << info(c.strategy).name << " " << c.max << (c.avx ? "" : " without AVX");
+}
+
 std::vector<SmallAbiCase> small_abi_cases() {
   std::vector<SmallAbiCase> out;
   for (const SmallInfo &i : small_strategies())

@@ -500,6 +500,8 @@ std::unique_ptr<GeneratedCode> small_dispatcher(const SmallCase &c) {
   return std::move(*code.value);
 }
 
+void PrintTo(const SmallCase &c, std::ostream *os) { *os << c.stem(); }
+
 class golden_Small : public ::testing::TestWithParam<SmallCase> {};
 
 // Golden files for max = 256 (the other maxes change only the rungs' bounds); every case is
@@ -542,13 +544,15 @@ TEST_P(golden_Small, EveryLeafReturnsItself) {
   const std::string &l = code->listing;
   const std::string small = l.substr(0, l.find("lea r8, [rdi+rsi]"));
   EXPECT_EQ(small.find("jmp"), std::string::npos) << c.stem() << "\n" << small;
-  if (std::string_view(c.cpu) == "avx512")
+  if (std::string_view(c.cpu) == "avx512") {
     EXPECT_EQ(small.find("vzeroupper"), std::string::npos) << "EVEX registers 16-31 need none";
+  }
   // Every label in the small path starts a compare or a leaf, never a jump.
   auto lines = split_lines(small);
   for (size_t i = 0; i + 1 < lines.size(); ++i)
-    if (!lines[i].empty() && lines[i][0] == 'L' && lines[i].back() == ':')
+    if (!lines[i].empty() && lines[i][0] == 'L' && lines[i].back() == ':') {
       EXPECT_NE(lines[i + 1].rfind("j", 0), 0u) << c.stem() << ": " << lines[i] << " " << lines[i + 1];
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Strategies, golden_Small, ::testing::ValuesIn(small_cases()),

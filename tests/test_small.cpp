@@ -27,6 +27,8 @@ struct Case {
   }
 };
 
+void PrintTo(const Case &c, std::ostream *os) { *os << c.name(); }
+
 std::vector<Case> cases() {
   std::vector<Case> out;
   for (const SmallInfo &i : small_strategies())
@@ -169,12 +171,15 @@ TEST(small_Refusal, EachMissingFeatureIsNamed) {
 }
 
 TEST(small_Default, BestForTheCpuAndAlwaysRunnable) {
-  EXPECT_EQ(default_small(avx512_cpu()).strategy, Small::masked);
+  EXPECT_EQ(default_small(avx512_cpu(), Intent::stream).strategy, Small::masked);
+  EXPECT_EQ(default_small(avx512_cpu(), Intent::reuse).strategy, Small::vec);
   CpuInfo bare;
   bare.set(Feature::sse2);
-  EXPECT_EQ(small_unsupported_reason(default_small(bare).strategy, bare), "");
-  EXPECT_EQ(small_unsupported_reason(default_small(host_cpu()).strategy, host_cpu()), "");
-  EXPECT_TRUE(valid_small_max(default_small(host_cpu()).max));
+  for (Intent i : kIntents) {
+    EXPECT_EQ(small_unsupported_reason(default_small(bare, i).strategy, bare), "");
+    EXPECT_EQ(small_unsupported_reason(default_small(host_cpu(), i).strategy, host_cpu()), "");
+    EXPECT_TRUE(valid_small_max(default_small(host_cpu(), i).max));
+  }
 }
 
 // ---- The profile key ---------------------------------------------------------------------------
@@ -195,8 +200,8 @@ TEST(small_Profile, WithoutTheKeyTheCpuDefault) {
   auto p = parse("");
   ASSERT_TRUE(p) << p.error;
   EXPECT_FALSE(p->small_reuse);
-  EXPECT_EQ(p->small(Intent::reuse, avx512_cpu()), default_small(avx512_cpu()));
-  EXPECT_EQ(p->small(Intent::stream, avx512_cpu()), default_small(avx512_cpu()));
+  EXPECT_EQ(p->small(Intent::reuse, avx512_cpu()), default_small(avx512_cpu(), Intent::reuse));
+  EXPECT_EQ(p->small(Intent::stream, avx512_cpu()), default_small(avx512_cpu(), Intent::stream));
 }
 
 TEST(small_Profile, ReadsBothIntentsAndStreamFallsBackToReuse) {

@@ -5,6 +5,7 @@
 #include "clearjit/clearjit.h"
 #include "codegen.hpp"
 #include "runtime.hpp"
+#include "smallpath.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -284,6 +285,14 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
   }
   j << "  ]\n}\n";
   return j.str();
+}
+
+std::string small_study(const CpuInfo &cpu, const CompareOptions &o) {
+  Bench bench(cpu, 4096);
+  std::shared_ptr<clearjit> opened(open_or_throw(o.profile), clearjit_close);
+  SmallStudy s = study_small(bench, opened_profile(opened.get()), cpu, measure_options(o, "small"));
+  return "profile: " + std::string(clearjit_profile_source(opened.get())) + "\n" +
+         small_study_text(s);
 }
 
 std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o) {

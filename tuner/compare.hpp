@@ -79,4 +79,7 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu);
 //! against rep stosb over 1 GiB), beside the published numbers.
 std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o);
 
+//! The tuner's small-path study (smallpath.hpp) for the profile's tables, as text.
+std::string small_study(const CpuInfo &cpu, const CompareOptions &o);
+
 } // namespace cjit

@@ -4,6 +4,7 @@
 #include "candidates.hpp"
 #include "choose.hpp"
 #include "measure.hpp"
+#include "smallpath.hpp"
 
 #include <map>
 #include <optional>
@@ -44,6 +45,8 @@ struct Findings {
 struct TuneResult {
   std::vector<Measurement> measurements; //!< everything measured, for --json and --report
   std::vector<SizeClass> reuse, stream;
+  //! The small-path study (warm, ns per call) and its choice per intent; written as [small.*].
+  std::optional<SmallStudy> small;
   std::map<uint64_t, double> memset_reuse, memset_stream; //!< libc GB/s per grid size
   Findings findings;
   double seconds = 0;

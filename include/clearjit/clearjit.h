@@ -67,6 +67,16 @@ const char *clearjit_warnings(const clearjit *cj);
 /*! Releases everything. NULL is ignored. */
 void clearjit_close(clearjit *cj);
 
+/* clearjit_clear and clearjit_clear_stream inline in the caller: one load and one indirect call
+ * into the generated dispatcher, instead of a call to the exported function and its indirect
+ * jump (faster on small sizes; README, "Small sizes"). The exported functions stay: taking
+ * their address, `(clearjit_clear)(cj, dst, n)`, or defining CLEARJIT_NO_INLINE before this
+ * header calls them. Each argument is evaluated once. */
+#ifndef CLEARJIT_NO_INLINE
+#define clearjit_clear(cj, dst, n) ((cj)->clear((dst), (n)))
+#define clearjit_clear_stream(cj, dst, n) ((cj)->clear_stream((dst), (n)))
+#endif
+
 /*! Process-wide default (intent reuse): opened on first use by the default lookup, falling
  *  back to the built-in default if that file is bad. Thread-safe; never fails. */
 void clearjit_zero(void *dst, size_t n);
