@@ -12,9 +12,11 @@ namespace cjit {
 namespace {
 
 constexpr std::array<std::string_view, size_t(Feature::count_)> kNames{
-    "", "SSE2", "AVX", "AVX2", "AVX512F", "ERMS", "FSRM", "FZRM", "FSRS", "CLZERO", "MOVDIR64B", "AVX512BW", "AVX512VL", "BMI2"};
+    "",     "SSE2", "AVX",    "AVX2",      "AVX512F",  "ERMS",     "FSRM",
+    "FZRM", "FSRS", "CLZERO", "MOVDIR64B", "AVX512BW", "AVX512VL", "BMI2"};
 constexpr std::array<std::string_view, size_t(Feature::count_)> kKeys{
-    "", "sse2", "avx", "avx2", "avx512f", "erms", "fsrm", "fzrm", "fsrs", "clzero", "movdir64b", "avx512bw", "avx512vl", "bmi2"};
+    "",     "sse2", "avx",    "avx2",      "avx512f",  "erms",     "fsrm",
+    "fzrm", "fsrs", "clzero", "movdir64b", "avx512bw", "avx512vl", "bmi2"};
 
 struct Regs {
   uint32_t eax = 0, ebx = 0, ecx = 0, edx = 0;

@@ -328,7 +328,8 @@ private:
         std::string names;
         for (const SmallInfo &i : small_strategies())
           names += (names.empty() ? "" : ", ") + std::string(i.name);
-        refuse(sv, k + ".strategy", "unknown strategy \"" + ss->get() + "\" (known: " + names + ")");
+        refuse(sv, k + ".strategy",
+               "unknown strategy \"" + ss->get() + "\" (known: " + names + ")");
       }
       if (std::string why = small_unsupported_reason(*strategy, cpu_); !why.empty())
         refuse(sv, k + ".strategy", "cannot run on this CPU: " + why);

@@ -45,8 +45,8 @@ struct Profile {
   //! [small.reuse] / [small.stream]: the small path per intent; absent: stream takes reuse's
   //! when that is given, else each intent gets the best default for the CPU (default_small).
   std::optional<SmallPath> small_reuse, small_stream;
-  std::string source;                   //!< path it came from, or "built-in"
-  std::vector<std::string> warnings;    //!< accepted but worth saying (unknown intents)
+  std::string source;                //!< path it came from, or "built-in"
+  std::vector<std::string> warnings; //!< accepted but worth saying (unknown intents)
 
   const std::vector<SizeClass> &table(Intent i) const {
     return i == Intent::stream && !stream.empty() ? stream : reuse;

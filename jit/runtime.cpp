@@ -140,14 +140,13 @@ struct State : clearjit {
 
 const State &state(const clearjit *cj) { return *static_cast<const State *>(cj); }
 
-Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const Profile &p, Intent i,
-                                                           const CpuInfo &cpu,
-                                                           const std::string &name) {
+Result<std::unique_ptr<GeneratedCode>>
+generate_dispatcher(const Profile &p, Intent i, const CpuInfo &cpu, const std::string &name) {
   const SmallPath small = p.small(i, cpu);
   if (std::string why = small_unsupported_reason(small.strategy, cpu); !why.empty())
     return Result<std::unique_ptr<GeneratedCode>>::fail(why);
-  return generate(
-      [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, p.table(i), small, cpu); }, name);
+  return generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, p.table(i), small, cpu); },
+                  name);
 }
 
 // Everything after a profile is loaded: host warning, code generation.

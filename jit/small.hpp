@@ -56,8 +56,8 @@ bool valid_small_max(uint64_t max);
 std::string small_unsupported_reason(Small s, const CpuInfo &cpu);
 
 //! The best default for a CPU without a measured choice (a profile without [small]), from the
-//! study on AMD family 26 (Zen 5; README): reuse: vec (a masked store does not forward to the
-//! caller's loads that follow, which costs ~5 ns); stream: masked where the CPU has it, else vec.
+//! study on AMD family 26 (Zen 5; README): reuse: tree (stores up to 32 bytes: loads that follow
+//! a masked or 64-byte store wait ~4 ns for it); stream: masked where the CPU has it, else tree.
 SmallPath default_small(const CpuInfo &cpu, Intent intent);
 
 //! "masked, up to 256 B" style text.

@@ -142,9 +142,8 @@ TrampolineFn trampoline(bool dirty = true) {
   static std::unique_ptr<GeneratedCode> codes[2];
   std::unique_ptr<GeneratedCode> &code = codes[dirty];
   if (!code) {
-    auto r = generate([&](x86::Assembler &a) {
-      emit_trampoline(a, host_has_avx(), host_has_avx512(), dirty);
-    });
+    auto r = generate(
+        [&](x86::Assembler &a) { emit_trampoline(a, host_has_avx(), host_has_avx512(), dirty); });
     if (!r) throw std::runtime_error("trampoline: " + r.error);
     code = std::move(r.value.value());
   }
@@ -368,8 +367,9 @@ TEST_P(abi_Small, PreservesCalleeSavedStateAndCleansUpAvx) {
   if (std::string why = small_unsupported_reason(c.strategy, cpu); !why.empty())
     GTEST_SKIP() << why;
   const std::vector<SizeClass> table{{0, default_spec(Method::stosb), 0}};
-  auto code = generate(
-      [&](x86::Assembler &a) { emit_dispatcher(a, table, {c.strategy, c.max}, cpu); });
+  auto code = generate([&](x86::Assembler &a) {
+    emit_dispatcher(a, table, {c.strategy, c.max}, cpu);
+  });
   ASSERT_TRUE(code) << code.error;
   const ClearFn fn = (*code)->fn;
   // Clean vector state before the call must be clean after it, whatever path n takes.
@@ -389,8 +389,7 @@ TEST_P(abi_Small, PreservesCalleeSavedStateAndCleansUpAvx) {
 INSTANTIATE_TEST_SUITE_P(Strategies, abi_Small, ::testing::ValuesIn(small_abi_cases()),
                          [](const auto &info) {
                            return std::string(cjit::info(info.param.strategy).name) + "_" +
-                                  std::to_string(info.param.max) +
-                                  (info.param.avx ? "" : "_noavx");
+                                  std::to_string(info.param.max) + (info.param.avx ? "" : "_noavx");
                          });
 
 } // namespace

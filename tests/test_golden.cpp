@@ -551,7 +551,8 @@ TEST_P(golden_Small, EveryLeafReturnsItself) {
   auto lines = split_lines(small);
   for (size_t i = 0; i + 1 < lines.size(); ++i)
     if (!lines[i].empty() && lines[i][0] == 'L' && lines[i].back() == ':') {
-      EXPECT_NE(lines[i + 1].rfind("j", 0), 0u) << c.stem() << ": " << lines[i] << " " << lines[i + 1];
+      EXPECT_NE(lines[i + 1].rfind("j", 0), 0u)
+          << c.stem() << ": " << lines[i] << " " << lines[i + 1];
     }
 }
 

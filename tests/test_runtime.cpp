@@ -188,8 +188,8 @@ constexpr SmallPath kTestSmall{Small::tree, 256};
 CpuInfo host_like(bool avx) {
   CpuInfo c = host_cpu();
   if (!avx)
-    for (Feature f : {Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw,
-                      Feature::avx512vl})
+    for (Feature f :
+         {Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
       c.set(f, false);
   return c;
 }

@@ -59,7 +59,9 @@ protected:
     // One class above the small path: what sizes above max reach.
     const std::vector<SizeClass> table{{0, default_spec(Method::stosb), 0}};
     auto code = generate(
-        [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, {c.strategy, c.max}, cpu_); },
+        [&](asmjit::x86::Assembler &a) {
+          emit_dispatcher(a, table, {c.strategy, c.max}, cpu_);
+        },
         "small_" + c.name());
     ASSERT_TRUE(code) << code.error;
     code_ = std::move(*code.value);
@@ -141,9 +143,8 @@ CpuInfo avx512_cpu() {
   c.vendor = "AuthenticAMD";
   c.family = 26;
   c.model = 2;
-  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::avx512f,
-                    Feature::avx512bw, Feature::avx512vl, Feature::bmi2, Feature::erms,
-                    Feature::fsrm})
+  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw,
+                    Feature::avx512vl, Feature::bmi2, Feature::erms, Feature::fsrm})
     c.set(f);
   return c;
 }
@@ -172,7 +173,7 @@ TEST(small_Refusal, EachMissingFeatureIsNamed) {
 
 TEST(small_Default, BestForTheCpuAndAlwaysRunnable) {
   EXPECT_EQ(default_small(avx512_cpu(), Intent::stream).strategy, Small::masked);
-  EXPECT_EQ(default_small(avx512_cpu(), Intent::reuse).strategy, Small::vec);
+  EXPECT_EQ(default_small(avx512_cpu(), Intent::reuse).strategy, Small::tree);
   CpuInfo bare;
   bare.set(Feature::sse2);
   for (Intent i : kIntents) {

@@ -46,7 +46,8 @@ std::vector<uint64_t> default_compare_sizes() {
 }
 
 std::vector<uint64_t> default_warm_sizes() {
-  return {1, 2, 3, 4, 7, 8, 12, 15, 16, 24, 31, 32, 33, 48, 63, 64, 65, 96, 100, 127, 128, 129, 160, 200, 255, 256};
+  return {1,  2,  3,  4,  7,  8,   12,  15,  16,  24,  31,  32,  33,
+          48, 63, 64, 65, 96, 100, 127, 128, 129, 160, 200, 255, 256};
 }
 
 Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
@@ -104,7 +105,8 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
 
   r.measurements = bench.run(c.jobs, measure_options(o, "bench"));
   const Profile &profile = opened_profile(c.opened.get());
-  const SmallPath small[2] = {profile.small(Intent::reuse, cpu), profile.small(Intent::stream, cpu)};
+  const SmallPath small[2] = {profile.small(Intent::reuse, cpu),
+                              profile.small(Intent::stream, cpu)};
   r.small_reuse = describe(small[0]);
   r.small_stream = describe(small[1]);
 
@@ -198,19 +200,19 @@ std::string compare_text(const CompareResult &r) {
       if (firstw || w.intent != cur) {
         cur = w.intent;
         firstw = false;
-        s << "\n" << intent_name(w.intent)
+        s << "\n"
+          << intent_name(w.intent)
           << (w.intent == Intent::reuse ? " (clear, then read the first and last byte)"
                                         : " (clear only)")
-          << ", small path "
-          << (w.intent == Intent::reuse ? r.small_reuse : r.small_stream) << "\n";
+          << ", small path " << (w.intent == Intent::reuse ? r.small_reuse : r.small_stream)
+          << "\n";
         char h[256];
         std::snprintf(h, sizeof h, "  %-22s %9s %8s %9s %8s %9s\n", "size", "clear", "vs mem",
                       "inline", "vs mem", "memset");
         s << h;
       }
       if (!w.tuned || !w.memset || !w.inlined) continue;
-      std::string what =
-          w.mix == Mix::fixed ? human_bytes(w.size) : std::string(mix_name(w.mix));
+      std::string what = w.mix == Mix::fixed ? human_bytes(w.size) : std::string(mix_name(w.mix));
       double a = w.tuned / w.memset, b = w.inlined / w.memset;
       char line[256];
       std::snprintf(line, sizeof line, "  %-22s %9.2f %7.2fx %9.2f %7.2fx %9.2f\n", what.c_str(),
@@ -279,9 +281,9 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
     j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
       << ", \"intent\": " << json_string(intent_name(m.intent))
       << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
-      << ", \"warm\": " << (m.warm ? "true" : "false") << ", \"mix\": " << json_string(mix_name(m.mix))
-      << ", \"ns\": " << fmt("%.3f", m.ns) << "}" << (i + 1 < r.measurements.size() ? "," : "")
-      << "\n";
+      << ", \"warm\": " << (m.warm ? "true" : "false")
+      << ", \"mix\": " << json_string(mix_name(m.mix)) << ", \"ns\": " << fmt("%.3f", m.ns) << "}"
+      << (i + 1 < r.measurements.size() ? "," : "") << "\n";
   }
   j << "  ]\n}\n";
   return j.str();

@@ -152,10 +152,10 @@ struct Bench::Impl {
     std::vector<uint32_t> order; // visiting order
     uint64_t stride = 0;         // bytes between slots: they spread over the whole pool
   };
-  std::map<uint64_t, Slots> slots; // per size
+  std::map<uint64_t, Slots> slots;                                // per size
   std::map<std::pair<Mix, uint64_t>, std::vector<WarmCall>> warm; // per (mix, size)
   uint8_t *warm_buf = nullptr;
-  double calibration = 1;          // measured seconds / raw estimate, learned from earlier batches
+  double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
 
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
     uint64_t l3 = cpu.l3.size ? cpu.l3.size : (32ull << 20);
@@ -176,7 +176,8 @@ struct Bench::Impl {
 
   const std::vector<WarmCall> &warm_for(Mix mix, uint64_t size) {
     if (!warm_buf) {
-      warm_buf = static_cast<uint8_t *>(std::aligned_alloc(4096, (kWarmBytes + 4095) / 4096 * 4096));
+      warm_buf =
+          static_cast<uint8_t *>(std::aligned_alloc(4096, (kWarmBytes + 4095) / 4096 * 4096));
       if (!warm_buf) throw std::runtime_error("cannot allocate the warm buffer");
       std::memset(warm_buf, 1, kWarmBytes);
     }
@@ -248,8 +249,10 @@ public:
       size_t idx =
           std::stoul(r.run_name.function_name.substr(r.run_name.function_name.rfind('#') + 1));
       Measurement &m = out_[idx];
+      // Warm calls take a few ns: the thread's CPU time, so that a preemption by another process
+      // on this shared machine does not count as the call's time (cold jobs keep wall time).
       if (m.warm)
-        m.samples.push_back(r.real_accumulated_time / double(r.iterations) * 1e9);
+        m.samples.push_back(r.cpu_accumulated_time / double(r.iterations) * 1e9);
       else
         m.samples.push_back(double(m.size) * double(r.iterations) / r.real_accumulated_time / 1e9);
     }

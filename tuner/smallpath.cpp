@@ -77,9 +77,9 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
   auto dispatcher = [&](Intent i, SmallPath p) {
     auto &code = codes[{i, p}];
     if (!code) {
-      auto g = generate(
-          [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, profile.table(i), p, cpu); },
-          small_label(p));
+      auto g =
+          generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, profile.table(i), p, cpu); },
+                   small_label(p));
       if (!g) throw std::runtime_error(small_label(p) + ": " + g.error);
       code = std::move(*g.value);
     }
@@ -107,8 +107,9 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
   MeasureOptions o = options;
   o.label = "small path: strategies";
   out.measurements = bench.run(jobs, o);
-  SmallPath chosen[2] = {choose_small(out.measurements, Intent::reuse, default_small(cpu, Intent::reuse)),
-                         choose_small(out.measurements, Intent::stream, default_small(cpu, Intent::stream))};
+  SmallPath chosen[2] = {
+      choose_small(out.measurements, Intent::reuse, default_small(cpu, Intent::reuse)),
+      choose_small(out.measurements, Intent::stream, default_small(cpu, Intent::stream))};
 
   // Stage 2: the chosen strategy at every max, over sizes around and above 256.
   jobs.clear();
@@ -140,8 +141,7 @@ std::string small_study_text(const SmallStudy &s) {
     std::map<std::pair<int, uint64_t>, std::map<std::string, double>> rows; // (mix, size)
     for (const Measurement &m : s.measurements) {
       if (m.intent != i) continue;
-      if (std::find(labels.begin(), labels.end(), m.spec) == labels.end())
-        labels.push_back(m.spec);
+      if (std::find(labels.begin(), labels.end(), m.spec) == labels.end()) labels.push_back(m.spec);
       rows[{int(m.mix), m.size}][m.spec] = m.ns;
     }
     t << "  " << padded("size", -22);

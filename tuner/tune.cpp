@@ -517,8 +517,9 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   if (r.small) // warm ns per call: see `clearjit bench --small`
     for (Intent i : kIntents) {
       const SmallPath p = i == Intent::reuse ? r.small->reuse : r.small->stream;
-      t << "\n[small." << intent_name(i) << "]\nstrategy = "
-        << toml_string(std::string(info(p.strategy).name)) << "\nmax = " << p.max << "\n";
+      t << "\n[small." << intent_name(i)
+        << "]\nstrategy = " << toml_string(std::string(info(p.strategy).name))
+        << "\nmax = " << p.max << "\n";
     }
   for (Intent i : kIntents) {
     const auto &table = i == Intent::reuse ? r.reuse : r.stream;

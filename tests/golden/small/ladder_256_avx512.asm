@@ -43,17 +43,23 @@ L7:
 cmp rsi, 128                                ; 4881FE80000000
 jae L8                                      ; 0F83........
 vpxord xmm16, xmm16, xmm16                  ; 62A17D00EFC0
-vmovdqu64 zmmword ptr [rdi], zmm16          ; 62E1FE487F07
-vmovdqu64 zmmword ptr [rdi+rsi-64], zmm16   ; 62E1FE487F4437FF
+vmovdqu64 ymmword ptr [rdi], ymm16          ; 62E1FE287F07
+vmovdqu64 ymmword ptr [rdi+32], ymm16       ; 62E1FE287F4701
+vmovdqu64 ymmword ptr [rdi+rsi-64], ymm16   ; 62E1FE287F4437FE
+vmovdqu64 ymmword ptr [rdi+rsi-32], ymm16   ; 62E1FE287F4437FF
 ret                                         ; C3
 L8:
 cmp rsi, 257                                ; 4881FE01010000
 jae L0                                      ; 0F83........
 vpxord xmm16, xmm16, xmm16                  ; 62A17D00EFC0
-vmovdqu64 zmmword ptr [rdi], zmm16          ; 62E1FE487F07
-vmovdqu64 zmmword ptr [rdi+64], zmm16       ; 62E1FE487F4701
-vmovdqu64 zmmword ptr [rdi+rsi-128], zmm16  ; 62E1FE487F4437FE
-vmovdqu64 zmmword ptr [rdi+rsi-64], zmm16   ; 62E1FE487F4437FF
+vmovdqu64 ymmword ptr [rdi], ymm16          ; 62E1FE287F07
+vmovdqu64 ymmword ptr [rdi+32], ymm16       ; 62E1FE287F4701
+vmovdqu64 ymmword ptr [rdi+64], ymm16       ; 62E1FE287F4702
+vmovdqu64 ymmword ptr [rdi+96], ymm16       ; 62E1FE287F4703
+vmovdqu64 ymmword ptr [rdi+rsi-128], ymm16  ; 62E1FE287F4437FC
+vmovdqu64 ymmword ptr [rdi+rsi-96], ymm16   ; 62E1FE287F4437FD
+vmovdqu64 ymmword ptr [rdi+rsi-64], ymm16   ; 62E1FE287F4437FE
+vmovdqu64 ymmword ptr [rdi+rsi-32], ymm16   ; 62E1FE287F4437FF
 ret                                         ; C3
 L0:
 lea r8, [rdi+rsi]                           ; 4C8D0437
