@@ -44,6 +44,13 @@ int cmd_list(const std::string &level_text) {
   }
   std::printf("%zu specs at level %s, %zu runnable on this CPU\n", total,
               std::string(level_name(*level)).c_str(), runnable);
+  std::printf(
+      "\nsmall-path strategies ([small.<intent>] strategy = ...; max 128, 256, 512, 1024):\n");
+  for (const SmallInfo &i : small_strategies()) {
+    std::string why = small_unsupported_reason(i.strategy, cpu);
+    std::printf("%-34s %s\n", std::string(i.name).c_str(),
+                why.empty() ? std::string(i.description).c_str() : ("cannot run: " + why).c_str());
+  }
   return 0;
 }
 

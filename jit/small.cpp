@@ -86,6 +86,8 @@ public:
   void bind_aligned(const Label &l) { a.bind(l); }
 
   //! n in [0, 2 * top] by a balanced tree over the octaves 1, 2, 4, .. top (log2 compares).
+  //! Leaf s takes (s, 2s], so a power of two is the top of the smaller octave: 2 stores of
+  //! 128 bytes for n = 256, not 2 of 256.
   void tree(unsigned top, unsigned unit) {
     std::vector<unsigned> sizes{0}; // leaf i clears n in [sizes[i], 2 * sizes[i]]
     for (unsigned s = 1; s <= top; s *= 2)
@@ -94,7 +96,7 @@ public:
       if (lo == hi) return head_tail_leaf(sizes[lo], unit);
       size_t mid = (lo + hi + 1) / 2;
       Label upper = a.newLabel();
-      cmp_n(sizes[mid]);
+      cmp_n(2 * sizes[mid - 1] + 1); // the first n leaf mid - 1 cannot take
       a.jae(upper);
       self(self, lo, mid - 1);
       bind_aligned(upper);
@@ -104,12 +106,13 @@ public:
   }
 
   //! Octave rungs in increasing order from `from` (a power of two, or 0): rung s clears
-  //! [s, 2s) with head_tail_leaf(s); the last rung takes [max/2, max] and sizes above go to big.
+  //! (s, 2s] with head_tail_leaf(s) (n == 0 for s == 0); the last rung ends at max and sizes
+  //! above go to big.
   void rungs(unsigned from, unsigned unit) {
     for (unsigned s = from; s < max; s = s ? 2 * s : 1) {
       const bool last = 2 * s >= max;
       Label next = a.newLabel();
-      cmp_n(last ? max + 1 : std::max(2 * s, 1u));
+      cmp_n(last ? max + 1 : 2 * s + 1);
       last ? a.jae(big) : a.jae(next);
       head_tail_leaf(s, unit);
       if (last) return;

@@ -2,45 +2,45 @@ cmp rsi, 1                                  ; 4883FE01
 jae L1                                      ; 0F83........
 ret                                         ; C3
 L1:
-cmp rsi, 2                                  ; 4883FE02
+cmp rsi, 3                                  ; 4883FE03
 jae L2                                      ; 0F83........
 mov byte ptr [rdi], 0                       ; C60700
 mov byte ptr [rdi+rsi-1], 0                 ; C64437FF00
 ret                                         ; C3
 L2:
-cmp rsi, 4                                  ; 4883FE04
+cmp rsi, 5                                  ; 4883FE05
 jae L3                                      ; 0F83........
 mov word ptr [rdi], 0                       ; 66C7070000
 mov word ptr [rdi+rsi-2], 0                 ; 66C74437FE0000
 ret                                         ; C3
 L3:
-cmp rsi, 8                                  ; 4883FE08
+cmp rsi, 9                                  ; 4883FE09
 jae L4                                      ; 0F83........
 mov dword ptr [rdi], 0                      ; C70700000000
 mov dword ptr [rdi+rsi-4], 0                ; C74437FC00000000
 ret                                         ; C3
 L4:
-cmp rsi, 16                                 ; 4883FE10
+cmp rsi, 17                                 ; 4883FE11
 jae L5                                      ; 0F83........
 mov qword ptr [rdi], 0                      ; 48C70700000000
 mov qword ptr [rdi+rsi-8], 0                ; 48C74437F800000000
 ret                                         ; C3
 L5:
-cmp rsi, 32                                 ; 4883FE20
+cmp rsi, 33                                 ; 4883FE21
 jae L6                                      ; 0F83........
 vpxord xmm16, xmm16, xmm16                  ; 62A17D00EFC0
 vmovdqu64 xmmword ptr [rdi], xmm16          ; 62E1FE087F07
 vmovdqu64 xmmword ptr [rdi+rsi-16], xmm16   ; 62E1FE087F4437FF
 ret                                         ; C3
 L6:
-cmp rsi, 64                                 ; 4883FE40
+cmp rsi, 65                                 ; 4883FE41
 jae L7                                      ; 0F83........
 vpxord xmm16, xmm16, xmm16                  ; 62A17D00EFC0
 vmovdqu64 ymmword ptr [rdi], ymm16          ; 62E1FE287F07
 vmovdqu64 ymmword ptr [rdi+rsi-32], ymm16   ; 62E1FE287F4437FF
 ret                                         ; C3
 L7:
-cmp rsi, 128                                ; 4881FE80000000
+cmp rsi, 129                                ; 4881FE81000000
 jae L8                                      ; 0F83........
 vpxord xmm16, xmm16, xmm16                  ; 62A17D00EFC0
 vmovdqu64 ymmword ptr [rdi], ymm16          ; 62E1FE287F07
