@@ -209,8 +209,8 @@ std::string compare_text(const CompareResult &r) {
           << ", small path " << (w.intent == Intent::reuse ? r.small_reuse : r.small_stream)
           << "\n";
         char h[256];
-        std::snprintf(h, sizeof h, "  %-22s %9s %9s %8s %9s %8s\n", "size", "memset",
-                      "clearjit", "vs mem", "exported", "vs mem");
+        std::snprintf(h, sizeof h, "  %-22s %9s %9s %8s %9s %8s\n", "size", "memset", "clearjit",
+                      "vs mem", "exported", "vs mem");
         s << h;
       }
       if (!w.tuned || !w.memset || !w.inlined) continue;
