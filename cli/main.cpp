@@ -57,6 +57,13 @@ int cmd_list(const std::string &level_text) {
   }
   std::printf("%zu specs at level %s, %zu runnable on this CPU\n", total,
               std::string(level_name(*level)).c_str(), runnable);
+  std::printf(
+      "\nsmall-path strategies ([small.<intent>] strategy = ...; max 128, 256, 512, 1024):\n");
+  for (const SmallInfo &i : small_strategies()) {
+    std::string why = small_unsupported_reason(i.strategy, cpu);
+    std::printf("%-34s %s\n", std::string(i.name).c_str(),
+                why.empty() ? std::string(i.description).c_str() : ("cannot run: " + why).c_str());
+  }
   return 0;
 }
 
@@ -217,7 +224,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
 struct BenchArgs {
   std::string profile, intent = "both", json, mix;
   std::optional<std::string> sizes; // given but empty is a usage error, not the default
-  bool seeds = false;
+  bool seeds = false, warm_only = false, no_warm = false, small = false;
   int repetitions = 5;
 };
 
@@ -393,9 +400,20 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
               << "'\n";
     return 2;
   }
+  o.warm = !a.no_warm;
+  if (a.warm_only && a.no_warm) {
+    std::cerr << "clearjit bench: --warm-only and --no-warm exclude each other\n";
+    return 2;
+  }
   // The destination pool holds the largest size: keep it within a quarter of free memory.
   const uint64_t cap = available_memory() / 4;
-  if (!a.sizes) {
+  if (a.warm_only) {
+    if (a.sizes) {
+      std::cerr << "clearjit bench: --warm-only measures its own sizes; leave out --sizes\n";
+      return 2;
+    }
+    o.batch_sizes.clear(); // warm rows only
+  } else if (!a.sizes) {
     for (uint64_t size : default_compare_sizes())
       if (size <= cap)
         o.sizes.push_back(size);
@@ -430,6 +448,10 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     const CpuInfo &cpu = host_cpu();
     if (a.seeds) {
       std::cout << run_seeds(cpu, o);
+      return 0;
+    }
+    if (a.small) {
+      std::cout << small_study(cpu, o);
       return 0;
     }
     CompareResult r = compare(o, cpu);
@@ -517,6 +539,11 @@ int main(int argc, char **argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   bench->add_option("--json", bench_args.json, "write every measurement as JSON");
+  bench->add_flag("--warm-only", bench_args.warm_only,
+                  "only the warm small sizes and mixes (ns per call against memset)");
+  bench->add_flag("--no-warm", bench_args.no_warm, "only the cold sizes");
+  bench->add_flag("--small", bench_args.small,
+                  "the tuner's small-path study: every strategy and limit, warm, beside memset");
   bench->add_flag("--seeds", bench_args.seeds,
                   "rerun the seeds' experiments (1 GiB chunk study, movnti against rep stosb)");
   bench->add_option("--mix", bench_args.mix,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "profile.hpp"
+#include "small.hpp"
 #include "spec.hpp"
 
 #include <asmjit/x86.h>
@@ -46,15 +47,12 @@ Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit,
 //! Emits the body of the kernel described by `s` (feature checks are the caller's).
 void emit_kernel(asmjit::x86::Assembler &a, const Spec &s);
 
-//! Sizes below this (up to 256 bytes) are cleared by a dispatcher's own head/tail stores,
-//! whatever the profile: a string instruction or loop cannot pay for its set-up there
-//! (measured here: rep stosb took 68 ns for 256 bytes where head/tail stores take 25).
-constexpr unsigned kDispatchSmall = 257;
-
-//! Emits one function that clears with `table`'s kernels: head/tail stores below
-//! kDispatchSmall, then a branch tree on n with each class's kernel inline. `table` is
-//! non-empty and validated (every kernel runs on this CPU); `avx`: the CPU has AVX.
-void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table, bool avx);
+//! Emits one function that clears with `table`'s kernels: sizes up to small.max by the small
+//! path (small.hpp), then a balanced branch tree on n with each class's kernel inline, every
+//! leaf ending in its own ret. `table` is non-empty and validated (every kernel runs on `cpu`),
+//! and so is `small`.
+void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table,
+                     const SmallPath &small, const CpuInfo &cpu);
 
 //! Parses nothing, checks the CPU, generates: the C++ core of clearjit_kernel_compile.
 Result<std::unique_ptr<GeneratedCode>> compile_kernel(const Spec &s, const CpuInfo &cpu);

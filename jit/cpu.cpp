@@ -12,9 +12,11 @@ namespace cjit {
 namespace {
 
 constexpr std::array<std::string_view, size_t(Feature::count_)> kNames{
-    "", "SSE2", "AVX", "AVX2", "AVX512F", "ERMS", "FSRM", "FZRM", "FSRS", "CLZERO", "MOVDIR64B"};
+    "",     "SSE2", "AVX",    "AVX2",      "AVX512F",  "ERMS",     "FSRM",
+    "FZRM", "FSRS", "CLZERO", "MOVDIR64B", "AVX512BW", "AVX512VL", "BMI2"};
 constexpr std::array<std::string_view, size_t(Feature::count_)> kKeys{
-    "", "sse2", "avx", "avx2", "avx512f", "erms", "fsrm", "fzrm", "fsrs", "clzero", "movdir64b"};
+    "",     "sse2", "avx",    "avx2",      "avx512f",  "erms",     "fsrm",
+    "fzrm", "fsrs", "clzero", "movdir64b", "avx512bw", "avx512vl", "bmi2"};
 
 struct Regs {
   uint32_t eax = 0, ebx = 0, ecx = 0, edx = 0;
@@ -226,6 +228,9 @@ CpuInfo detect_cpu() {
   cpu.set(Feature::fzrm, bit(r71.eax, 10));
   cpu.set(Feature::fsrs, bit(r71.eax, 11));
   cpu.set(Feature::movdir64b, bit(r7.ecx, 28));
+  cpu.set(Feature::avx512bw, bit(r7.ebx, 30) && zmm_os);
+  cpu.set(Feature::avx512vl, bit(r7.ebx, 31) && zmm_os);
+  cpu.set(Feature::bmi2, bit(r7.ebx, 8));
   cpu.set(Feature::clzero, cpuid.max_ext() >= 0x80000008u && bit(cpuid(0x80000008u).ebx, 0));
 
   // Caches: CPUID first; glibc's view is not trusted (it reports 256 MiB shared for a 32 MiB L3

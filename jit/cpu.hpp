@@ -21,6 +21,9 @@ enum class Feature : uint8_t {
   fsrs,
   clzero,
   movdir64b,
+  avx512bw, //!< byte-granular masks (vmovdqu8 with a mask)
+  avx512vl, //!< EVEX encodings of 128/256-bit operations (xmm16-31, ymm16-31)
+  bmi2,     //!< bzhi (a mask of the low n bits in one instruction)
   count_
 };
 

@@ -81,9 +81,8 @@ public:
     a_.ret();
   }
 
-  // memset(dst, 0, n) as a tail call.
+  // memset(dst, 0, n) as a tail call (callers that used a ymm register run vzeroupper first).
   void libc_tail_call() {
-    if (vex_) a_.vzeroupper();
     a_.mov(rdx, rsi);
     a_.xor_(esi, esi);
     a_.mov(rax,
@@ -257,35 +256,35 @@ void emit_kernel(Assembler &a, const Spec &s) {
 
 namespace cjit {
 
-void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table, bool avx) {
+void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table,
+                     const SmallPath &small, const CpuInfo &cpu) {
   using namespace asmjit;
   using namespace asmjit::x86;
   // With AVX every class uses VEX encodings (SSE classes too), so no kernel mixes legacy SSE
   // and AVX state; without it no class can need AVX (the loader refused such profiles).
+  const bool avx = cpu.has(Feature::avx);
   Emitter e(a, avx);
-  e.prologue(true);
-  // Below kDispatchSmall bytes: head/tail stores without loop set-up, whatever the profile says;
-  // a loop or string instruction cannot pay for its set-up there.
-  Label big = a.newLabel(), exit = a.newLabel();
-  a.cmp(rsi, kDispatchSmall);
-  a.jae(big);
-  e.small_ladder(kDispatchSmall / 2, avx ? 32 : 16, exit);
-  a.bind(exit);
-  e.exit();
+  // Sizes up to small.max: the small path, each of its leaves returning on its own.
+  Label big = a.newLabel();
+  emit_small(a, small, cpu, big);
 
-  // Classes n >= kDispatchSmall can reach, with their lower bounds.
+  // Classes n > small.max can reach, with their lower bounds.
   std::vector<const SizeClass *> live;
   for (const SizeClass &c : table)
-    if (!c.below || c.below > kDispatchSmall) live.push_back(&c);
-  std::vector<Label> labels;
-  for (size_t i = 0; i < live.size(); ++i)
-    labels.push_back(a.newLabel());
+    if (!c.below || c.below > small.max + 1) live.push_back(&c);
 
   // A balanced branch tree on n over the class boundaries: log2(classes) compares, no table,
-  // no indirect jump.
+  // no indirect jump; each leaf is its class's main path, inline, ending in its own ret.
   auto tree = [&](auto &&self, size_t lo, size_t hi) -> void {
     if (lo == hi) {
-      a.jmp(labels[lo]);
+      const MethodInfo &mi = live[lo]->kernel.info();
+      // The vector register is zeroed, and vzeroupper run, only where the kernel stores from it.
+      const bool vector = mi.method != Method::libc && std::max(mi.width, mi.tail_width) >= 16;
+      if (vector) avx ? a.vpxor(xmm0, xmm0, xmm0) : a.pxor(xmm0, xmm0);
+      e.main_path(live[lo]->kernel);
+      if (mi.method == Method::libc) return; // a tail call: memset returns to our caller
+      if (vector && avx) a.vzeroupper();
+      a.ret();
       return;
     }
     size_t mid = (lo + hi + 1) / 2;
@@ -303,12 +302,10 @@ void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &ta
     self(self, mid, hi);
   };
   a.bind(big);
+  // end = dst + n and rax = 0 (the stos source), for every main path.
+  a.lea(r8, ptr(rdi, rsi));
+  a.xor_(eax, eax);
   tree(tree, 0, live.size() - 1);
-  for (size_t i = 0; i < live.size(); ++i) {
-    a.bind(labels[i]);
-    e.main_path(live[i]->kernel);
-    e.exit();
-  }
 }
 
 } // namespace cjit

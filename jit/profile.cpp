@@ -118,6 +118,7 @@ public:
     if (const toml::node *stream = dt->get("stream")) p.stream = read_classes(*stream, "stream");
     // Optional: without it, batches use the stream table (Profile::batch_table).
     if (const toml::node *batch = dt->get("batch")) p.batch = read_classes(*batch, "batch");
+    read_small(root, p);
     p.source = name_;
     return p;
   }
@@ -243,6 +244,52 @@ private:
       h.hypervisor = b->get();
     }
     return h;
+  }
+
+  // Optional [small.<intent>] tables: strategy = "<name>", max = <bytes>. A profile without them
+  // (format 1 before the small path was tuned) gets the best default for the CPU.
+  void read_small(const toml::table &root, Profile &p) const {
+    const toml::node *sn = root.get("small");
+    if (!sn) return;
+    const toml::table *st = sn->as_table();
+    if (!st) refuse(sn, "small", "must be a table, got " + std::string(type_name(*sn)));
+    for (const auto &[key, node] : *st) {
+      const std::string k = "small." + std::string(key.str());
+      if (key.str() != "reuse" && key.str() != "stream") {
+        p.warnings.push_back(where(&node) + ": " + k +
+                             ": unknown intent, ignored (the intents are reuse and stream)");
+        continue;
+      }
+      const toml::table *t = node.as_table();
+      if (!t) refuse(&node, k, "must be a table, got " + std::string(type_name(node)));
+      SmallPath out;
+      const toml::node *sv = t->get("strategy");
+      if (!sv) refuse(t, k + ".strategy", "missing: the small-path strategy, e.g. \"tree\"");
+      const auto *ss = sv->as_string();
+      if (!ss) refuse(sv, k + ".strategy", "must be a string, got " + std::string(type_name(*sv)));
+      auto strategy = small_by_name(ss->get());
+      if (!strategy) {
+        std::string names;
+        for (const SmallInfo &i : small_strategies())
+          names += (names.empty() ? "" : ", ") + std::string(i.name);
+        refuse(sv, k + ".strategy",
+               "unknown strategy \"" + ss->get() + "\" (known: " + names + ")");
+      }
+      if (std::string why = small_unsupported_reason(*strategy, cpu_); !why.empty())
+        refuse(sv, k + ".strategy", "cannot run on this CPU: " + why);
+      out.strategy = *strategy;
+      const toml::node *mv = t->get("max");
+      if (!mv) refuse(t, k + ".max", "missing: the largest size the small path clears");
+      const uint64_t max = size(*mv, k + ".max");
+      if (!valid_small_max(max)) {
+        std::string values;
+        for (unsigned v : kSmallMaxes)
+          values += (values.empty() ? "" : ", ") + std::to_string(v);
+        refuse(mv, k + ".max", "must be one of " + values + ", got " + std::to_string(max));
+      }
+      out.max = unsigned(max);
+      (key.str() == "reuse" ? p.small_reuse : p.small_stream) = out;
+    }
   }
 
   std::vector<SizeClass> read_classes(const toml::node &n, const std::string &intent) const {

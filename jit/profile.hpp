@@ -2,9 +2,11 @@
 #pragma once
 
 #include "clearjit/clearjit.hpp"
+#include "small.hpp"
 #include "spec.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,9 @@ struct Profile {
   //! Stream clears in batches (clearjit_batch_*), one fence per batch; empty: the stream table.
   //! Specs keep their fence as written; the batch dispatcher leaves the fences out.
   std::vector<SizeClass> batch;
+  //! [small.reuse] / [small.stream]: the small path per intent; absent: stream takes reuse's
+  //! when that is given, else each intent gets the best default for the CPU (default_small).
+  std::optional<SmallPath> small_reuse, small_stream;
   std::string source;                //!< path it came from, or "built-in"
   std::vector<std::string> warnings; //!< accepted but worth saying (unknown intents)
 
@@ -51,6 +56,10 @@ struct Profile {
   }
   const std::vector<SizeClass> &batch_table() const {
     return batch.empty() ? table(Intent::stream) : batch;
+  }
+  SmallPath small(Intent i, const CpuInfo &cpu) const {
+    if (i == Intent::stream && small_stream) return *small_stream;
+    return small_reuse ? *small_reuse : default_small(cpu, i);
   }
 };
 

@@ -139,29 +139,34 @@ Lookup default_lookup(const CpuInfo &cpu) {
 
 using namespace cjit;
 
-struct clearjit {
+namespace {
+
+// The public struct clearjit (clearjit.h: the two entry points) and what only the library sees.
+struct State : clearjit {
   Profile profile;
   std::unique_ptr<GeneratedCode> reuse, stream; // stream null: the reuse table serves both
   std::unique_ptr<GeneratedCode> batch;         // the batch table without fences
-  ClearFn reuse_fn = nullptr, stream_fn = nullptr, batch_fn = nullptr;
+  ClearFn batch_fn = nullptr;
   mutable std::atomic<size_t> open_batches{0};
   std::string warnings;
   std::vector<std::string> reuse_specs, stream_specs, batch_specs; // canonical, one per class
 };
 
-namespace {
+const State &state(const clearjit *cj) { return *static_cast<const State *>(cj); }
 
 Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<SizeClass> &table,
+                                                           const SmallPath &small,
                                                            const CpuInfo &cpu,
                                                            const std::string &name) {
-  return generate(
-      [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, cpu.has(Feature::avx)); }, name,
-      Listing::if_dumped);
+  if (std::string why = small_unsupported_reason(small.strategy, cpu); !why.empty())
+    return Result<std::unique_ptr<GeneratedCode>>::fail(why);
+  return generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, small, cpu); }, name,
+                  Listing::if_dumped);
 }
 
 // Everything after a profile is loaded: host warning, code generation.
 clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
-  auto cj = std::make_unique<clearjit>();
+  auto cj = std::make_unique<State>();
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
   if (p.source != "built-in" && !same_cpu(p.host, cpu))
@@ -169,9 +174,9 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
                     other_cpu_text(profile_host(cpu)) +
                     "; its choices may not be the fastest here\n";
   // One dispatcher: its code kept in `slot`, its entry returned (nullptr with `error` set).
-  auto dispatcher = [&](const std::vector<SizeClass> &table, const char *name,
+  auto dispatcher = [&](const std::vector<SizeClass> &table, Intent intent, const char *name,
                         std::unique_ptr<GeneratedCode> &slot) -> ClearFn {
-    auto code = generate_dispatcher(table, cpu, name);
+    auto code = generate_dispatcher(table, p.small(intent, cpu), cpu, name);
     if (!code) {
       error = code.error;
       return nullptr;
@@ -185,16 +190,20 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
       out.push_back(format_spec(c.kernel));
     return out;
   };
-  cj->reuse_fn = cj->stream_fn = dispatcher(p.reuse, "clearjit_dispatch_reuse", cj->reuse);
-  if (!cj->reuse_fn) return nullptr;
-  if (!p.stream.empty() &&
-      !(cj->stream_fn = dispatcher(p.stream, "clearjit_dispatch_stream", cj->stream)))
+  cj->clear = cj->clear_stream =
+      dispatcher(p.reuse, Intent::reuse, "clearjit_dispatch_reuse", cj->reuse);
+  if (!cj->clear) return nullptr;
+  // Stream gets its own dispatcher when its table or its small path differs from reuse's.
+  if ((!p.stream.empty() || p.small(Intent::stream, cpu) != p.small(Intent::reuse, cpu)) &&
+      !(cj->clear_stream = dispatcher(p.table(Intent::stream), Intent::stream,
+                                      "clearjit_dispatch_stream", cj->stream)))
     return nullptr;
   // Batches fence once at their end, so their pieces are cleared without any fence.
   std::vector<SizeClass> unfenced = p.batch_table();
   for (SizeClass &c : unfenced)
     c.kernel.fence = Fence::none;
-  if (!(cj->batch_fn = dispatcher(unfenced, "clearjit_dispatch_batch", cj->batch))) return nullptr;
+  if (!(cj->batch_fn = dispatcher(unfenced, Intent::stream, "clearjit_dispatch_batch", cj->batch)))
+    return nullptr;
   cj->reuse_specs = specs(p.reuse);
   cj->stream_specs = specs(p.table(Intent::stream));
   cj->batch_specs = specs(p.batch_table());
@@ -226,6 +235,8 @@ clearjit *cjit::open_default(const char *user) {
   return cj;
 }
 
+const Profile &cjit::opened_profile(const clearjit *cj) { return state(cj).profile; }
+
 extern "C" {
 
 clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
@@ -251,41 +262,44 @@ clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
   }
 }
 
-void clearjit_clear(const clearjit *cj, void *dst, size_t n) { cj->reuse_fn(dst, n); }
+// The exported symbols stay for callers that take their address or were built against an
+// older header; the header's inline versions do the same (one load, one indirect call).
+void(clearjit_clear)(const clearjit *cj, void *dst, size_t n) { cj->clear(dst, n); }
 
-void clearjit_clear_stream(const clearjit *cj, void *dst, size_t n) { cj->stream_fn(dst, n); }
+void(clearjit_clear_stream)(const clearjit *cj, void *dst, size_t n) { cj->clear_stream(dst, n); }
 
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n) {
+  const State &st = state(cj);
   const std::vector<SizeClass> &table =
       intent == CLEARJIT_STREAM_BATCH
-          ? cj->profile.batch_table()
-          : cj->profile.table(intent == CLEARJIT_STREAM ? Intent::stream : Intent::reuse);
-  const auto &specs = intent == CLEARJIT_STREAM_BATCH ? cj->batch_specs
-                      : intent == CLEARJIT_STREAM     ? cj->stream_specs
-                                                      : cj->reuse_specs;
+          ? st.profile.batch_table()
+          : st.profile.table(intent == CLEARJIT_STREAM ? Intent::stream : Intent::reuse);
+  const auto &specs = intent == CLEARJIT_STREAM_BATCH ? st.batch_specs
+                      : intent == CLEARJIT_STREAM     ? st.stream_specs
+                                                      : st.reuse_specs;
   return specs[size_t(&class_for(table, n) - table.data())].c_str();
 }
 
-const char *clearjit_profile_source(const clearjit *cj) { return cj->profile.source.c_str(); }
+const char *clearjit_profile_source(const clearjit *cj) { return state(cj).profile.source.c_str(); }
 
-const char *clearjit_warnings(const clearjit *cj) { return cj->warnings.c_str(); }
+const char *clearjit_warnings(const clearjit *cj) { return state(cj).warnings.c_str(); }
 
 void clearjit_batch_begin(clearjit_batch *b, const clearjit *cj) {
   b->cj = cj;
   b->pieces = 0;
   b->open = 1;
-  cj->open_batches.fetch_add(1, std::memory_order_relaxed);
+  state(cj).open_batches.fetch_add(1, std::memory_order_relaxed);
 }
 
 void(clearjit_batch_clear)(clearjit_batch *b, void *dst, size_t n) {
   if (b->open != 1) { // the caller's debug build asserts; here the piece is cleared, fenced
     if (b->cj)
-      b->cj->stream_fn(dst, n); // ended
+      b->cj->clear_stream(dst, n); // ended
     else
       clearjit_zero(dst, n); // never begun (zero-initialised): the process-wide default
     return;
   }
-  b->cj->batch_fn(dst, n);
+  state(b->cj).batch_fn(dst, n);
   ++b->pieces;
 }
 
@@ -293,24 +307,24 @@ size_t(clearjit_batch_end)(clearjit_batch *b) {
   if (b->open != 1) return 0;
   asm volatile("sfence" ::: "memory"); // orders every non-temporal store of the batch
   // Saturating: ending a copy of an ended batch must not wrap the count.
-  size_t open = b->cj->open_batches.load(std::memory_order_relaxed);
-  while (open &&
-         !b->cj->open_batches.compare_exchange_weak(open, open - 1, std::memory_order_relaxed))
+  std::atomic<size_t> &count = state(b->cj).open_batches;
+  size_t open = count.load(std::memory_order_relaxed);
+  while (open && !count.compare_exchange_weak(open, open - 1, std::memory_order_relaxed))
     ;
   b->open = 0;
   return b->pieces;
 }
 
 size_t clearjit_batches_open(const clearjit *cj) {
-  return cj ? cj->open_batches.load(std::memory_order_relaxed) : 0;
+  return cj ? state(cj).open_batches.load(std::memory_order_relaxed) : 0;
 }
 
-void(clearjit_close)(clearjit *cj) { delete cj; }
+void(clearjit_close)(clearjit *cj) { delete static_cast<State *>(cj); }
 
 void clearjit_zero(void *dst, size_t n) {
   // A function-local static: initialised once, thread-safe, also when many threads call first.
   static const clearjit *cj = open_default("clearjit_zero");
-  cj->reuse_fn(dst, n);
+  cj->clear(dst, n);
 }
 
 } // extern "C"

@@ -46,5 +46,7 @@ inline constexpr size_t kPreloadMin = 16384;
 //! is bad. Says what and why on stderr when CLEARJIT_VERBOSE=1 ("clearjit: USER uses ...").
 //! Returns NULL only when even the built-in default cannot be generated.
 clearjit *open_default(const char *user);
+//! The profile an open handle was made from (its small paths, tables and source).
+const Profile &opened_profile(const clearjit *cj);
 
 } // namespace cjit

@@ -3,6 +3,7 @@
 // survive the call, and kernels that use AVX leave the upper halves of ymm0-15 zero (vzeroupper).
 #include "codegen.hpp"
 #include "cpu.hpp"
+#include "small.hpp"
 #include "spec.hpp"
 #include "specs.hpp"
 #include "support.hpp"
@@ -73,7 +74,7 @@ int32_t disp(size_t offset) { return int32_t(offset); }
 // bits 128 and up of ymm/zmm0-15, and vextractf128/vextracti64x4 read them exactly, whereas
 // xgetbv(1) may report a component "in use" even when it is in its initial state. Dirtying all
 // sixteen registers first makes a missing vzeroupper visible in every one the kernel left alone.
-void emit_trampoline(x86::Assembler &a, bool avx, bool avx512) {
+void emit_trampoline(x86::Assembler &a, bool avx, bool avx512, bool dirty = true) {
   using namespace x86;
   // rdi = kernel, rsi = dst, rdx = n, rcx = out.
   for (const Gp &r : kCalleeSavedRegs)
@@ -87,7 +88,7 @@ void emit_trampoline(x86::Assembler &a, bool avx, bool avx512) {
   a.mov(r11, rdi);
   a.mov(rdi, rsi);
   a.mov(rsi, rdx);
-  if (avx) {
+  if (avx && dirty) {
     a.mov(rax, reinterpret_cast<uint64_t>(kDirtyVector.data()));
     for (uint32_t i = 0; i < 16; ++i)
       avx512 ? a.vmovdqu64(zmm(i), zmmword_ptr(rax)) : a.vmovdqu(ymm(i), ymmword_ptr(rax));
@@ -134,22 +135,28 @@ void emit_trampoline(x86::Assembler &a, bool avx, bool avx512) {
 bool host_has_avx() { return host_cpu().has(Feature::avx); }
 bool host_has_avx512() { return host_cpu().has(Feature::avx512f); }
 
-TrampolineFn trampoline() {
-  static std::unique_ptr<GeneratedCode> code = [] {
-    auto r =
-        generate([](x86::Assembler &a) { emit_trampoline(a, host_has_avx(), host_has_avx512()); });
+//! `dirty`: ymm/zmm0-15 hold nonzero upper halves before the call (a kernel that must run
+//! vzeroupper); otherwise they are clean before and must still be clean after (a path that
+//! stores only from general registers need not clean up after its caller).
+TrampolineFn trampoline(bool dirty = true) {
+  static std::unique_ptr<GeneratedCode> codes[2];
+  std::unique_ptr<GeneratedCode> &code = codes[dirty];
+  if (!code) {
+    auto r = generate(
+        [&](x86::Assembler &a) { emit_trampoline(a, host_has_avx(), host_has_avx512(), dirty); });
     if (!r) throw std::runtime_error("trampoline: " + r.error);
-    return std::move(r.value.value());
-  }();
+    code = std::move(r.value.value());
+  }
   // Generated code has whatever signature we emitted; go through void* to say so.
   return reinterpret_cast<TrampolineFn>(reinterpret_cast<void *>(code->fn));
 }
 
 //! Calls `kernel` through the trampoline; returns every ABI rule it broke, one line each.
 //! `uses_avx`: the kernel must leave the upper halves of ymm0-15 (and zmm0-15) zero.
-std::vector<std::string> abi_violations(ClearFn kernel, void *dst, size_t n, bool uses_avx) {
+std::vector<std::string> abi_violations(ClearFn kernel, void *dst, size_t n, bool uses_avx,
+                                        bool dirty = true) {
   AbiSnapshot s{};
-  const uint64_t rflags = trampoline()(kernel, dst, n, &s);
+  const uint64_t rflags = trampoline(dirty)(kernel, dst, n, &s);
   std::vector<std::string> out;
   auto hex = [](uint64_t v) {
     char b[24];
@@ -326,6 +333,64 @@ TEST_P(abi_Kernel, PreservesCalleeSavedStateAndCleansUpAvx) {
 
 INSTANTIATE_TEST_SUITE_P(Specs, abi_Kernel, ::testing::ValuesIn(representative_specs()),
                          [](const auto &info) { return spec_test_name(info.param); });
+
+// ---- Every small-path strategy, as a dispatcher (one stosb class above it) ---------------------
+
+struct SmallAbiCase {
+  Small strategy;
+  unsigned max;
+  bool avx; // false: generated for this CPU without AVX (legacy SSE encodings)
+};
+
+void PrintTo(const SmallAbiCase &c, std::ostream *os) {
+  *os << info(c.strategy).name << " " << c.max << (c.avx ? "" : " without AVX");
+}
+
+std::vector<SmallAbiCase> small_abi_cases() {
+  std::vector<SmallAbiCase> out;
+  for (const SmallInfo &i : small_strategies())
+    for (unsigned max : kSmallMaxes)
+      for (bool avx : {true, false})
+        out.push_back({i.strategy, max, avx});
+  return out;
+}
+
+class abi_Small : public ::testing::TestWithParam<SmallAbiCase> {};
+
+TEST_P(abi_Small, PreservesCalleeSavedStateAndCleansUpAvx) {
+  const SmallAbiCase &c = GetParam();
+  CpuInfo cpu = host_cpu();
+  if (!c.avx)
+    for (Feature f :
+         {Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
+      cpu.set(f, false);
+  if (std::string why = small_unsupported_reason(c.strategy, cpu); !why.empty())
+    GTEST_SKIP() << why;
+  const std::vector<SizeClass> table{{0, default_spec(Method::stosb), 0}};
+  auto code = generate([&](x86::Assembler &a) {
+    emit_dispatcher(a, table, {c.strategy, c.max}, cpu);
+  });
+  ASSERT_TRUE(code) << code.error;
+  const ClearFn fn = (*code)->fn;
+  // Clean vector state before the call must be clean after it, whatever path n takes.
+  const auto at_null = abi_violations(fn, nullptr, 0, host_has_avx(), false);
+  EXPECT_TRUE(at_null.empty()) << "n=0 dst=NULL" << joined(at_null);
+  GuardedBuffer buf(2 * page_size());
+  for (size_t offset : {size_t(0), size_t(5), page_size() - 40}) // the last crosses a page
+    for (size_t n = 0; n <= c.max + 1; n += n < 80 ? 1 : 13) {
+      uint8_t *dst = buf.begin() + offset;
+      std::memset(dst, 0xEE, n);
+      const auto v = abi_violations(fn, dst, n, host_has_avx(), false);
+      EXPECT_TRUE(v.empty()) << "n=" << n << " offset=" << offset << joined(v);
+      EXPECT_EQ(first_nonzero(dst, n), n) << "n=" << n << " offset=" << offset;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, abi_Small, ::testing::ValuesIn(small_abi_cases()),
+                         [](const auto &info) {
+                           return std::string(cjit::info(info.param.strategy).name) + "_" +
+                                  std::to_string(info.param.max) + (info.param.avx ? "" : "_noavx");
+                         });
 
 } // namespace
 } // namespace cjit::test

@@ -181,12 +181,31 @@ Profile parse_or_throw(const std::string &text, const CpuInfo &cpu) {
   return *p;
 }
 
-//! The dispatcher for `table`, generated as clearjit_open does (internal API).
-std::unique_ptr<GeneratedCode> make_dispatcher(const std::vector<SizeClass> &table, bool avx) {
-  auto r =
-      generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, avx); }, "test_dispatch");
+//! The small path make_dispatcher uses unless told otherwise: today's tree, up to 256 bytes.
+constexpr SmallPath kTestSmall{Small::tree, 256};
+
+//! This CPU, or this CPU without AVX (and what needs it) when `avx` is false.
+CpuInfo host_like(bool avx) {
+  CpuInfo c = host_cpu();
+  if (!avx)
+    for (Feature f :
+         {Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
+      c.set(f, false);
+  return c;
+}
+
+//! The dispatcher for `table`, generated as clearjit_open does (internal API), for `cpu`.
+std::unique_ptr<GeneratedCode> make_dispatcher(const std::vector<SizeClass> &table,
+                                               const CpuInfo &cpu, SmallPath small = kTestSmall) {
+  auto r = generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, small, cpu); },
+                    "test_dispatch");
   if (!r) throw std::runtime_error(r.error);
   return std::move(*r.value);
+}
+
+//! The same for this CPU, with or without AVX.
+std::unique_ptr<GeneratedCode> make_dispatcher(const std::vector<SizeClass> &table, bool avx) {
+  return make_dispatcher(table, host_like(avx));
 }
 
 std::span<const uint8_t> code_bytes(const GeneratedCode &g) {
@@ -254,11 +273,11 @@ void add_around(std::set<uint64_t> &out, uint64_t b) {
     if (d >= 0 || b >= uint64_t(-d)) out.insert(b + uint64_t(d));
 }
 
-//! Sizes around every class boundary of `tables` and around kDispatchSmall, up to `limit`.
+//! Sizes around every class boundary of `tables` and around the small path's end, up to `limit`.
 std::vector<uint64_t> boundary_sizes(const std::vector<const std::vector<SizeClass> *> &tables,
                                      uint64_t limit) {
   std::set<uint64_t> sizes;
-  add_around(sizes, kDispatchSmall);
+  add_around(sizes, kTestSmall.max + 1);
   for (const auto *t : tables)
     for (const SizeClass &c : *t)
       if (c.below) add_around(sizes, c.below);
@@ -319,7 +338,7 @@ TEST(runtime_Sweeper, CatchesBadClears) {
 // ---------------------------------------------------------------------------------------------
 // Following the branch tree in the machine code
 
-//! Follows the dispatcher's machine code for size n (>= kDispatchSmall) from its entry through
+//! Follows the dispatcher's machine code for size n (> the small path's max) from its entry through
 //! the size check and the branch tree, decoding only what the prologue and tree emit and taking
 //! the real branch displacements; returns the offset where it lands (the first instruction of
 //! something else: a class's main path), or nullopt with `why`.
@@ -445,10 +464,11 @@ std::string listing_vs_code(std::string_view listing, std::span<const uint8_t> c
   return {};
 }
 
-//! Probe sizes >= kDispatchSmall around every bound of `table`, plus the extremes.
+//! Probe sizes above the small path around every bound of `table`, plus the extremes.
 std::vector<uint64_t> routing_probes(const std::vector<SizeClass> &table) {
-  std::set<uint64_t> s{kDispatchSmall,
-                       kDispatchSmall + 1,
+  constexpr uint64_t kFirst = kTestSmall.max + 1;
+  std::set<uint64_t> s{kFirst,
+                       kFirst + 1,
                        uint64_t(INT32_MAX),
                        uint64_t(INT32_MAX) + 1,
                        k3G,
@@ -462,15 +482,14 @@ std::vector<uint64_t> routing_probes(const std::vector<SizeClass> &table) {
     if (c.below) add_around(s, c.below);
   std::vector<uint64_t> out;
   for (uint64_t n : s)
-    if (n >= kDispatchSmall) out.push_back(n);
+    if (n >= kFirst) out.push_back(n);
   return out;
 }
 
 //! "" when, for every probe size, the dispatcher's branch tree lands on the main path of the
-//! class that class_for names: one landing offset per class, in class order, at a label.
+//! class that class_for names: one landing offset per class, in class order.
 std::string check_routing(const GeneratedCode &g, const std::vector<SizeClass> &table) {
-  std::set<size_t> labels;
-  if (std::string e = listing_vs_code(g.listing, code_bytes(g), &labels); !e.empty()) return e;
+  if (std::string e = listing_vs_code(g.listing, code_bytes(g)); !e.empty()) return e;
   std::map<size_t, size_t> landing_of_class; // table index -> code offset
   std::ostringstream report;
   for (uint64_t n : routing_probes(table)) {
@@ -481,8 +500,8 @@ std::string check_routing(const GeneratedCode &g, const std::vector<SizeClass> &
       report << "n=" << n << ": " << why << "\n";
       continue;
     }
-    if (!labels.count(*landed))
-      report << "n=" << n << ": lands at offset " << *landed << ", which is not a label\n";
+    // A class's main path follows its compare (the lower half of a node falls through), so
+    // landings need not be labels; each class must land in one place, in class order.
     auto [it, fresh] = landing_of_class.emplace(cls, *landed);
     if (!fresh && it->second != *landed)
       report << "n=" << n << " (class " << cls << ", " << format_spec(table[cls].kernel)
@@ -508,7 +527,7 @@ struct ProfileCase {
 };
 void PrintTo(const ProfileCase &c, std::ostream *os) { *os << c.name; }
 
-// Boundaries at odd places, classes the tree cannot reach (below <= kDispatchSmall), every method.
+// Boundaries at odd places, classes the tree cannot reach (below <= 257), every method.
 const ProfileCase kProfiles[] = {
     {"one_class", {{0, "stosb"}}, {}},
     {"mixed",
@@ -650,7 +669,7 @@ TEST(runtime_DispatchTree, CheckCatchesWrongBounds) {
       profile_toml({"AuthenticAMD", 25, 1}, {{4096, "mov"}, {k3G, "sse"}, {0, "stosb"}}), cpu);
   const Profile b = parse_or_throw(
       profile_toml({"AuthenticAMD", 25, 1}, {{4097, "mov"}, {k3G + 1, "sse"}, {0, "stosb"}}), cpu);
-  auto g = make_dispatcher(a.reuse, true);
+  auto g = make_dispatcher(a.reuse, cpu);
   EXPECT_EQ(check_routing(*g, a.reuse), "");
   const std::string report = check_routing(*g, b.reuse);
   EXPECT_NE(report.find("n=4096 "), std::string::npos) << report;
@@ -822,7 +841,7 @@ protected:
     table_ = &profile_.table(c.intent);
     for (const SizeClass &cls : *table_)
       ASSERT_NE(cls.kernel.method, Method::libc) << "libc has no stable listing";
-    code_ = make_dispatcher(*table_, c.avx);
+    code_ = make_dispatcher(*table_, c.avx ? full_cpu() : minimal_cpu());
   }
   Profile profile_;
   const std::vector<SizeClass> *table_ = nullptr;
@@ -860,7 +879,7 @@ INSTANTIATE_TEST_SUITE_P(Profiles, runtime_GoldenDispatch, ::testing::ValuesIn(k
 TEST(runtime_GoldenDispatchFiles, WideBoundsCompareThroughR11) {
   const Profile p = load_or_throw(kRuntimeProfiles / "golden_avx.toml", full_cpu());
   for (Intent i : kIntents) {
-    auto g = make_dispatcher(p.table(i), true);
+    auto g = make_dispatcher(p.table(i), full_cpu());
     EXPECT_NE(g->listing.find("cmp rsi, r11"), std::string::npos) << intent_name(i) << "\n"
                                                                   << g->listing;
   }
@@ -1515,7 +1534,7 @@ std::string perf_map_check() {
       for (SizeClass &c : table)
         c.kernel.fence = Fence::none;
     }
-    auto g = make_dispatcher(table, host_cpu().has(Feature::avx));
+    auto g = make_dispatcher(table, host_cpu(), p.small(i, host_cpu()));
     if (g->size != size || std::memcmp(reinterpret_cast<const void *>(addr),
                                        reinterpret_cast<const void *>(g->fn), size))
       error += name + ": the code at " + addr_hex + " is not the " + std::string(intent_name(i)) +
@@ -1565,13 +1584,16 @@ TEST(runtime_DebugAids, DumpWritesBinAndAsm) {
     std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(
         clearjit_open(path.c_str(), err.data(), err.size()), clearjit_close);
     ASSERT_TRUE(cj) << errbuf_text(err);
-    auto d = make_dispatcher(load_or_throw(path, host_cpu()).reuse, host_cpu().has(Feature::avx));
+    const Profile loaded = load_or_throw(path, host_cpu());
+    auto d = make_dispatcher(loaded.reuse, host_cpu(), loaded.small(Intent::reuse, host_cpu()));
     EXPECT_EQ(read_file(dir.path() / "clearjit_dispatch_reuse.bin").value_or(""),
               std::string(reinterpret_cast<const char *>(d->fn), d->size));
     EXPECT_EQ(read_file(dir.path() / "clearjit_dispatch_reuse.asm").value_or(""),
               "; clearjit_dispatch_reuse\n" + d->listing);
-    EXPECT_FALSE(fs::exists(dir.path() / "clearjit_dispatch_stream.bin"))
-        << "no stream table, no stream dispatcher";
+    // No stream table: a stream dispatcher only where the intents' small paths differ.
+    EXPECT_EQ(fs::exists(dir.path() / "clearjit_dispatch_stream.bin"),
+              loaded.small(Intent::stream, host_cpu()) != loaded.small(Intent::reuse, host_cpu()))
+        << "no stream table and the same small path: no stream dispatcher";
   }
   // Without CLEARJIT_DUMP nothing is written.
   fs::remove(dir.path() / (stem + ".bin"));
@@ -1585,7 +1607,9 @@ TEST(runtime_DebugAids, DispatcherListingsAreKeptOnlyForADump) {
   // A 15,000-class profile kept a 68 MB listing per handle; now none unless CLEARJIT_DUMP.
   const std::vector<SizeClass> table = {{4096, *parse_spec("mov"), 0},
                                         {0, *parse_spec("stosb"), 0}};
-  auto emit = [&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, false); };
+  auto emit = [&](asmjit::x86::Assembler &a) {
+    emit_dispatcher(a, table, kTestSmall, host_like(false));
+  };
   ScopedEnv dump("CLEARJIT_DUMP", nullptr);
   auto plain = generate(emit, "quiet", Listing::if_dumped);
   ASSERT_TRUE(plain) << plain.error;

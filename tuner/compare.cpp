@@ -4,6 +4,8 @@
 
 #include "clearjit/clearjit.h"
 #include "codegen.hpp"
+#include "runtime.hpp"
+#include "smallpath.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -38,13 +40,15 @@ MeasureOptions measure_options(const CompareOptions &o, const char *label) {
 }
 
 // Puts one pooled measurement of a row's point into its column.
-void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj) {
+// `small`: the small path per intent, which serves sizes up to its max whatever the class.
+void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj, const SmallPath *small) {
   row.size = x.size;
   row.intent = x.intent;
   if (x.spec == kTuned) {
     row.tuned = x.gbps;
     row.tuned_cv = x.cv;
-    row.tuned_kernel = x.size < kDispatchSmall ? "head/tail stores"
+    const SmallPath &sp = small[size_t(x.intent)];
+    row.tuned_kernel = x.size <= sp.max ? "small: " + std::string(info(sp.strategy).name)
                        : x.batched
                            ? std::string(clearjit_kernel_for(cj, CLEARJIT_STREAM_BATCH, x.size))
                            : clearjit_kernel_for(cj, clearjit_intent(x.intent), x.size);
@@ -70,6 +74,11 @@ std::vector<uint64_t> default_compare_sizes() {
   const uint64_t K = 1024, M = K * K;
   return {8, 64,    256,    4 * K,  16 * K, 64 * K,  256 * K,
           M, 4 * M, 16 * M, 32 * M, 64 * M, 256 * M, 1024 * M};
+}
+
+std::vector<uint64_t> default_warm_sizes() {
+  return {1,  2,  3,  4,  7,  8,   12,  15,  16,  24,  31,  32,  33,
+          48, 63, 64, 65, 96, 100, 127, 128, 129, 160, 200, 255, 256};
 }
 
 Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
@@ -102,13 +111,26 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
       c.jobs.push_back(in_pattern({kTuned, cj, size, Intent::stream}, p));
       c.jobs.push_back(in_pattern({default_spec(Method::libc), size, Intent::stream}, p));
     }
+  if (o.warm) {
+    std::vector<std::pair<uint64_t, Mix>> cases;
+    for (uint64_t size : o.warm_sizes.empty() ? default_warm_sizes() : o.warm_sizes)
+      cases.push_back({size, Mix::fixed});
+    cases.push_back({0, Mix::log_uniform});
+    cases.push_back({0, Mix::objects});
+    for (Intent i : o.intents)
+      for (auto [size, mix] : cases) {
+        c.jobs.push_back(warm_job(kTuned, Call::exported, i, size, mix, nullptr, cj));
+        c.jobs.push_back(warm_job(kTunedInline, Call::inlined, i, size, mix, nullptr, cj));
+        c.jobs.push_back(warm_job("memset", Call::memset, i, size, mix));
+      }
+  }
   return c;
 }
 
 CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   CompareResult r;
-  if (o.sizes.empty()) throw std::invalid_argument("no sizes to measure");
-  uint64_t largest = *std::max_element(o.sizes.begin(), o.sizes.end());
+  if (o.sizes.empty() && !o.warm) throw std::invalid_argument("no sizes to measure");
+  uint64_t largest = o.sizes.empty() ? 4096 : *std::max_element(o.sizes.begin(), o.sizes.end());
   for (uint64_t b : o.batch_sizes)
     largest = std::max(largest, b);
   Bench bench(cpu, largest);
@@ -126,12 +148,26 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   r.open_ms = median(ms);
 
   r.measurements = bench.run(c.jobs, measure_options(o, "bench"));
+  const Profile &profile = opened_profile(c.opened.get());
+  const SmallPath small[2] = {profile.small(Intent::reuse, cpu),
+                              profile.small(Intent::stream, cpu)};
+  r.small_reuse = describe(small[0]);
+  r.small_stream = describe(small[1]);
 
   // Rows by (batched, pattern, intent, size); the batch section's per-call and memset
   // measurements repeat points of the main table, so they are pooled into both.
   using Key = std::tuple<bool, Pattern, Intent, uint64_t>;
   std::map<Key, std::vector<Measurement>> by_row;
+  std::map<std::tuple<Intent, Mix, uint64_t>, WarmRow> warm;
   for (const Measurement &x : r.measurements) {
+    if (x.warm) {
+      WarmRow &w = warm[{x.intent, x.mix, x.size}];
+      w.intent = x.intent;
+      w.mix = x.mix;
+      w.size = x.size;
+      (x.spec == kTuned ? w.tuned : x.spec == kTunedInline ? w.inlined : w.memset) = x.ns;
+      continue;
+    }
     by_row[{x.batched, x.pattern, x.intent, x.size}].push_back(x);
     if (x.batched) continue;
     if (std::find(o.batch_sizes.begin(), o.batch_sizes.end(), x.size) != o.batch_sizes.end() &&
@@ -155,7 +191,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
     row.pattern = std::get<1>(key);
     for (auto &[spec, x] : pooled) {
       summarize(x);
-      fill_row(row, x, c.opened.get());
+      fill_row(row, x, c.opened.get(), small);
     }
   }
   for (const auto &[key, row] : rows)
@@ -165,6 +201,8 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
     return std::tuple(a.batched, a.pattern, a.intent, a.size) <
            std::tuple(b.batched, b.pattern, b.intent, b.size);
   });
+  for (auto &[key, w] : warm) // intents, then fixed sizes in order, then the mixes
+    r.warm.push_back(w);
   return r;
 }
 
@@ -213,8 +251,9 @@ std::string compare_text(const CompareResult &r) {
                   show(row.memset).c_str(), vs_mem, scattered ? row.oracle_kernel.c_str() : "",
                   scattered ? fmt("%.2fx", vs_best).c_str() : "");
     s << line;
+    if (row.size < kSummaryFrom || row.size > kSummaryTo) continue;
     if (scattered) worst_oracle[g] = std::min(worst_oracle[g], vs_best);
-    if (row.size >= kSummaryFrom && row.size <= kSummaryTo) vs_memset[g].push_back(vs_mem);
+    vs_memset[g].push_back(vs_mem);
   }
 
   bool batch_header = false;
@@ -237,6 +276,55 @@ std::string compare_text(const CompareResult &r) {
                   row.tuned / row.memset, row.oracle / row.memset);
     s << line;
     if (row.size == 4096) batched_4k[row.pattern] = row.tuned / row.memset;
+  }
+  if (!r.warm.empty()) {
+    s << "\nwarm (destination in L1, 64-byte lines at random, offsets 0..63), ns per call (thread "
+         "CPU time), medians;\nclearjit_clear as the header inlines it (load cj->clear, call), "
+         "the exported function (call, indirect jump), memset called through a pointer\n";
+    Intent cur = Intent::stream;
+    bool firstw = true;
+    double worst = 0, worst_exported = 0;
+    std::string worst_what, worst_exported_what;
+    std::vector<double> vs_inline, vs_exported;
+    int slower = 0, rows = 0;
+    for (const WarmRow &w : r.warm) {
+      if (firstw || w.intent != cur) {
+        cur = w.intent;
+        firstw = false;
+        s << "\n"
+          << intent_name(w.intent)
+          << (w.intent == Intent::reuse ? " (clear, then read the first and last byte)"
+                                        : " (clear only)")
+          << ", small path " << (w.intent == Intent::reuse ? r.small_reuse : r.small_stream)
+          << "\n";
+        char h[256];
+        std::snprintf(h, sizeof h, "  %-22s %9s %9s %8s %9s %8s\n", "size", "memset", "clearjit",
+                      "vs mem", "exported", "vs mem");
+        s << h;
+      }
+      if (!w.tuned || !w.memset || !w.inlined) continue;
+      std::string what = w.mix == Mix::fixed ? human_bytes(w.size) : std::string(mix_name(w.mix));
+      double a = w.inlined / w.memset, b = w.tuned / w.memset;
+      char line[256];
+      std::snprintf(line, sizeof line, "  %-22s %9.2f %9.2f %7.2fx %9.2f %7.2fx\n", what.c_str(),
+                    w.memset, w.inlined, a, w.tuned, b);
+      s << line;
+      vs_inline.push_back(a);
+      vs_exported.push_back(b);
+      ++rows;
+      slower += a > 1.0;
+      std::string tag = std::string(intent_name(w.intent)) + " " + what;
+      if (a > worst) worst = a, worst_what = tag;
+      if (b > worst_exported) worst_exported = b, worst_exported_what = tag;
+    }
+    s << "\nverdict: warm small sizes and mixes, clearjit_clear time / memset time: "
+      << (worst <= 1.0 ? "never slower than memset"
+                       : "slower than memset in " + std::to_string(slower) + " of " +
+                             std::to_string(rows) + " rows")
+      << " (worst " << fmt("%.2fx", worst) << " at " << worst_what << ", geometric mean "
+      << fmt("%.2fx", geomean(vs_inline)) << "; through the exported function: worst "
+      << fmt("%.2fx", worst_exported) << " at " << worst_exported_what << ", geometric mean "
+      << fmt("%.2fx", geomean(vs_exported)) << ")\n";
   }
 
   s << "\nsummary (" << human_bytes(kSummaryFrom) << " .. " << human_bytes(kSummaryTo) << ")\n";
@@ -277,18 +365,38 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
       << ", \"oracle_gbps\": " << fmt("%.3f", x.oracle) << "}" << (i + 1 < r.rows.size() ? "," : "")
       << "\n";
   }
-  j << "  ],\n  \"measurements\": [\n";
+  j << "  ],\n  \"warm\": [\n";
+  for (size_t i = 0; i < r.warm.size(); ++i) {
+    const WarmRow &w = r.warm[i];
+    j << "    {\"intent\": " << json_string(intent_name(w.intent))
+      << ", \"mix\": " << json_string(mix_name(w.mix)) << ", \"size\": " << w.size
+      << ", \"tuned_ns\": " << fmt("%.3f", w.tuned) << ", \"inline_ns\": " << fmt("%.3f", w.inlined)
+      << ", \"memset_ns\": " << fmt("%.3f", w.memset) << "}" << (i + 1 < r.warm.size() ? "," : "")
+      << "\n";
+  }
+  j << "  ],\n  \"small\": {\"reuse\": " << json_string(r.small_reuse)
+    << ", \"stream\": " << json_string(r.small_stream) << "},\n  \"measurements\": [\n";
   for (size_t i = 0; i < r.measurements.size(); ++i) {
     const Measurement &m = r.measurements[i];
     j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
       << ", \"intent\": " << json_string(intent_name(m.intent))
       << ", \"pattern\": " << json_string(pattern_name(m.pattern))
       << ", \"batched\": " << (m.batched ? "true" : "false")
-      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv) << "}"
+      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
+      << ", \"warm\": " << (m.warm ? "true" : "false")
+      << ", \"mix\": " << json_string(mix_name(m.mix)) << ", \"ns\": " << fmt("%.3f", m.ns) << "}"
       << (i + 1 < r.measurements.size() ? "," : "") << "\n";
   }
   j << "  ]\n}\n";
   return j.str();
+}
+
+std::string small_study(const CpuInfo &cpu, const CompareOptions &o) {
+  Bench bench(cpu, 4096);
+  std::shared_ptr<clearjit> opened(open_or_throw(o.profile), clearjit_close);
+  SmallStudy s = study_small(bench, opened_profile(opened.get()), cpu, measure_options(o, "small"));
+  return "profile: " + std::string(clearjit_profile_source(opened.get())) + "\n" +
+         small_study_text(s);
 }
 
 std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o) {

@@ -23,13 +23,21 @@ struct CompareOptions {
   double min_time = 0.01;
   bool progress = true;
   std::vector<std::string> benchmark_flags;
+  //! Warm small sizes and mixes (ns per call, memset beside), measured in the same run.
+  bool warm = true;
+  std::vector<uint64_t> warm_sizes;
 };
+
+//! Warm sizes: 1..256 B, every power of two and its neighbours and a few in between.
+std::vector<uint64_t> default_warm_sizes();
 
 //! The sizes the issue names: 8, 64, 256 B, 4, 16, 64, 256 KiB, 1, 4, 16, 32, 64, 256 MiB, 1 GiB.
 std::vector<uint64_t> default_compare_sizes();
 
 //! The name the dispatcher's measurements carry ("tuned").
 inline constexpr const char *kTuned = "tuned";
+//! The dispatcher called the header-inline way (cj->clear).
+inline constexpr const char *kTunedInline = "tuned-inline";
 
 //! Everything `clearjit bench` measures: for each size and intent, the dispatcher (through
 //! clearjit_clear / clearjit_clear_stream, as an application calls it), memset (libc) and every
@@ -53,8 +61,18 @@ struct CompareRow {
   double tuned_cv = 0, memset_cv = 0;
 };
 
+//! One warm row: ns per call, medians.
+struct WarmRow {
+  Intent intent = Intent::reuse;
+  uint64_t size = 0; //!< fixed size; 0 for a mix
+  Mix mix = Mix::fixed;
+  double tuned = 0, inlined = 0, memset = 0;
+};
+
 struct CompareResult {
   std::string source;
+  std::string small_reuse, small_stream; //!< the small paths, described
+  std::vector<WarmRow> warm;
   std::vector<Measurement> measurements;
   std::vector<CompareRow> rows;
   double open_ms = 0; //!< median clearjit_open time, code generation included
@@ -67,5 +85,8 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu);
 //! Seed 001 (stosq and stosb over 1 GiB in 4K, 2M and 1G chunks) and seed 002 (movnti + sfence
 //! against rep stosb over 1 GiB), beside the published numbers.
 std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o);
+
+//! The tuner's small-path study (smallpath.hpp) for the profile's tables, as text.
+std::string small_study(const CpuInfo &cpu, const CompareOptions &o);
 
 } // namespace cjit

@@ -11,7 +11,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <random>
@@ -28,6 +30,53 @@ __attribute__((noinline)) uint64_t read_pass(const uint8_t *p, uint64_t n) {
   for (uint64_t i = 0; i < n; i += 64)
     sum += *reinterpret_cast<const volatile uint64_t *>(p + i);
   return sum;
+}
+
+// Warm measurements: a buffer that stays in L1 and a fixed sequence of calls, the same for
+// every contender of a (size or mix, seed).
+constexpr size_t kWarmCalls = 4096; // a power of two: the index wraps with a mask
+constexpr size_t kWarmLines = 128;  // 8 KiB of destinations: in L1 everywhere, two pages
+constexpr size_t kWarmBytes = kWarmLines * 64 + 64 + 1024;
+
+struct WarmCall {
+  uint32_t off, n;
+};
+
+// The sizes of a mix.
+//  log_uniform: every octave of 1..256 equally likely (n = floor(257^u), u uniform).
+//  objects: a synthetic stand-in for zeroing small objects and buffers, biased to multiples of
+//    8 as allocators and structs are: 40% 8..64 in steps of 8, 25% 1..32, 20% 80..256 in steps
+//    of 16, 15% 1..8. It is a choice, not a measured trace.
+uint32_t draw(Mix mix, std::mt19937_64 &rng, uint64_t fixed) {
+  std::uniform_real_distribution<double> u(0, 1);
+  switch (mix) {
+  case Mix::fixed: return uint32_t(fixed);
+  case Mix::log_uniform: return std::clamp(uint32_t(std::pow(257.0, u(rng))), 1u, 256u);
+  case Mix::objects: {
+    double p = u(rng);
+    auto uni = [&](uint32_t lo, uint32_t hi) {
+      return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+    };
+    if (p < 0.40) return 8 * uni(1, 8);
+    if (p < 0.65) return uni(1, 32);
+    if (p < 0.85) return 16 * uni(5, 16);
+    return uni(1, 8);
+  }
+  }
+  return 1;
+}
+
+// Destinations: a random line of the buffer, offsets 0..63 in turn (fixed) or at random
+// (mixes), so some calls cross the page boundary in the middle of the buffer.
+std::vector<WarmCall> warm_calls(Mix mix, uint64_t size) {
+  std::mt19937_64 rng(0x5eed0000 + size * 8 + uint64_t(mix));
+  std::vector<WarmCall> calls(kWarmCalls);
+  for (size_t i = 0; i < kWarmCalls; ++i) {
+    uint32_t line = uint32_t(rng() % kWarmLines);
+    uint32_t off = mix == Mix::fixed ? uint32_t(i % 64) : uint32_t(rng() % 64);
+    calls[i] = {line * 64 + off, draw(mix, rng, size)};
+  }
+  return calls;
 }
 
 std::string format_eta(double s) {
@@ -57,6 +106,25 @@ std::vector<Measurement> select(const std::vector<Measurement> &ms, Intent inten
   return out;
 }
 
+std::string_view mix_name(Mix m) {
+  switch (m) {
+  case Mix::fixed: return "fixed";
+  case Mix::log_uniform: return "log-uniform 1..256 B";
+  case Mix::objects: return "objects 1..256 B";
+  }
+  return "?";
+}
+
+Job warm_job(std::string label, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
+             const clearjit *cj) {
+  Job j(std::move(label), fn, size, i);
+  j.cj = cj;
+  j.warm = true;
+  j.mix = mix;
+  j.call = call;
+  return j;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -82,7 +150,10 @@ void summarize(Measurement &m) {
   if (m.samples.empty()) return;
   const std::vector<double> &v = m.samples;
   const double n = double(v.size());
-  m.gbps = median(v);
+  if (m.warm)
+    m.ns = median(v);
+  else
+    m.gbps = median(v);
   double mean = std::accumulate(v.begin(), v.end(), 0.0) / n, var = 0;
   for (double x : v)
     var += (x - mean) * (x - mean);
@@ -116,7 +187,9 @@ struct Bench::Impl {
     size_t next = 0; // shared by every job of this size and pattern: each goes on where the
                      // last left off, so consecutive clears never revisit a fresh region
   };
-  std::map<std::pair<uint64_t, Pattern>, Slots> slots; // per size and pattern
+  std::map<std::pair<uint64_t, Pattern>, Slots> slots;            // per size and pattern
+  std::map<std::pair<Mix, uint64_t>, std::vector<WarmCall>> warm; // per (mix, size)
+  uint8_t *warm_buf = nullptr;
   double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
 
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
@@ -134,7 +207,22 @@ struct Bench::Impl {
     madvise(pool, pool_bytes, MADV_HUGEPAGE); // fewer TLB misses; a hint, failure is fine
     std::memset(pool, 1, pool_bytes);         // prefault before any timing
   }
-  ~Impl() { munmap(pool, pool_bytes); }
+  ~Impl() {
+    munmap(pool, pool_bytes);
+    std::free(warm_buf);
+  }
+
+  const std::vector<WarmCall> &warm_for(Mix mix, uint64_t size) {
+    if (!warm_buf) {
+      warm_buf =
+          static_cast<uint8_t *>(std::aligned_alloc(4096, (kWarmBytes + 4095) / 4096 * 4096));
+      if (!warm_buf) throw std::runtime_error("cannot allocate the warm buffer");
+      std::memset(warm_buf, 1, kWarmBytes);
+    }
+    auto &v = warm[{mix, mix == Mix::fixed ? size : 0}];
+    if (v.empty()) v = warm_calls(mix, size);
+    return v;
+  }
 
   ClearFn kernel(const Spec &s) {
     std::string key = format_spec(s);
@@ -182,7 +270,7 @@ namespace {
 double raw_estimate(const std::vector<Job> &jobs, const MeasureOptions &o) {
   double s = 0;
   for (const Job &j : jobs) {
-    double one = double(j.size) * (j.intent == Intent::reuse ? 1.5 : 1) / 24e9;
+    double one = j.warm ? 0 : double(j.size) * (j.intent == Intent::reuse ? 1.5 : 1) / 24e9;
     s += o.repetitions * std::max(1.2 * o.min_time, one);
   }
   return s;
@@ -207,7 +295,12 @@ public:
       size_t idx =
           std::stoul(r.run_name.function_name.substr(r.run_name.function_name.rfind('#') + 1));
       Measurement &m = out_[idx];
-      m.samples.push_back(double(m.size) * double(r.iterations) / r.real_accumulated_time / 1e9);
+      // Warm calls take a few ns: the thread's CPU time, so that a preemption by another process
+      // on this shared machine does not count as the call's time (cold jobs keep wall time).
+      if (m.warm)
+        m.samples.push_back(r.cpu_accumulated_time / double(r.iterations) * 1e9);
+      else
+        m.samples.push_back(double(m.size) * double(r.iterations) / r.real_accumulated_time / 1e9);
     }
   }
 
@@ -258,11 +351,44 @@ void Bench::register_jobs(const std::vector<Job> &jobs, const MeasureOptions &o)
   register_with(jobs, o, nullptr);
 }
 
+namespace {
+
+// The warm timing loop: one call per iteration from a fixed sequence; `clear` is the only
+// difference between contenders.
+template <class Clear>
+auto warm_loop(Clear clear, const std::vector<WarmCall> &calls, uint8_t *buf, bool reuse,
+               Progress *progress, double rep_estimate, double min_time) {
+  return [=, &calls](benchmark::State &st) {
+    const WarmCall *seq = calls.data();
+    size_t i = 0;
+    uint64_t sink = 0;
+    auto t0 = Clock::now();
+    for (auto _ : st) {
+      const WarmCall c = seq[i];
+      i = (i + 1) & (kWarmCalls - 1);
+      uint8_t *dst = buf + c.off;
+      clear(dst, size_t(c.n));
+      if (reuse) // the caller reads what it cleared: first and last byte
+        sink += *reinterpret_cast<volatile uint8_t *>(dst) +
+                *reinterpret_cast<volatile uint8_t *>(dst + c.n - 1);
+    }
+    benchmark::DoNotOptimize(sink);
+    if (progress && std::chrono::duration<double>(Clock::now() - t0).count() >= 0.9 * min_time)
+      progress->add(rep_estimate);
+  };
+}
+
+} // namespace
+
 void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
                           Progress *progress) {
   benchmark::ClearRegisteredBenchmarks();
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job &j = jobs[i];
+    if (j.warm) {
+      register_warm(j, i, o, progress);
+      continue;
+    }
     Spec measured = j.spec;
     if (j.batched) measured.fence = Fence::none; // the batch fences, not each clear
     ClearFn fn = j.fn ? j.fn : j.cj ? nullptr : impl_->kernel(measured);
@@ -330,6 +456,56 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
   }
 }
 
+void Bench::register_warm(const Job &j, size_t index, const MeasureOptions &o, Progress *progress) {
+  const std::vector<WarmCall> &calls = impl_->warm_for(j.mix, j.size);
+  uint8_t *buf = impl_->warm_buf;
+  const bool reuse = j.intent == Intent::reuse;
+  const double rep = estimate_seconds({j}, o) / o.repetitions;
+  std::string name = (j.name.empty() ? format_spec(j.spec) : j.name) + "/warm/" +
+                     std::string(mix_name(j.mix)) + "/" + std::to_string(j.size) + "/" +
+                     std::string(intent_name(j.intent)) + "#" + std::to_string(index);
+  std::function<void(benchmark::State &)> body;
+  const clearjit *cj = j.cj;
+  switch (j.call) {
+  case Call::kernel: {
+    ClearFn fn = j.fn ? j.fn : impl_->kernel(j.spec);
+    body = warm_loop([fn](void *d, size_t n) { fn(d, n); }, calls, buf, reuse, progress, rep,
+                     o.min_time);
+    break;
+  }
+  case Call::exported:
+    if (reuse)
+      body = warm_loop([cj](void *d, size_t n) { (clearjit_clear)(cj, d, n); }, calls, buf, reuse,
+                       progress, rep, o.min_time);
+    else
+      body = warm_loop([cj](void *d, size_t n) { (clearjit_clear_stream)(cj, d, n); }, calls, buf,
+                       reuse, progress, rep, o.min_time);
+    break;
+  case Call::inlined:
+    if (reuse)
+      body = warm_loop([cj](void *d, size_t n) { cj->clear(d, n); }, calls, buf, reuse, progress,
+                       rep, o.min_time);
+    else
+      body = warm_loop([cj](void *d, size_t n) { cj->clear_stream(d, n); }, calls, buf, reuse,
+                       progress, rep, o.min_time);
+    break;
+  case Call::memset: {
+    body = warm_loop(
+        [](void *d, size_t n) {
+          void *(*ms)(void *, int, size_t) = &std::memset;
+          benchmark::DoNotOptimize(ms); // the compiler cannot see which function it calls
+          ms(d, 0, n);
+        },
+        calls, buf, reuse, progress, rep, o.min_time);
+    break;
+  }
+  }
+  benchmark::RegisterBenchmark(name.c_str(), body)
+      ->Repetitions(o.repetitions)
+      ->MinTime(o.min_time)
+      ->UseRealTime();
+}
+
 std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
   std::vector<Measurement> out(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
@@ -339,8 +515,11 @@ std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureO
                          {},
                          0,
                          0,
+                         0,
                          jobs[i].pattern,
-                         jobs[i].batched};
+                         jobs[i].batched,
+                         jobs[i].warm,
+                         jobs[i].mix};
 
   // Google Benchmark reads its flags once from argv: ours first, the caller's pass-through after
   // so they win.

@@ -25,6 +25,22 @@ std::string_view pattern_name(Pattern p);
 constexpr uint64_t kBatchBytes = 2u << 20;
 inline uint64_t batch_pieces(uint64_t size) { return size >= kBatchBytes ? 1 : kBatchBytes / size; }
 
+//! How warm jobs draw their sizes: one fixed size, or a random mix (sizes.hpp documents them).
+enum class Mix : uint8_t {
+  fixed,       //!< Job::size every call
+  log_uniform, //!< 1..256 B, log-uniform (every octave equally likely)
+  objects,     //!< 1..256 B, a synthetic small-object distribution (measure.cpp, README)
+};
+std::string_view mix_name(Mix m);
+
+//! How a warm job calls: what an application does.
+enum class Call : uint8_t {
+  kernel,   //!< Job::fn or the kernel of Job::spec
+  exported, //!< clearjit_clear / clearjit_clear_stream (the exported functions)
+  inlined,  //!< cj->clear / cj->clear_stream (the header-inline form: one load, one call)
+  memset,   //!< memset(dst, 0, n) through a function pointer the compiler cannot see through
+};
+
 //! One (kernel, size, intent, pattern) to measure.
 struct Job {
   Job() = default;
@@ -48,18 +64,32 @@ struct Job {
   ClearFn fn = nullptr;
   const clearjit *cj = nullptr;
   std::string name;
+  //! Warm: the destination is in L1 (one 8 KiB buffer, random 64-byte lines, offsets 0..63
+  //! within the line), sizes by `mix`; measured in ns per call. Reuse reads the first and last
+  //! byte back after each clear (store forwarding), stream does not.
+  bool warm = false;
+  Mix mix = Mix::fixed;
+  Call call = Call::kernel;
 };
+
+//! A warm job: `call` through `fn`/`cj` (as the Call says) at a fixed `size` or a mix.
+Job warm_job(std::string label, Call call, Intent i, uint64_t size, Mix mix = Mix::fixed,
+             ClearFn fn = nullptr, const clearjit *cj = nullptr);
 
 //! The result of one Job: GB/s per repetition, their median and coefficient of variation.
 struct Measurement {
   std::string spec; //!< canonical
   uint64_t size = 0;
   Intent intent = Intent::reuse;
-  std::vector<double> samples; //!< GB/s (1e9 bytes per second) of each repetition
-  double gbps = 0;             //!< median of samples
+  std::vector<double> samples; //!< GB/s (1e9 bytes per second) of each repetition; warm: ns
+                               //!< per call
+  double gbps = 0;             //!< median of samples (warm: 0)
+  double ns = 0;               //!< warm: median ns per call
   double cv = 0;               //!< stddev / mean of samples
   Pattern pattern = Pattern::scattered;
   bool batched = false;
+  bool warm = false;
+  Mix mix = Mix::fixed;
 };
 
 //! A copy of `job` in another pattern, or batched.
@@ -111,6 +141,8 @@ public:
 
 private:
   void register_with(const std::vector<Job> &jobs, const MeasureOptions &options,
+                     class Progress *progress);
+  void register_warm(const Job &job, size_t index, const MeasureOptions &options,
                      class Progress *progress);
   struct Impl;
   std::unique_ptr<Impl> impl_;

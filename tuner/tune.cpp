@@ -108,6 +108,11 @@ public:
       measure(again, "re-measuring noisy points");
 
     choose(r);
+    // The small path last: its candidates are whole dispatchers over the chosen tables.
+    Profile tables;
+    tables.reuse = r.reuse;
+    tables.stream = r.stream;
+    r.small = study_small(bench_, tables, cpu_, options("small path"));
     r.measurements = all_;
     r.notes.insert(r.notes.begin(), notes_.begin(), notes_.end());
     r.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -642,6 +647,13 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
       t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first)
         << ", at_end = " << num(g.second) << " }\n";
   }
+  if (r.small) // warm ns per call: see `clearjit bench --small`
+    for (Intent i : kIntents) {
+      const SmallPath p = i == Intent::reuse ? r.small->reuse : r.small->stream;
+      t << "\n[small." << intent_name(i)
+        << "]\nstrategy = " << toml_string(std::string(info(p.strategy).name))
+        << "\nmax = " << p.max << "\n";
+    }
   for (const auto &[name, table] :
        {std::pair<const char *, const std::vector<SizeClass> *>{"reuse", &r.reuse},
         {"stream", &r.stream},
@@ -730,6 +742,7 @@ std::string summary_text(const TuneResult &r) {
       s << "  " << d << "\n";
   }
   const Findings &f = r.findings;
+  if (r.small) s << small_study_text(*r.small);
   s << "\nfindings\n  stosb_no_allocate: "
     << (f.stosb_no_allocate.size
             ? human_bytes(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason +

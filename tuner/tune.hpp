@@ -4,6 +4,7 @@
 #include "candidates.hpp"
 #include "choose.hpp"
 #include "measure.hpp"
+#include "smallpath.hpp"
 
 #include <map>
 #include <optional>
@@ -47,6 +48,8 @@ struct TuneResult {
   std::vector<SizeClass> batch; //!< stream clears in batches; empty when not measured
   //! libc GB/s per grid size, as the tables' gbps (both patterns where both were measured)
   std::map<uint64_t, double> memset_reuse, memset_stream, memset_batch;
+  //! The small-path study (warm, ns per call) and its choice per intent; written as [small.*].
+  std::optional<SmallStudy> small;
   Findings findings;
   double seconds = 0;
   std::string level;

@@ -37,7 +37,13 @@ typedef enum clearjit_intent {
   CLEARJIT_STREAM_BATCH = 2
 } clearjit_intent;
 
-/*! A loaded profile with one generated dispatcher per intent. */
+/*! A loaded profile with one generated dispatcher per intent, made by clearjit_open only. The
+ *  two entry points are public (callers only read them) so that clearjit_clear can be inline:
+ *  one load and one indirect call. The library's own state follows them, private. */
+struct clearjit {
+  void (*clear)(void *dst, size_t n);        /*!< the generated dispatcher for intent reuse */
+  void (*clear_stream)(void *dst, size_t n); /*!< the generated dispatcher for intent stream */
+};
 typedef struct clearjit clearjit;
 
 /*! Loads and validates the profile at `profile_path` and generates its dispatchers.
@@ -89,7 +95,8 @@ size_t clearjit_batch_end(clearjit_batch *b);
 size_t clearjit_batches_open(const clearjit *cj);
 
 /*! The canonical spec of the profile's kernel for n bytes and `intent`. Valid until close.
- *  Up to 256 bytes the dispatcher clears with its own head/tail stores whatever the class. */
+ *  Up to the profile's small-path maximum (256 bytes by default) the dispatcher clears with its
+ *  own small path whatever the class. */
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n);
 
 /*! The path the profile came from, or "built-in". */
@@ -100,6 +107,16 @@ const char *clearjit_warnings(const clearjit *cj);
 
 /*! Releases everything. NULL is ignored. Batches on `cj` must have ended. */
 void clearjit_close(clearjit *cj);
+
+/* clearjit_clear and clearjit_clear_stream inline in the caller: one load and one indirect call
+ * into the generated dispatcher, instead of a call to the exported function and its indirect
+ * jump (faster on small sizes; README, "Small sizes"). The exported functions stay: taking
+ * their address, `(clearjit_clear)(cj, dst, n)`, or defining CLEARJIT_NO_INLINE before this
+ * header calls them. Each argument is evaluated once. */
+#ifndef CLEARJIT_NO_INLINE
+#define clearjit_clear(cj, dst, n) ((cj)->clear((dst), (n)))
+#define clearjit_clear_stream(cj, dst, n) ((cj)->clear_stream((dst), (n)))
+#endif
 
 /*! Process-wide default (intent reuse): opened on first use by the default lookup, falling
  *  back to the built-in default if that file is bad. Thread-safe; never fails. */

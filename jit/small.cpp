@@ -1,0 +1,273 @@
+// Small-path strategies: sizes 0..max cleared by a dispatcher itself, each leaf returning on
+// its own (no shared exit, no jump to a jump).
+//
+// Registers: rdi = dst, rsi = n (System V); rax, rcx and k1 are scratch. Vector stores use
+// xmm16/ymm16/zmm16 where the CPU has AVX512VL: registers 16-31 have no legacy-SSE alias, so
+// using them leaves the upper halves of ymm0-15 alone and no vzeroupper is needed (glibc's EVEX
+// memsets do the same). Otherwise xmm0/ymm0, with vzeroupper after a ymm store.
+// General-register stores are `mov [m], 0` (an immediate: no register to zero first).
+#include "small.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace cjit {
+namespace {
+
+using namespace asmjit;
+using namespace asmjit::x86;
+
+class Gen {
+public:
+  explicit Gen(SmallContext &c)
+      : a(c.a), max(c.max), big(c.big), avx(c.cpu.has(Feature::avx)),
+        avx512(c.cpu.has(Feature::avx512f)), evex(avx512 && c.cpu.has(Feature::avx512vl)) {}
+
+  Assembler &a;
+  const unsigned max;
+  const Label big;
+  const bool avx, avx512, evex;
+
+  //! The widest vector store this CPU has.
+  unsigned widest() const { return avx512 ? 64 : avx ? 32 : 16; }
+
+  void zero_vector() {
+    if (evex)
+      a.vpxord(xmm16, xmm16, xmm16);
+    else if (avx)
+      a.vpxor(xmm0, xmm0, xmm0);
+    else
+      a.pxor(xmm0, xmm0);
+  }
+
+  void store(Mem m, unsigned width) {
+    m.setSize(std::min(width, 8u));
+    switch (width) {
+    case 1:
+    case 2:
+    case 4:
+    case 8: a.mov(m, 0); break;
+    case 16:
+      m.setSize(16), evex ? a.vmovdqu64(m, xmm16) : avx ? a.vmovdqu(m, xmm0) : a.movdqu(m, xmm0);
+      break;
+    case 32: m.setSize(32), evex ? a.vmovdqu64(m, ymm16) : a.vmovdqu(m, ymm0); break;
+    case 64: m.setSize(64), a.vmovdqu64(m, evex ? zmm16 : zmm0); break;
+    }
+  }
+
+  //! Returns from a leaf; vzeroupper only where this leaf stored from ymm0/zmm0.
+  void ret_after(unsigned widest_store) {
+    if (widest_store >= 32 && !evex) a.vzeroupper();
+    a.ret();
+  }
+
+  //! A whole leaf for n in [s, 2s] (s == 0: n == 0, nothing to store): the first and the last s
+  //! bytes, overlapping in the middle, in stores up to `unit` wide, then ret.
+  //!   [HHHHHHHH________]     head at dst
+  //!   [________TTTTTTTT]     tail at dst + n - s
+  void head_tail_leaf(unsigned s, unsigned unit) {
+    if (s == 0) {
+      a.ret();
+      return;
+    }
+    const unsigned w = std::min(s, unit);
+    if (w >= 16) zero_vector();
+    for (unsigned off = 0; off < s; off += w)
+      store(ptr(rdi, int32_t(off)), w);
+    for (unsigned off = 0; off < s; off += w)
+      store(ptr(rdi, rsi, 0, int32_t(off) - int32_t(s)), w);
+    ret_after(w);
+  }
+
+  void cmp_n(uint32_t bound) { a.cmp(rsi, int32_t(bound)); }
+
+  //! Binds a branch target. (Aligning targets to 16 bytes, as glibc does, measured no
+  //! difference on Zen 5, and unaligned code keeps listings free of padding.)
+  void bind_aligned(const Label &l) { a.bind(l); }
+
+  //! n in [0, 2 * top] by a balanced tree over the octaves 1, 2, 4, .. top (log2 compares).
+  //! Leaf s takes (s, 2s], so a power of two is the top of the smaller octave: 2 stores of
+  //! 128 bytes for n = 256, not 2 of 256.
+  void tree(unsigned top, unsigned unit) {
+    std::vector<unsigned> sizes{0}; // leaf i clears n in [sizes[i], 2 * sizes[i]]
+    for (unsigned s = 1; s <= top; s *= 2)
+      sizes.push_back(s);
+    auto node = [&](auto &&self, size_t lo, size_t hi) -> void {
+      if (lo == hi) return head_tail_leaf(sizes[lo], unit);
+      size_t mid = (lo + hi + 1) / 2;
+      Label upper = a.newLabel();
+      cmp_n(2 * sizes[mid - 1] + 1); // the first n leaf mid - 1 cannot take
+      a.jae(upper);
+      self(self, lo, mid - 1);
+      bind_aligned(upper);
+      self(self, mid, hi);
+    };
+    node(node, 0, sizes.size() - 1);
+  }
+
+  //! Octave rungs in increasing order from `from` (a power of two, or 0): rung s clears
+  //! (s, 2s] with head_tail_leaf(s) (n == 0 for s == 0); the last rung ends at max and sizes
+  //! above go to big.
+  void rungs(unsigned from, unsigned unit) {
+    for (unsigned s = from; s < max; s = s ? 2 * s : 1) {
+      const bool last = 2 * s >= max;
+      Label next = a.newLabel();
+      cmp_n(last ? max + 1 : 2 * s + 1);
+      last ? a.jae(big) : a.jae(next);
+      head_tail_leaf(s, unit);
+      if (last) return;
+      bind_aligned(next);
+    }
+  }
+};
+
+// Today's shape: one compare against max, then a balanced tree of octaves (about log2(max)
+// compares for every size), stores up to 32 bytes.
+void emit_tree(SmallContext &c) {
+  Gen g(c);
+  g.cmp_n(c.max + 1);
+  g.a.jae(c.big);
+  g.tree(c.max / 2, std::min(32u, g.widest()));
+}
+
+// LLVM libc's inline_memset ladder: `if (n < 2) ... if (n < 4) ...` in increasing order, so the
+// smallest (most common) sizes take the fewest branches; general registers below 16 bytes, then
+// vector stores up to 32 bytes (a load of bytes just stored from a zmm register forwards
+// slowly on Zen 5: 64-byte stores cost a caller that reads back; vec and masked use them).
+void emit_ladder(SmallContext &c) {
+  Gen g(c);
+  g.rungs(0, std::min(32u, g.widest()));
+}
+
+// glibc's memset-vec-unaligned shape: below one vector (V = 64, 32 or 16 bytes) a balanced tree
+// of narrower head/tail stores; from V, one branch-free head/tail rung per octave of V-wide
+// stores (2, 4, 8 .. stores covering [V, 2V], [2V, 4V], ..).
+void emit_vec(SmallContext &c) {
+  Gen g(c);
+  const unsigned v = g.widest();
+  Label above = g.a.newLabel();
+  g.cmp_n(v);
+  g.a.jae(above);
+  g.tree(v / 2, v / 2);
+  g.bind_aligned(above);
+  g.rungs(v, v);
+}
+
+// glibc's AVX-512 memset (memset-vec-unaligned-erms, 2.36), its layout too: [64, 128] (two
+// zmm stores, the head/tail pair) is the fall-through of both compares; below 64 bytes one
+// masked store (bzhi builds the low-n-bits mask, kmovq, vmovdqu8 zmm{k1}; masked-out bytes are
+// never written and cannot fault). Its one branch avoids a 64-byte window crossing a page,
+// where masked stores are slow: those few go through a tree. Above 128 bytes, octave rungs of
+// zmm head/tail stores.
+void emit_masked(SmallContext &c) {
+  Gen g(c);
+  Assembler &a = g.a;
+  Label less = a.newLabel(), more = a.newLabel(), cross = a.newLabel();
+  g.cmp_n(64);
+  a.jb(less);
+  g.cmp_n(128);
+  a.ja(c.max == 128 ? c.big : more); // with max 128 everything above is the classes'
+
+  g.head_tail_leaf(64, 64);
+  g.bind_aligned(less);
+  a.mov(eax, edi);
+  a.and_(eax, 4095);
+  a.cmp(eax, 4096 - 64);
+  a.ja(cross);
+  a.mov(rax, -1);
+  a.bzhi(rax, rax, rsi); // bits 0..n-1
+  a.kmovq(k1, rax);
+  g.zero_vector();
+  a.k(k1).vmovdqu8(zmmword_ptr(rdi), zmm16);
+  a.ret();
+  g.bind_aligned(cross);
+  g.tree(32, 32);
+  if (c.max == 128) return;
+  g.bind_aligned(more);
+  g.rungs(128, 64);
+}
+
+// One `rep stosb` for every small size: with FSRM (fast short rep mov; AMD Zen 3 and later
+// also make short rep stosb fast) the microcode start-up is a few cycles, and there are no
+// branches to mispredict on a mix of sizes.
+void emit_stosb(SmallContext &c) {
+  Assembler &a = c.a;
+  a.cmp(rsi, int32_t(c.max + 1));
+  a.jae(c.big);
+  a.mov(rcx, rsi);
+  a.xor_(eax, eax);
+  a.rep().stosb();
+  a.ret();
+}
+
+constexpr Feature N = Feature::none;
+
+constexpr SmallInfo kStrategies[] = {
+    {Small::tree,
+     "tree",
+     "a balanced branch tree of octaves, head/tail stores up to 32 bytes",
+     {Feature::sse2, N, N, N},
+     emit_tree},
+    {Small::ladder,
+     "ladder",
+     "octave rungs in increasing order (smallest sizes fewest branches), general registers "
+     "below 16 bytes, then vector stores up to 32 bytes",
+     {Feature::sse2, N, N, N},
+     emit_ladder},
+    {Small::vec,
+     "vec",
+     "a tree below one vector, then branch-free head/tail rungs of the widest vector",
+     {Feature::sse2, N, N, N},
+     emit_vec},
+    {Small::masked,
+     "masked",
+     "one AVX-512 masked store up to 64 bytes (page-cross guard), then zmm head/tail rungs",
+     {Feature::avx512f, Feature::avx512bw, Feature::avx512vl, Feature::bmi2},
+     emit_masked},
+    {Small::stosb,
+     "stosb",
+     "one rep stosb (fast short strings)",
+     {Feature::erms, Feature::fsrm, N, N},
+     emit_stosb},
+};
+
+} // namespace
+
+std::span<const SmallInfo> small_strategies() { return kStrategies; }
+
+const SmallInfo &info(Small s) { return kStrategies[size_t(s)]; }
+
+std::optional<Small> small_by_name(std::string_view name) {
+  for (const SmallInfo &i : kStrategies)
+    if (i.name == name) return i.strategy;
+  return std::nullopt;
+}
+
+bool valid_small_max(uint64_t max) {
+  return std::find(std::begin(kSmallMaxes), std::end(kSmallMaxes), max) != std::end(kSmallMaxes);
+}
+
+std::string small_unsupported_reason(Small s, const CpuInfo &cpu) {
+  for (Feature f : info(s).needs)
+    if (!cpu.has(f))
+      return "small path " + std::string(info(s).name) + " needs " + std::string(feature_name(f)) +
+             ", which this CPU lacks";
+  return "";
+}
+
+SmallPath default_small(const CpuInfo &cpu, Intent intent) {
+  if (intent == Intent::stream && small_unsupported_reason(Small::masked, cpu).empty())
+    return {Small::masked, 256};
+  return {Small::tree, 256};
+}
+
+std::string describe(const SmallPath &p) {
+  return std::string(info(p.strategy).name) + ", up to " + std::to_string(p.max) + " B";
+}
+
+void emit_small(Assembler &a, const SmallPath &p, const CpuInfo &cpu, const Label &big) {
+  SmallContext c{a, cpu, p.max, big};
+  info(p.strategy).emit(c);
+}
+
+} // namespace cjit

@@ -1,0 +1,84 @@
+cmp rsi, 1                                  ; 4883FE01
+jae L1                                      ; 0F83........
+ret                                         ; C3
+L1:
+cmp rsi, 3                                  ; 4883FE03
+jae L2                                      ; 0F83........
+mov byte ptr [rdi], 0                       ; C60700
+mov byte ptr [rdi+rsi-1], 0                 ; C64437FF00
+ret                                         ; C3
+L2:
+cmp rsi, 5                                  ; 4883FE05
+jae L3                                      ; 0F83........
+mov word ptr [rdi], 0                       ; 66C7070000
+mov word ptr [rdi+rsi-2], 0                 ; 66C74437FE0000
+ret                                         ; C3
+L3:
+cmp rsi, 9                                  ; 4883FE09
+jae L4                                      ; 0F83........
+mov dword ptr [rdi], 0                      ; C70700000000
+mov dword ptr [rdi+rsi-4], 0                ; C74437FC00000000
+ret                                         ; C3
+L4:
+cmp rsi, 17                                 ; 4883FE11
+jae L5                                      ; 0F83........
+mov qword ptr [rdi], 0                      ; 48C70700000000
+mov qword ptr [rdi+rsi-8], 0                ; 48C74437F800000000
+ret                                         ; C3
+L5:
+cmp rsi, 33                                 ; 4883FE21
+jae L6                                      ; 0F83........
+pxor xmm0, xmm0                             ; 660FEFC0
+movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
+movdqu xmmword ptr [rdi+rsi-16], xmm0       ; F30F7F4437F0
+ret                                         ; C3
+L6:
+cmp rsi, 65                                 ; 4883FE41
+jae L7                                      ; 0F83........
+pxor xmm0, xmm0                             ; 660FEFC0
+movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
+movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
+movdqu xmmword ptr [rdi+rsi-32], xmm0       ; F30F7F4437E0
+movdqu xmmword ptr [rdi+rsi-16], xmm0       ; F30F7F4437F0
+ret                                         ; C3
+L7:
+cmp rsi, 129                                ; 4881FE81000000
+jae L8                                      ; 0F83........
+pxor xmm0, xmm0                             ; 660FEFC0
+movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
+movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
+movdqu xmmword ptr [rdi+32], xmm0           ; F30F7F4720
+movdqu xmmword ptr [rdi+48], xmm0           ; F30F7F4730
+movdqu xmmword ptr [rdi+rsi-64], xmm0       ; F30F7F4437C0
+movdqu xmmword ptr [rdi+rsi-48], xmm0       ; F30F7F4437D0
+movdqu xmmword ptr [rdi+rsi-32], xmm0       ; F30F7F4437E0
+movdqu xmmword ptr [rdi+rsi-16], xmm0       ; F30F7F4437F0
+ret                                         ; C3
+L8:
+cmp rsi, 257                                ; 4881FE01010000
+jae L0                                      ; 0F83........
+pxor xmm0, xmm0                             ; 660FEFC0
+movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
+movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
+movdqu xmmword ptr [rdi+32], xmm0           ; F30F7F4720
+movdqu xmmword ptr [rdi+48], xmm0           ; F30F7F4730
+movdqu xmmword ptr [rdi+64], xmm0           ; F30F7F4740
+movdqu xmmword ptr [rdi+80], xmm0           ; F30F7F4750
+movdqu xmmword ptr [rdi+96], xmm0           ; F30F7F4760
+movdqu xmmword ptr [rdi+112], xmm0          ; F30F7F4770
+movdqu xmmword ptr [rdi+rsi-128], xmm0      ; F30F7F443780
+movdqu xmmword ptr [rdi+rsi-112], xmm0      ; F30F7F443790
+movdqu xmmword ptr [rdi+rsi-96], xmm0       ; F30F7F4437A0
+movdqu xmmword ptr [rdi+rsi-80], xmm0       ; F30F7F4437B0
+movdqu xmmword ptr [rdi+rsi-64], xmm0       ; F30F7F4437C0
+movdqu xmmword ptr [rdi+rsi-48], xmm0       ; F30F7F4437D0
+movdqu xmmword ptr [rdi+rsi-32], xmm0       ; F30F7F4437E0
+movdqu xmmword ptr [rdi+rsi-16], xmm0       ; F30F7F4437F0
+ret                                         ; C3
+L0:
+lea r8, [rdi+rsi]                           ; 4C8D0437
+xor eax, eax                                ; 31C0
+mov rdx, rsi                                ; 4889F2
+mov rcx, rdx                                ; 4889D1
+rep stos byte ptr [rdi], al                 ; F3AA
+ret                                         ; C3

@@ -1,0 +1,40 @@
+// Tuning the small path: every strategy this CPU runs, generated as a whole dispatcher over the
+// profile's tables, measured warm (ns per call) at fixed sizes and mixes; the choice is a pure
+// function of the measurements.
+#pragma once
+
+#include "measure.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cjit {
+
+//! "small:masked:256": the label of a candidate's measurements.
+std::string small_label(const SmallPath &p);
+
+//! Sizes the strategy is chosen on (with both mixes): 1..256 B.
+std::vector<uint64_t> small_strategy_sizes();
+//! Sizes the max is chosen on, for the chosen strategy: 160 B..1 KiB.
+std::vector<uint64_t> small_max_sizes();
+
+//! Stage 1, a pure function: the strategy with the lowest geometric mean of ns per call over
+//! small_strategy_sizes() and both mixes, among candidates measured at max 256 for `intent`.
+//! Stage 2: for that strategy, the max with the lowest geometric mean over small_max_sizes()
+//! (sizes above a max are the classes' kernels). Falls back to `fallback` without measurements.
+SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback);
+
+struct SmallStudy {
+  std::vector<Measurement> measurements;
+  SmallPath reuse, stream;
+};
+
+//! Measures every strategy (both stages) for `profile`'s tables and chooses per intent.
+SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
+                       const MeasureOptions &options);
+
+//! A table: strategy x size, ns per call, memset beside; the choice per intent.
+std::string small_study_text(const SmallStudy &s);
+
+} // namespace cjit
