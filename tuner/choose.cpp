@@ -146,9 +146,7 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
   auto loses_to_memset = [&](const Measurement &k, const auto &pattern) {
     auto libc = pattern.find({k.size, std::string("libc")});
     if (libc == pattern.end() || k.spec == "libc") return false;
-    const Measurement &m = libc->second;
-    const double band = std::min(o.max_band, std::max(o.noise_floor, 2 * std::max(k.cv, m.cv)));
-    return k.gbps < m.gbps * (1 - band);
+    return k.gbps < libc->second.gbps * (1 - o.memset_floor);
   };
   std::vector<Measurement> out;
   for (const auto &[key, a] : s) {

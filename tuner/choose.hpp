@@ -20,6 +20,10 @@ struct ChooseOptions {
   //! A lone winner between two sizes won by the same kernel is an outlier when that kernel is
   //! within this fraction of it.
   double outlier_band = 0.10;
+  //! A kernel more than this fraction slower than memset in either destination pattern is out of
+  //! play at that size (robust_measurements), however noisy: clearjit's promise is never to be
+  //! slower than memset, and issue 11's floor is 0.97x. Ties then go to memset itself.
+  double memset_floor = 0.03;
 };
 
 //! Lower is simpler; ties go to the simpler kernel. Keys are canonical specs.
@@ -40,7 +44,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 //! One measurement per (size, kernel) measured in both patterns, for winners(): its samples are
 //! the geometric means of every pair of its scattered and consecutive samples, so a kernel
 //! ranks by both patterns at once. A kernel that loses to memset (spec "libc") in either
-//! pattern by more than the noise band (as in winners), or was not measured in both, is out of
+//! pattern by more than options.memset_floor, or was not measured in both, is out of
 //! play at that size (kept at 0 GB/s, so it ends a run there): a class never wins one pattern
 //! by losing the other to memset. `scattered` and `consecutive` hold one
 //! intent each (the tuner selects them).

@@ -70,6 +70,55 @@ SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallP
   return best;
 }
 
+namespace {
+
+// The study's jobs with memset beside. Stage 1: every strategy the CPU runs at max 256, over
+// small_strategy_sizes() and both mixes; stage 2: each intent's `chosen` strategy at every max,
+// over small_max_sizes(). `code` gives a candidate's dispatcher (it returns null when the jobs
+// are only planned, for an estimate).
+template <class Code>
+std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chosen[2], Code code) {
+  std::vector<Job> jobs;
+  auto add = [&](std::string label, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn) {
+    jobs.push_back(warm_job(std::move(label), call, i, size, mix, fn));
+  };
+  const std::vector<uint64_t> sizes = stage == 1 ? small_strategy_sizes() : small_max_sizes();
+  for (Intent i : kIntents) {
+    std::vector<SmallPath> candidates;
+    if (stage == 1) {
+      for (const SmallInfo &s : small_strategies())
+        if (small_unsupported_reason(s.strategy, cpu).empty())
+          candidates.push_back({s.strategy, 256});
+    } else {
+      for (unsigned max : kSmallMaxes)
+        candidates.push_back({chosen[size_t(i)].strategy, max});
+    }
+    for (uint64_t size : sizes)
+      add("memset", Call::memset, i, size, Mix::fixed, nullptr);
+    if (stage == 1)
+      for (Mix mix : kMixes)
+        add("memset", Call::memset, i, 0, mix, nullptr);
+    for (const SmallPath &p : candidates) {
+      for (uint64_t size : sizes)
+        add(small_label(p), Call::kernel, i, size, Mix::fixed, code(i, p));
+      if (stage == 1)
+        for (Mix mix : kMixes)
+          add(small_label(p), Call::kernel, i, 0, mix, code(i, p));
+    }
+  }
+  return jobs;
+}
+
+} // namespace
+
+double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options) {
+  const SmallPath chosen[2] = {default_small(cpu, Intent::reuse),
+                               default_small(cpu, Intent::stream)};
+  auto none = [](Intent, SmallPath) -> ClearFn { return nullptr; };
+  return bench.estimate_seconds(study_jobs(1, cpu, chosen, none), options) +
+         bench.estimate_seconds(study_jobs(2, cpu, chosen, none), options);
+}
+
 SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
                        const MeasureOptions &options) {
   SmallStudy out;
@@ -85,45 +134,16 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
     }
     return code->fn;
   };
-  auto add = [](std::vector<Job> &jobs, std::string label, Call call, Intent i, uint64_t size,
-                Mix mix, ClearFn fn) { jobs.push_back(warm_job(label, call, i, size, mix, fn)); };
 
-  // Stage 1: every strategy at max 256, with memset beside.
-  std::vector<Job> jobs;
-  for (Intent i : kIntents) {
-    for (uint64_t size : small_strategy_sizes())
-      add(jobs, "memset", Call::memset, i, size, Mix::fixed, nullptr);
-    for (Mix mix : kMixes)
-      add(jobs, "memset", Call::memset, i, 0, mix, nullptr);
-    for (const SmallInfo &s : small_strategies()) {
-      if (!small_unsupported_reason(s.strategy, cpu).empty()) continue;
-      const SmallPath p{s.strategy, 256};
-      for (uint64_t size : small_strategy_sizes())
-        add(jobs, small_label(p), Call::kernel, i, size, Mix::fixed, dispatcher(i, p));
-      for (Mix mix : kMixes)
-        add(jobs, small_label(p), Call::kernel, i, 0, mix, dispatcher(i, p));
-    }
-  }
+  SmallPath chosen[2] = {default_small(cpu, Intent::reuse), default_small(cpu, Intent::stream)};
   MeasureOptions o = options;
   o.label = "small path: strategies";
-  out.measurements = bench.run(jobs, o);
-  SmallPath chosen[2] = {
-      choose_small(out.measurements, Intent::reuse, default_small(cpu, Intent::reuse)),
-      choose_small(out.measurements, Intent::stream, default_small(cpu, Intent::stream))};
+  out.measurements = bench.run(study_jobs(1, cpu, chosen, dispatcher), o);
+  for (Intent i : kIntents)
+    chosen[size_t(i)] = choose_small(out.measurements, i, chosen[size_t(i)]);
 
-  // Stage 2: the chosen strategy at every max, over sizes around and above 256.
-  jobs.clear();
-  for (Intent i : kIntents) {
-    for (uint64_t size : small_max_sizes())
-      add(jobs, "memset", Call::memset, i, size, Mix::fixed, nullptr);
-    for (unsigned max : kSmallMaxes) {
-      const SmallPath p{chosen[size_t(i)].strategy, max};
-      for (uint64_t size : small_max_sizes())
-        add(jobs, small_label(p), Call::kernel, i, size, Mix::fixed, dispatcher(i, p));
-    }
-  }
   o.label = "small path: limits";
-  for (Measurement &m : bench.run(jobs, o))
+  for (Measurement &m : bench.run(study_jobs(2, cpu, chosen, dispatcher), o))
     out.measurements.push_back(std::move(m));
   out.reuse = choose_small(out.measurements, Intent::reuse, chosen[0]);
   out.stream = choose_small(out.measurements, Intent::stream, chosen[1]);

@@ -34,6 +34,9 @@ struct SmallStudy {
 SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
                        const MeasureOptions &options);
 
+//! What study_small will take, estimated before it runs (for the tuner's time limit).
+double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options);
+
 //! A table: strategy x size, ns per call, memset beside; the choice per intent.
 std::string small_study_text(const SmallStudy &s);
 

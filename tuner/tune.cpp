@@ -50,6 +50,10 @@ std::vector<uint64_t> size_grid(uint64_t lo, uint64_t hi, int steps) {
   return {out.begin(), out.end()};
 }
 
+// Below this fraction of memset's speed with consecutive destinations a scattered-only pick is
+// worth reporting (issue 11's floor: no class under 0.97x memset in either pattern).
+constexpr double kConsecutiveFloor = 0.97;
+
 class Tuner {
 public:
   Tuner(const TuneOptions &o, const CpuInfo &cpu)
@@ -65,6 +69,8 @@ public:
   TuneResult run() {
     start_ = Clock::now();
     TuneResult r;
+    // The small-path study runs last, on the chosen tables: its time is set aside first.
+    if (budget_ > 0) budget_ -= small_study_seconds(bench_, cpu_, options(""));
     r.level = std::string(level_name(o_.level));
     grid_ = size_grid(o_.min_size, o_.max_size, plan_.steps_per_octave);
 
@@ -325,13 +331,14 @@ private:
       if (s.info().nontemporal) out.push_back(s);
     return out;
   }
+  // Every other grid size (one per octave at the default level): a batch's choice changes
+  // slowly with the piece size, and the stage must fit beside the others.
   std::vector<Job> batch_jobs() const {
     std::vector<Job> jobs;
-    for (uint64_t size : grid_)
-      if (size < kBatchBytes)
-        for (const Spec &s : batch_candidates())
-          for (Pattern p : kPatterns)
-            jobs.push_back(in_pattern({s, size, Intent::stream}, p, true));
+    for (size_t k = 0; k < grid_.size() && grid_[k] < kBatchBytes; k += 2)
+      for (const Spec &s : batch_candidates())
+        for (Pattern p : kPatterns)
+          jobs.push_back(in_pattern({s, grid_[k], Intent::stream}, p, true));
     return jobs;
   }
 
@@ -349,8 +356,10 @@ private:
     return out;
   }
 
-  // Where scattered destinations alone would have chosen another kernel than both patterns
-  // together, with each one's speed against memset in each pattern.
+  // Where scattered destinations alone would have chosen a kernel of another family than both
+  // patterns together, or one that loses to memset with consecutive destinations (what the
+  // robust choice exists for), with each one's speed against memset in each pattern. Adjacent
+  // sizes with the same two picks are one line, quoted at the first of them.
   void note_disagreements(TuneResult &r, const std::string &table, Intent intent,
                           const std::vector<Measurement> &scattered,
                           const std::vector<Measurement> &consecutive,
@@ -359,19 +368,39 @@ private:
     const auto s = pooled_medians(scattered, intent), c = pooled_medians(consecutive, intent);
     auto vs_memset = [](const std::map<std::string, double> &at, const std::string &spec) {
       auto k = at.find(spec), m = at.find("libc");
-      return k == at.end() || m == at.end() || m->second <= 0 ? std::string("?")
-                                                              : fmt("%.2fx", k->second / m->second);
+      return k == at.end() || m == at.end() || m->second <= 0 ? 0.0 : k->second / m->second;
     };
+    auto shown = [](double x) { return x > 0 ? fmt("%.2fx", x) : std::string("not measured"); };
+    struct Line {
+      uint64_t first, last;
+      std::string alone, pick, text;
+    };
+    std::vector<Line> lines;
     for (const Winner &w : winners(scattered, intent, cx)) {
       if (!std::binary_search(grid_.begin(), grid_.end(), w.size) || !c.count(w.size)) continue;
       const std::string pick = format_spec(class_for(chosen, w.size).kernel);
-      if (pick == w.spec) continue;
-      r.disagreements.push_back(
-          table + " " + human_bytes(w.size) + ": scattered alone picks " + w.spec + " (" +
-          vs_memset(s.at(w.size), w.spec) + " memset scattered, " +
-          vs_memset(c.at(w.size), w.spec) + " consecutive); chosen " + pick + " (" +
-          vs_memset(s.at(w.size), pick) + ", " + vs_memset(c.at(w.size), pick) + ")");
+      const double alone_c = vs_memset(c.at(w.size), w.spec);
+      const bool other_family =
+          parse_spec(pick)->info().family != parse_spec(w.spec)->info().family;
+      if (pick == w.spec || (!other_family && !(alone_c > 0 && alone_c < kConsecutiveFloor)))
+        continue;
+      if (!lines.empty() && lines.back().alone == w.spec && lines.back().pick == pick) {
+        lines.back().last = w.size;
+        continue;
+      }
+      lines.push_back({w.size, w.size, w.spec, pick,
+                       "scattered alone picks " + w.spec + " (" +
+                           shown(vs_memset(s.at(w.size), w.spec)) + " memset scattered, " +
+                           shown(alone_c) + " consecutive); chosen " + pick + " (" +
+                           shown(vs_memset(s.at(w.size), pick)) + ", " +
+                           shown(vs_memset(c.at(w.size), pick)) + ")"});
     }
+    for (const Line &l : lines)
+      r.disagreements.push_back(table + " " + human_bytes(l.first) +
+                                (l.last != l.first ? " .. " + human_bytes(l.last) + " (quoted at " +
+                                                         human_bytes(l.first) + ")"
+                                                   : std::string()) +
+                                ": " + l.text);
   }
 
   // For every grid point, the variants of each method within 10% of the best default there.
@@ -470,16 +499,26 @@ private:
     return jobs;
   }
 
-  // Winners whose lead over the runner-up is smaller than their noise get more samples.
+  // Noisy winners (cv above 5%) get more samples, in each pattern where they were noisy, and
+  // memset beside them there: the robust choice compares the two.
   std::vector<Job> noisy_jobs() {
     std::vector<Job> jobs;
     ComplexityMap cx = complexity();
     std::vector<Measurement> ms = table_measurements();
-    for (Intent intent : kIntents)
-      for (const Winner &w : winners(ms, intent, cx))
-        for (const Measurement &m : ms)
-          if (m.intent == intent && m.size == w.size && m.spec == w.spec && m.cv > 0.05)
-            jobs.push_back({*parse_spec(m.spec), m.size, intent});
+    for (Intent intent : kIntents) {
+      const std::vector<Measurement> from = chosen_from(select(ms, intent, Pattern::scattered),
+                                                        select(all_, intent, Pattern::consecutive));
+      std::set<std::pair<uint64_t, Pattern>> again;
+      for (const Winner &w : winners(from, intent, cx))
+        for (const Measurement &m : all_)
+          if (m.intent == intent && m.size == w.size && m.spec == w.spec && !m.batched &&
+              m.cv > 0.05) {
+            jobs.push_back(in_pattern({*parse_spec(m.spec), m.size, intent}, m.pattern));
+            again.insert({m.size, m.pattern});
+          }
+      for (const auto &[size, pattern] : again)
+        jobs.push_back(in_pattern({default_spec(Method::libc), size, intent}, pattern));
+    }
     return jobs;
   }
 
