@@ -128,6 +128,24 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
         c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
       out[i] = {out[i].size, around, c->gbps};
   }
+  // A run whose kernel is of the same family as the run before it joins that run when the
+  // earlier kernel is within outlier_band of it at every size of the run: near-equal kernels of
+  // one family (ntavx512 and clzero, unroll=2 and unroll=4) make one class, not several that
+  // alternate with the noise.
+  for (size_t i = 1; i < out.size();) {
+    size_t j = i;
+    while (j < out.size() && out[j].spec == out[i].spec)
+      ++j;
+    const std::string prev = out[i - 1].spec;
+    bool join = prev != out[i].spec && family_of(prev) == family_of(out[i].spec);
+    for (size_t k = i; join && k < j; ++k) {
+      const Candidate *c = find(*at[k], prev);
+      join = c && c->gbps >= out[k].gbps * (1 - o.outlier_band);
+    }
+    for (size_t k = i; join && k < j; ++k)
+      out[k] = {out[k].size, prev, find(*at[k], prev)->gbps};
+    i = j;
+  }
   return out;
 }
 
