@@ -251,8 +251,7 @@ int cmd_bench_mix(const BenchArgs &a) {
   }
   try {
     const CpuInfo &cpu = host_cpu();
-    MixResult r = measure_mix(*h, cj.get(), cpu.l2.size ? cpu.l2.size : 1 << 20,
-                              cpu.l3.size ? cpu.l3.size : 32 << 20, a.repetitions);
+    MixResult r = measure_mix(*h, cj.get(), cpu.l2_bytes(), cpu.l3_bytes(), a.repetitions);
     r.preload_min = kPreloadMin;
     std::cout << histogram_text(*h) << "\n" << mix_text(r);
   } catch (const std::exception &e) {

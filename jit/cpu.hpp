@@ -49,6 +49,9 @@ struct CpuInfo {
   std::array<bool, size_t(Feature::count_)> features{};
 
   bool has(Feature f) const { return f == Feature::none || features[size_t(f)]; }
+  //! Cache sizes to plan with: CPUID's, or 1 MiB (L2) and 32 MiB (L3) where it says nothing.
+  uint64_t l2_bytes() const { return l2.size ? l2.size : uint64_t(1) << 20; }
+  uint64_t l3_bytes() const { return l3.size ? l3.size : uint64_t(32) << 20; }
   void set(Feature f, bool on = true) { features[size_t(f)] = on; }
 };
 

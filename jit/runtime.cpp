@@ -43,8 +43,7 @@ Profile builtin_profile(const CpuInfo &cpu) {
   const bool avx = cpu.has(Feature::avx), amd = cpu.vendor == "AuthenticAMD";
   const char *vec = avx ? "avx2:unroll=4" : "sse:unroll=4";
   const char *nt = avx ? "ntavx2" : "ntsse";
-  const uint64_t l2 = cpu.l2.size ? cpu.l2.size : 1 << 20,
-                 l3 = cpu.l3.size ? cpu.l3.size : 32 << 20;
+  const uint64_t l2 = cpu.l2_bytes(), l3 = cpu.l3_bytes();
   const char *bulk = cpu.has(Feature::erms) ? "stosb" : vec;
   if (cpu.has(Feature::erms) && amd)
     p.reuse = {cls(2048, vec), cls(0, "stosb")};

@@ -148,9 +148,14 @@ TEST(Choose, ABisectionSizeDoesNotSplitAClass) {
   ms.push_back(point("ntavx2", 96 * KiB, 61));
   ms.push_back(point("avx2", 96 * KiB, 30));
   ms.push_back(point("libc", 96 * KiB, 30));
-  auto table = dispatch_table(winners(ms, Intent::stream, kComplexity));
+  ChooseOptions o;
+  o.partial = {96 * KiB}; // the tuner says which sizes were bisections
+  auto table = dispatch_table(winners(ms, Intent::stream, kComplexity, o));
   ASSERT_EQ(table.size(), 1u);
   EXPECT_EQ(format_spec(table[0].kernel), "ntavx512");
+  // Not said to be partial, 96 KiB is a size like any other: ntavx512 was not measured there,
+  // so its class ends.
+  EXPECT_GT(dispatch_table(winners(ms, Intent::stream, kComplexity)).size(), 1u);
 }
 
 TEST(Choose, ThenItsFamilyKeepsTheClass) {

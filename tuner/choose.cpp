@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 namespace cjit {
 namespace {
@@ -49,6 +50,19 @@ std::string family_of(const std::string &spec) {
 
 } // namespace
 
+int kernel_complexity(const Spec &s) {
+  int penalty = s.info().nontemporal ? 1000 : 0;
+  CpuInfo all;
+  all.features.fill(true);
+  auto code = compile_kernel(s, all);
+  if (!code) return penalty + 999;
+  const std::string &l = code.value.value()->listing;
+  int lines = 0;
+  for (char c : l)
+    lines += c == '\n';
+  return penalty + lines;
+}
+
 std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
                             const ComplexityMap &complexity, const ChooseOptions &o) {
   auto sizes = by_size(ms, intent);
@@ -77,10 +91,13 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   // neighbouring winners and memset only) neither ends a run nor admits a kernel it did not
   // measure. Fewest classes, and near-equal kernels do not flip classes with the noise. Within
   // a run: the previous class's family first (string, temporal, non-temporal), then the simplest.
-  size_t most = 0;
+  auto partial = [&](const Point &p) { return o.partial.count(p.size) > 0; };
+  // Each kernel's family, parsed once (the comparisons below ask for it often).
+  std::map<std::string, std::string> families;
   for (const Point &p : points)
-    most = std::max(most, p.measured.size());
-  auto partial = [&](const Point &p) { return p.measured.size() * 2 < most; };
+    for (const Candidate &c : *p.cs)
+      if (!families.count(c.spec)) families[c.spec] = family_of(c.spec);
+  auto family = [&](const std::string &spec) { return families.at(spec); };
   std::vector<Winner> out;
   std::vector<const std::vector<Candidate> *> at;
   std::string prev_family;
@@ -98,7 +115,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
     std::string pick;
     auto better = [&](const std::string &s) {
       if (pick.empty()) return true;
-      bool sf = family_of(s) == prev_family, pf = family_of(pick) == prev_family;
+      bool sf = family(s) == prev_family, pf = family(pick) == prev_family;
       if (sf != pf) return sf;
       int sc = complexity_of(complexity, s), pc = complexity_of(complexity, pick);
       if (sc != pc) return sc < pc;
@@ -116,7 +133,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
       out.push_back({points[k].size, pick, gbps});
       at.push_back(points[k].cs);
     }
-    prev_family = family_of(pick);
+    prev_family = family(pick);
     i = j;
   }
   // A lone winner between two sizes won by the same kernel, which is close to it here too, is
@@ -137,7 +154,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
     while (j < out.size() && out[j].spec == out[i].spec)
       ++j;
     const std::string prev = out[i - 1].spec;
-    bool join = prev != out[i].spec && family_of(prev) == family_of(out[i].spec);
+    bool join = prev != out[i].spec && family(prev) == family(out[i].spec);
     for (size_t k = i; join && k < j; ++k) {
       const Candidate *c = find(*at[k], prev);
       join = c && c->gbps >= out[k].gbps * (1 - o.outlier_band);
@@ -221,10 +238,7 @@ std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws) {
   std::vector<SizeClass> out;
   std::vector<double> gbps; // of the current class's points
   auto close = [&](uint64_t below) {
-    double logsum = 0;
-    for (double g : gbps)
-      logsum += std::log(g);
-    out.back().gbps = std::round(std::exp(logsum / double(gbps.size())) * 10) / 10;
+    out.back().gbps = std::round(geomean(gbps) * 10) / 10;
     out.back().below = below;
     gbps.clear();
   };
@@ -232,7 +246,9 @@ std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws) {
     if (i == 0 || ws[i].spec != ws[i - 1].spec) {
       if (i > 0) close(round_boundary(std::sqrt(double(ws[i - 1].size) * double(ws[i].size))));
       auto spec = parse_spec(ws[i].spec);
-      out.push_back({0, spec ? *spec : Spec{}, 0});
+      // Winners come from measured kernels, whose specs are canonical: anything else is a bug.
+      if (!spec) throw std::invalid_argument("dispatch_table: " + spec.error);
+      out.push_back({0, *spec, 0});
     }
     gbps.push_back(ws[i].gbps);
   }
@@ -265,7 +281,7 @@ NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
   }
   // A step, not a level: rep stosb may be ahead of temporal stores everywhere (no read for
   // ownership on some CPUs); the no-allocate step multiplies that lead once more.
-  const double threshold = std::max(step_ratio, 1.4 * smooth[0]);
+  const double threshold = std::max(step_ratio, kStepOverLead * smooth[0]);
   size_t step = ratio.size();
   while (step > 0 && smooth[step - 1] >= threshold)
     --step;
@@ -275,9 +291,9 @@ NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
     char buf[300];
     std::snprintf(
         buf, sizeof buf,
-        "rep stosb never stayed %.2fx faster than temporal stores (1.4x its lead of %.2fx at %llu "
+        "rep stosb never stayed %.2fx faster than temporal stores (%.1fx its lead of %.2fx at %llu "
         "bytes) up to %llu bytes; best ratio %.2fx at %llu bytes",
-        threshold, smooth[0], (unsigned long long)ratio.front().first,
+        threshold, kStepOverLead, smooth[0], (unsigned long long)ratio.front().first,
         (unsigned long long)ratio.back().first, best, (unsigned long long)best_size);
     out.reason = buf;
     return out;

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,17 @@ struct ChooseOptions {
   //! play at that size (robust_measurements), however noisy: clearjit's promise is never to be
   //! slower than memset, and issue 11's floor is 0.97x. Ties then go to memset itself.
   double memset_floor = 0.03;
+  //! Sizes measured only partly: crossover bisections, which measured the two neighbouring
+  //! winners and memset. They neither end a class nor admit a kernel they did not measure.
+  std::set<uint64_t> partial;
 };
 
 //! Lower is simpler; ties go to the simpler kernel. Keys are canonical specs.
 using ComplexityMap = std::map<std::string, int>;
+
+//! A kernel's complexity: the lines of its listing, non-temporal kernels after every temporal
+//! one (on a tie they cost the caller its cache contents for nothing).
+int kernel_complexity(const Spec &s);
 
 //! The winner at one measured size.
 struct Winner {
@@ -68,8 +76,11 @@ std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws);
 uint64_t round_boundary(double bytes);
 
 //! Zen's no-allocate step: the smallest size from which one rep stosb over the whole extent
-//! runs clearly faster than temporal stores (at least step_ratio, and 1.4x its lead at the
-//! smallest size measured), at that size and every larger one.
+//! runs clearly faster than temporal stores (at least step_ratio, and kStepOverLead times its
+//! lead at the smallest size measured), at that size and every larger one.
+//! 1.4: rep stosb may lead temporal stores everywhere (no read for ownership); the step
+//! multiplies that lead once more, by ~2.5x on Zen 3-5, and noise moves it by less than 1.2x.
+constexpr double kStepOverLead = 1.4;
 struct NoAllocate {
   std::optional<uint64_t> size;
   std::string reason;     //!< why it is absent, or how it was found

@@ -160,21 +160,6 @@ void summarize(Measurement &m) {
   m.cv = v.size() > 1 && mean > 0 ? std::sqrt(var / (n - 1)) / mean : 0;
 }
 
-int kernel_complexity(const Spec &s) {
-  // Non-temporal stores rank after every temporal kernel: on a tie they cost the caller its
-  // cache contents for nothing.
-  int penalty = s.info().nontemporal ? 1000 : 0;
-  CpuInfo all;
-  all.features.fill(true);
-  auto code = compile_kernel(s, all);
-  if (!code) return penalty + 999;
-  const std::string &l = code.value.value()->listing;
-  int lines = 0;
-  for (char c : l)
-    lines += c == '\n';
-  return penalty + lines;
-}
-
 struct Bench::Impl {
   const CpuInfo &cpu;
   uint8_t *pool = nullptr;
@@ -193,7 +178,7 @@ struct Bench::Impl {
   double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
 
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
-    uint64_t l3 = cpu.l3.size ? cpu.l3.size : (32ull << 20);
+    const uint64_t l3 = cpu.l3_bytes();
     if (max_size > uint64_t(1) << 40) // far beyond any machine's memory; rounding would wrap
       throw std::invalid_argument("cannot measure " + std::to_string(max_size) +
                                   " bytes: too large for a destination pool");

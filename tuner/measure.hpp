@@ -148,7 +148,4 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
-//! Instructions in the kernel's listing; fewer is simpler (ties go to the simpler kernel).
-int kernel_complexity(const Spec &s);
-
 } // namespace cjit

@@ -378,17 +378,13 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     uint64_t lower = 0;
     for (const SizeClass &sc : table) {
       std::string spec = format_spec(sc.kernel);
-      double logsum = 0;
-      int n = 0;
+      std::vector<double> vs_memset;
       for (auto [size, m] : memset)
         if (size >= lower && (!sc.below || size < sc.below) && m > 0)
-          if (auto k = at(spec, size)) {
-            logsum += std::log(*k / m);
-            ++n;
-          }
+          if (auto k = at(spec, size)) vs_memset.push_back(*k / m);
       std::string gain = "&ndash;";
-      if (n) {
-        double x = std::exp(logsum / n);
+      if (!vs_memset.empty()) {
+        double x = geomean(vs_memset);
         gain = "<span class=\"" +
                std::string(x >= 1.02   ? "up"
                            : x <= 0.98 ? "down"
@@ -461,7 +457,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
   h << "</dl></div>\n";
 
   // The no-allocate sweep: where one rep stosb stops pulling lines into the cache.
-  uint64_t l3 = cpu.l3.size ? cpu.l3.size : 32ull << 20;
+  const uint64_t l3 = cpu.l3_bytes();
   Curve stosb, reference;
   for (auto &[key, g] : gbps) {
     auto &[i, spec, size] = key;

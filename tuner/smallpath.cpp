@@ -17,23 +17,21 @@ namespace {
 constexpr Mix kMixes[] = {Mix::log_uniform, Mix::objects};
 
 //! Geometric mean of ns per call of `label` over the given cases (repeated measurements of a
-//! case are averaged first); 0 when any case is missing.
+//! case are averaged geometrically first); 0 when any case is missing.
 double score(const std::vector<Measurement> &ms, Intent intent, const std::string &label,
              const std::vector<uint64_t> &sizes, bool mixes) {
   std::set<uint64_t> fixed(sizes.begin(), sizes.end());
-  std::map<std::pair<int, uint64_t>, std::pair<double, int>> cases; // log sum, count
+  std::map<std::pair<int, uint64_t>, std::vector<double>> cases; // ns per call of each case
   for (const Measurement &m : ms) {
     if (m.spec != label || m.intent != intent || !m.warm || m.ns <= 0) continue;
     if (m.mix == Mix::fixed ? !fixed.count(m.size) : !mixes) continue;
-    auto &c = cases[{int(m.mix), m.size}];
-    c.first += std::log(m.ns);
-    c.second += 1;
+    cases[{int(m.mix), m.size}].push_back(m.ns);
   }
   if (cases.empty() || cases.size() != sizes.size() + (mixes ? std::size(kMixes) : 0)) return 0;
-  double logs = 0;
-  for (auto &[key, c] : cases)
-    logs += c.first / c.second;
-  return std::exp(logs / double(cases.size()));
+  std::vector<double> per_case;
+  for (auto &[key, ns] : cases)
+    per_case.push_back(geomean(ns));
+  return geomean(per_case);
 }
 
 std::string padded(const std::string &s, int width) {

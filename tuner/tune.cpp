@@ -54,6 +54,9 @@ std::vector<uint64_t> size_grid(uint64_t lo, uint64_t hi, int steps) {
 // worth reporting (issue 11's floor: no class under 0.97x memset in either pattern).
 constexpr double kConsecutiveFloor = 0.97;
 
+// The seeds' chunk study: one clear of the largest size in chunks of these (0: the whole).
+constexpr uint64_t kStudyChunks[] = {0, 4 << 10, 64 << 10, 2 << 20, 8 << 20, 32 << 20};
+
 class Tuner {
 public:
   Tuner(const TuneOptions &o, const CpuInfo &cpu)
@@ -63,7 +66,7 @@ public:
       if (unsupported_reason(s, cpu).empty()) methods_.push_back(s);
     for (const Spec &s : candidates(o.level))
       if (unsupported_reason(s, cpu).empty()) pool_.push_back(s);
-    l3_ = cpu.l3.size ? cpu.l3.size : 32ull << 20;
+    l3_ = cpu.l3_bytes();
   }
 
   TuneResult run() {
@@ -224,14 +227,24 @@ private:
   std::vector<Job> chunk_jobs() const {
     std::vector<Job> jobs;
     for (Method m : {Method::stosb, Method::stosq})
-      for (uint64_t c : {uint64_t(0), uint64_t(4) << 10, uint64_t(64) << 10, uint64_t(2) << 20,
-                         uint64_t(8) << 20, uint64_t(32) << 20}) {
+      for (uint64_t c : kStudyChunks) {
         if (c >= o_.max_size) continue;
         Spec s = default_spec(m);
         s.chunk = c;
         jobs.push_back({s, o_.max_size, Intent::stream});
       }
     return jobs;
+  }
+
+  // The fence study's two kernels: one sfence at the end, and one per 4 KiB chunk.
+  struct FenceSpecs {
+    Spec at_end, per_chunk;
+  };
+  FenceSpecs fence_specs() const {
+    FenceSpecs f{fence_method(), fence_method()};
+    f.per_chunk.chunk = 4096;
+    f.per_chunk.fence = Fence::chunk;
+    return f;
   }
 
   Spec fence_method() const {
@@ -250,14 +263,20 @@ private:
   // An sfence per 4 KiB chunk against one at the end.
   std::vector<Job> fence_jobs() const {
     std::vector<Job> jobs;
-    Spec end = fence_method(), chunked = end;
-    chunked.chunk = 4096;
-    chunked.fence = Fence::chunk;
+    const FenceSpecs f = fence_specs();
     for (uint64_t size : fence_sizes()) {
-      jobs.push_back({end, size, Intent::stream});
-      jobs.push_back({chunked, size, Intent::stream});
+      jobs.push_back({f.at_end, size, Intent::stream});
+      jobs.push_back({f.per_chunk, size, Intent::stream});
     }
     return jobs;
+  }
+
+  // The chooser's options for one intent's table: the crossover bisections are its partial sizes.
+  ChooseOptions choose_options(Intent intent) const {
+    ChooseOptions o;
+    for (const auto &[i, size] : bisections_)
+      if (i == intent) o.partial.insert(size);
+    return o;
   }
 
   ComplexityMap complexity() {
@@ -376,7 +395,7 @@ private:
       std::string alone, pick, text;
     };
     std::vector<Line> lines;
-    for (const Winner &w : winners(scattered, intent, cx)) {
+    for (const Winner &w : winners(scattered, intent, cx, choose_options(intent))) {
       if (!std::binary_search(grid_.begin(), grid_.end(), w.size) || !c.count(w.size)) continue;
       const std::string pick = format_spec(class_for(chosen, w.size).kernel);
       const double alone_c = vs_memset(c.at(w.size), w.spec);
@@ -449,7 +468,7 @@ private:
     ComplexityMap cx = complexity();
     std::vector<Measurement> ms = table_measurements();
     for (Intent intent : kIntents) {
-      std::vector<Winner> ws = winners(ms, intent, cx);
+      std::vector<Winner> ws = winners(ms, intent, cx, choose_options(intent));
       for (size_t i = 1; i < ws.size(); ++i) {
         if (ws[i].spec == ws[i - 1].spec || double(ws[i].size) / double(ws[i - 1].size) < 1.2)
           continue;
@@ -509,7 +528,7 @@ private:
       const std::vector<Measurement> from = chosen_from(select(ms, intent, Pattern::scattered),
                                                         select(all_, intent, Pattern::consecutive));
       std::set<std::pair<uint64_t, Pattern>> again;
-      for (const Winner &w : winners(from, intent, cx))
+      for (const Winner &w : winners(from, intent, cx, choose_options(intent)))
         for (const Measurement &m : all_)
           if (m.intent == intent && m.size == w.size && m.spec == w.spec && !m.batched &&
               m.cv > 0.05) {
@@ -537,7 +556,7 @@ private:
                                c = select(all_, intent, Pattern::consecutive);
       const std::vector<Measurement> from = chosen_from(s, c);
       std::vector<SizeClass> &table = intent == Intent::reuse ? r.reuse : r.stream;
-      table = dispatch_table(winners(from, intent, cx));
+      table = dispatch_table(winners(from, intent, cx, choose_options(intent)));
       note_disagreements(r, std::string(intent_name(intent)), intent, s, c, table, cx);
       (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
           pooled_gbps(from, intent, "libc");
@@ -568,8 +587,7 @@ private:
       ChunkStudy c;
       c.method = std::string(info(method).name);
       c.size = o_.max_size;
-      for (uint64_t chunk : {uint64_t(0), uint64_t(4) << 10, uint64_t(64) << 10, uint64_t(2) << 20,
-                             uint64_t(8) << 20, uint64_t(32) << 20}) {
+      for (uint64_t chunk : kStudyChunks) {
         Spec s = default_spec(method);
         s.chunk = chunk;
         auto g = pooled_gbps(plain, Intent::stream, format_spec(s));
@@ -580,11 +598,8 @@ private:
     }
 
     FenceStudy fs;
-    Spec end = fence_method(), chunked = end;
-    chunked.chunk = 4096;
-    chunked.fence = Fence::chunk;
-    fs.at_end = format_spec(end);
-    fs.per_chunk = format_spec(chunked);
+    fs.at_end = format_spec(fence_specs().at_end);
+    fs.per_chunk = format_spec(fence_specs().per_chunk);
     auto per_chunk = pooled_gbps(plain, Intent::stream, fs.per_chunk),
          at_end = pooled_gbps(plain, Intent::stream, fs.at_end);
     for (uint64_t size : fence_sizes())
@@ -655,7 +670,7 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
     t << (i ? ", " : "") << toml_string(h.features[i]);
   t << "]\nl1d = " << h.l1d << "\nl2 = " << h.l2 << "\nl3 = " << h.l3
     << "\nhypervisor = " << (h.hypervisor ? "true" : "false") << "\n\n";
-  t << "[tuning]\ntool = \"clearjit 0.1.0\"\ndate = " << r.date
+  t << "[tuning]\ntool = \"clearjit " CLEARJIT_VERSION "\"\ndate = " << r.date
     << "\nlevel = " << toml_string(r.level) << "\nseconds = " << num(r.seconds) << "\n";
   for (const std::string &n : r.notes)
     t << "# " << n << "\n";
@@ -754,19 +769,15 @@ std::string summary_text(const TuneResult &r) {
     uint64_t lower = 0;
     for (const SizeClass &c : table) {
       // memset's speed over the same class: geometric mean at the grid sizes inside it.
-      double logsum = 0;
-      int n = 0;
+      std::vector<double> inside;
       for (auto &[size, g] : memset)
-        if (size >= lower && (!c.below || size < c.below) && g > 0) {
-          logsum += std::log(g);
-          ++n;
-        }
+        if (size >= lower && (!c.below || size < c.below) && g > 0) inside.push_back(g);
       std::string range =
           human_bytes(lower) + " .. " + (c.below ? human_bytes(c.below) : std::string("up"));
       char line[200];
       std::snprintf(line, sizeof line, "  %-24s %-28s %7.1f   %s\n", range.c_str(),
                     format_spec(c.kernel).c_str(), c.gbps,
-                    n ? fmt("%.2fx", c.gbps / std::exp(logsum / n)).c_str() : "-");
+                    inside.empty() ? "-" : fmt("%.2fx", c.gbps / geomean(inside)).c_str());
       s << line;
       lower = c.below;
     }
