@@ -81,8 +81,7 @@ int cmd_asm(const std::string &spec) {
 int cmd_which() {
   const CpuInfo &cpu = host_cpu();
   Lookup l = default_lookup(cpu);
-  std::printf("default profile lookup for %s family %u model %u:\n", cpu.vendor.c_str(), cpu.family,
-              cpu.model);
+  std::printf("default profile lookup for %s:\n", other_cpu_text(profile_host(cpu)).c_str());
   int i = 1;
   for (const LookupStep &s : l.steps) {
     std::printf("  %d. %-40s %s\n", i++, s.step.c_str(), s.result.c_str());
@@ -117,9 +116,8 @@ int cmd_check(const std::string &path) {
   for (const std::string &w : p->warnings)
     std::cout << "warning: " << w << "\n";
   if (!same_cpu(p->host, cpu))
-    std::cout << "warning: " << path << ": measured on " << p->host.vendor << " family "
-              << p->host.family << " model " << p->host.model << ", this CPU is " << cpu.vendor
-              << " family " << cpu.family << " model " << cpu.model
+    std::cout << "warning: " << path << ": measured on " << other_cpu_text(p->host)
+              << ", this CPU is " << other_cpu_text(profile_host(cpu))
               << " (it loads, but the default lookup skips it)\n";
   std::cout << path << ": valid for this CPU (" << p->reuse.size() << " reuse classes, "
             << p->table(Intent::stream).size() << " stream classes)\n";

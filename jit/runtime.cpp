@@ -30,11 +30,11 @@ bool exists(const std::string &path) {
 
 std::string env(const char *name) { return clearjit_env(name); }
 
+} // namespace
+
 std::string other_cpu_text(const ProfileHost &h) {
   return h.vendor + " family " + std::to_string(h.family) + " model " + std::to_string(h.model);
 }
-
-} // namespace
 
 Profile builtin_profile(const CpuInfo &cpu) {
   Profile p;

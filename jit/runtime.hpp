@@ -36,6 +36,9 @@ struct Lookup {
 };
 Lookup default_lookup(const CpuInfo &cpu);
 
+//! "AuthenticAMD family 26 model 2": the CPU a profile was measured on, in messages.
+std::string other_cpu_text(const ProfileHost &h);
+
 //! libclearjit-preload.so sends zero fills from this size up through clearjit, smaller ones to
 //! libc (CLEARJIT_PRELOAD_MIN overrides it). Below it libc's memset was faster, warm, on the
 //! development VM (scripts/preload-sizes.sh: 2.5 against 7 ns per call up to 256 B, even from
