@@ -969,6 +969,46 @@ TEST_F(runtime_Open, CppWrapperThrowsTheMessage) {
   }
 }
 
+// Clearer::open: the same message as the exception, without one; a good path opens.
+TEST_F(runtime_Open, CppWrapperOpensWithoutThrowing) {
+  const std::string path = dir_ / "missing.toml";
+  std::string error;
+  EXPECT_FALSE(Clearer::open(path, &error));
+  EXPECT_EQ(error, path + ": cannot open: No such file or directory");
+  EXPECT_FALSE(Clearer::open(path)); // error may be left out
+  const std::string good = dir_ / "good.toml";
+  write_file(good, profile_toml(this_cpu(), {{4096, "mov"}, {0, "stosb"}}));
+  error.clear();
+  std::optional<Clearer> c = Clearer::open(good, &error);
+  ASSERT_TRUE(c) << error;
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(c->source(), good);
+  EXPECT_EQ(c->kernel_for(Intent::reuse, 100000), "stosb");
+  std::vector<uint8_t> buf(5000, 0xA5);
+  c->clear(buf.data(), buf.size());
+  EXPECT_EQ(test::first_nonzero(buf.data(), buf.size()), buf.size());
+}
+
+// What clearjit.h promises for a NULL handle (a failed clearjit_open): no crash, "" or 0.
+TEST(runtime_NullHandle, CheapFunctionsAreSafe) {
+  const clearjit *none = nullptr;
+  EXPECT_STREQ(clearjit_kernel_for(none, CLEARJIT_REUSE, 100), "");
+  EXPECT_STREQ(clearjit_kernel_for(none, CLEARJIT_STREAM_BATCH, 100), "");
+  EXPECT_STREQ(clearjit_profile_source(none), "");
+  EXPECT_STREQ(clearjit_warnings(none), "");
+  EXPECT_EQ(clearjit_batches_open(none), 0u);
+  (clearjit_close)(nullptr);
+  clearjit_kernel_free(nullptr);
+  // A batch begun on NULL is not open: its pieces are cleared by clearjit_zero, fenced.
+  clearjit_batch b;
+  clearjit_batch_begin(&b, none);
+  EXPECT_EQ(b.open, 0);
+  std::vector<uint8_t> buf(3000, 0xA5);
+  (clearjit_batch_clear)(&b, buf.data(), buf.size());
+  EXPECT_EQ(test::first_nonzero(buf.data(), buf.size()), buf.size());
+  EXPECT_EQ((clearjit_batch_end)(&b), 0u);
+}
+
 TEST_F(runtime_Open, OtherCpuLoadsWithAWarningNamingBothCpus) {
   const std::string path = (kRuntimeProfiles / "other_cpu.toml").string();
   const Profile p = load_or_throw(path, host_cpu());
