@@ -25,29 +25,12 @@ namespace cjit {
 namespace {
 
 namespace fs = std::filesystem;
+using test::cpu_without;
+using test::full_cpu;
 
 const std::string kDir = std::string(CLEARJIT_SOURCE_DIR) + "/tests/profiles/";
 
 std::string sample(const std::string &rel) { return kDir + rel; }
-
-// Synthetic CPUs keep the tests independent of the machine that runs them.
-CpuInfo full_cpu() {
-  CpuInfo c;
-  c.vendor = "AuthenticAMD";
-  c.brand = "Test CPU";
-  c.family = 25;
-  c.model = 1;
-  c.stepping = 1;
-  for (size_t f = size_t(Feature::none) + 1; f < size_t(Feature::count_); ++f)
-    c.set(Feature(f));
-  return c;
-}
-
-CpuInfo cpu_without(Feature f) {
-  CpuInfo c = full_cpu();
-  c.set(f, false);
-  return c;
-}
 
 // `r` failed with "<name>[:<line>]: [<key>: ]..." and the message holds every one of `words`.
 testing::AssertionResult refused(const Result<Profile> &r, const std::string &name, int line,
