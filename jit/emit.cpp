@@ -1,11 +1,13 @@
 // Kernel code generation from shared blocks: store, cover, head_tail, small ladder, align head,
 // body (string instruction or store loop), chunk loop, tail and exits.
 //
-// Register contract inside a kernel:
+// Register contract inside a kernel and a dispatcher's main paths:
 //   rdi  cursor (dst on entry)      rsi  bytes left (n on entry)     r8  end = dst + n
 //   rdx  bytes for this chunk       rcx  rep count / scratch          r9  loop end, r10 chunk size
 //   rax  zero (stos source; clzero uses it as its address, after which only vector stores follow)
+//   r11  a dispatcher's class bound above INT32_MAX (cmp takes no imm64)
 //   xmm0/ymm0/zmm0  zero
+// A dispatcher's small path (small.cpp) uses rax, rcx and k1 besides, and xmm16..zmm16.
 // Only caller-saved registers are touched and no stack is used, so kernels need no frame.
 #include "codegen.hpp"
 #include "profile.hpp"
@@ -63,17 +65,44 @@ public:
     tree(tree, -1, int(sizes.size()) - 1);
   }
 
-  // n > 2 * small_limit(s): head stores to the alignment, the chunks, the tail, the fence.
-  // Ends before the exit (vzeroupper, ret), which the caller emits.
-  void main_path(const Spec &s) {
+  // Sizes above what the caller's small sizes took (more than twice the widest store and the
+  // alignment, so there is room for head and tail): the method's stores over the extent. Ends
+  // before the exit (vzeroupper, ret), which the caller emits; returns false when it ended in
+  // a tail call instead (memset returns to our caller), after which nothing may follow.
+  bool main_path(const Spec &s) {
     s_ = &s;
     mi_ = &s.info();
     unit_ = mi_->tail_width;
-    if (s.method == Method::libc) return libc_tail_call();
-    if (s.align) align_head();
-    chunks();
-    tail();
-    if (s.fence != Fence::none) a_.sfence();
+    // The one place a store kind becomes code. No default: -Werror=switch refuses a new kind
+    // until it has its case here.
+    switch (mi_->store) {
+    case Store::rep_stosb:
+      extent([&] {
+        a_.mov(rcx, rdx);
+        a_.rep().stosb();
+      });
+      return true;
+    case Store::rep_stosq:
+      extent([&] {
+        a_.mov(rcx, rdx);
+        a_.shr(rcx, 3);
+        a_.rep().stosq();
+      });
+      return true;
+    case Store::move:
+      extent([&] { loops([&](const Mem &m) { store(m, mi_->width, mi_->nontemporal); }); });
+      return true;
+    case Store::clzero: // the line at m, which is aligned
+      extent([&] {
+        loops([&](const Mem &m) {
+          a_.lea(rax, m);
+          a_.clzero();
+        });
+      });
+      return true;
+    case Store::memset: libc_tail_call(); return false;
+    }
+    return false; // not reached: every kind returns above
   }
 
   void exit() {
@@ -110,16 +139,6 @@ private:
     }
   }
 
-  // The method's own store of one main-loop unit at m (clzero: the line at m, which is aligned).
-  void main_store(const Mem &m) {
-    if (s_->method == Method::clzero) {
-      a_.lea(rax, m);
-      a_.clzero();
-    } else {
-      store(m, mi_->width, mi_->nontemporal);
-    }
-  }
-
   // Temporal stores covering `bytes` from base+disp, each min(bytes, unit_) wide.
   void cover(const Gp &base, int32_t disp, unsigned bytes) {
     unsigned unit = std::min(bytes, unit_);
@@ -144,8 +163,17 @@ private:
     a_.sub(rsi, rdi);
   }
 
-  // Splits [rdi, r8) into chunks of s_->chunk bytes (one string instruction or loop run each).
-  void chunks() {
+  // Head stores to the alignment, the chunks, the tail, the fence; `body` clears one chunk.
+  void extent(const auto &body) {
+    if (s_->align) align_head();
+    chunks(body);
+    tail();
+    if (s_->fence != Fence::none) a_.sfence();
+  }
+
+  // Splits [rdi, r8) into chunks of s_->chunk bytes; `body` clears rdx bytes from rdi,
+  // advancing rdi (loops leave rdx mod width for tail()).
+  void chunks(const auto &body) {
     if (!s_->chunk) {
       a_.mov(rdx, rsi);
       body();
@@ -166,27 +194,17 @@ private:
     a_.bind(done);
   }
 
-  // Clears rdx bytes from rdi, advancing rdi; loop methods leave rdx mod width for tail().
-  void body() {
-    if (mi_->string_op) {
-      a_.mov(rcx, rdx);
-      if (s_->method == Method::stosq) {
-        a_.shr(rcx, 3);
-        a_.rep().stosq();
-      } else {
-        a_.rep().stosb();
-      }
-      return;
-    }
+  // Store loops over rdx bytes, `unit(m)` storing one main-store width at m.
+  void loops(const auto &unit) {
     const unsigned w = mi_->width, block = w * s_->unroll;
-    store_loop(block, 0);
+    store_loop(block, 0, unit);
     if (s_->unroll > 1)
-      store_loop(w, block - 1); // what the unrolled loop left, one unit per iteration
+      store_loop(w, block - 1, unit); // what the unrolled loop left, one unit per iteration
   }
 
   // Stores `block` bytes per iteration over rdx (or rdx & mask when mask is set), rounded
   // down to whole blocks; r9 is where the loop ends.
-  void store_loop(unsigned block, uint32_t mask) {
+  void store_loop(unsigned block, uint32_t mask, const auto &unit) {
     Label loop = a_.newLabel(), done = a_.newLabel();
     a_.mov(r9, rdx);
     a_.and_(r9, mask ? int32_t(mask & -block) : -int32_t(block));
@@ -195,17 +213,18 @@ private:
     a_.je(done);
     a_.bind(loop);
     for (unsigned off = 0; off < block; off += mi_->width)
-      main_store(ptr(rdi, int32_t(off)));
+      unit(ptr(rdi, int32_t(off)));
     a_.add(rdi, block);
     a_.cmp(rdi, r9);
     a_.jne(loop);
     a_.bind(done);
   }
 
-  // Bytes a loop could not store (less than one unit) end the range: cover the last unit,
-  // overlapping already-cleared bytes. n > width is guaranteed by the small ladder.
+  // Bytes a body could not store (less than one main store) end the range: cover the last
+  // unit, overlapping already-cleared bytes. n > width is guaranteed by the small sizes.
+  // A width of 1 (rep stosb) leaves none.
   void tail() {
-    if (s_->method == Method::stosb) return;
+    if (mi_->width == 1) return;
     Label done = a_.newLabel();
     a_.cmp(rdi, r8);
     a_.je(done);
@@ -224,13 +243,18 @@ bool uses_avx(const MethodInfo &mi) {
   return mi.feature == Feature::avx || mi.feature == Feature::avx512f;
 }
 
+// Whether the method's heads, tails or main stores come from the vector register.
+bool vector_stores(const MethodInfo &mi) {
+  return mi.store != Store::memset && std::max(mi.width, mi.tail_width) >= 16;
+}
+
 } // namespace
 
 void emit_kernel(Assembler &a, const Spec &s) {
   const MethodInfo &mi = s.info();
   Emitter e(a, uses_avx(mi));
   Label exit = a.newLabel();
-  if (s.method == Method::libc) { // n == 0 returns without calling (dst may be NULL)
+  if (mi.store == Store::memset) { // n == 0 returns without calling (dst may be NULL)
     a.test(rsi, rsi);
     a.jz(exit);
     e.libc_tail_call();
@@ -238,7 +262,7 @@ void emit_kernel(Assembler &a, const Spec &s) {
     a.ret();
     return;
   }
-  e.prologue(std::max(mi.width, mi.tail_width) >= 16);
+  e.prologue(vector_stores(mi));
   // Up to 2*S bytes: overlapping head/tail stores, no loop set-up. S is at least the alignment
   // and the main store width, so the main path always has room for its head and tail.
   Label main = a.newLabel();
@@ -279,10 +303,9 @@ void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &ta
     if (lo == hi) {
       const MethodInfo &mi = live[lo]->kernel.info();
       // The vector register is zeroed, and vzeroupper run, only where the kernel stores from it.
-      const bool vector = mi.method != Method::libc && std::max(mi.width, mi.tail_width) >= 16;
+      const bool vector = vector_stores(mi);
       if (vector) avx ? a.vpxor(xmm0, xmm0, xmm0) : a.pxor(xmm0, xmm0);
-      e.main_path(live[lo]->kernel);
-      if (mi.method == Method::libc) return; // a tail call: memset returns to our caller
+      if (!e.main_path(live[lo]->kernel)) return; // a tail call: nothing follows
       if (vector && avx) a.vzeroupper();
       a.ret();
       return;

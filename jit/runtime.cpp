@@ -268,6 +268,7 @@ void(clearjit_clear)(const clearjit *cj, void *dst, size_t n) { cj->clear(dst, n
 void(clearjit_clear_stream)(const clearjit *cj, void *dst, size_t n) { cj->clear_stream(dst, n); }
 
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n) {
+  if (!cj) return "";
   const State &st = state(cj);
   const std::vector<SizeClass> &table =
       intent == CLEARJIT_STREAM_BATCH
@@ -279,15 +280,17 @@ const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size
   return specs[size_t(&class_for(table, n) - table.data())].c_str();
 }
 
-const char *clearjit_profile_source(const clearjit *cj) { return state(cj).profile.source.c_str(); }
+const char *clearjit_profile_source(const clearjit *cj) {
+  return cj ? state(cj).profile.source.c_str() : "";
+}
 
-const char *clearjit_warnings(const clearjit *cj) { return state(cj).warnings.c_str(); }
+const char *clearjit_warnings(const clearjit *cj) { return cj ? state(cj).warnings.c_str() : ""; }
 
 void clearjit_batch_begin(clearjit_batch *b, const clearjit *cj) {
   b->cj = cj;
   b->pieces = 0;
-  b->open = 1;
-  state(cj).open_batches.fetch_add(1, std::memory_order_relaxed);
+  b->open = cj != nullptr; // NULL: not opened; its pieces go to clearjit_zero, fenced
+  if (cj) state(cj).open_batches.fetch_add(1, std::memory_order_relaxed);
 }
 
 void(clearjit_batch_clear)(clearjit_batch *b, void *dst, size_t n) {

@@ -10,22 +10,39 @@ namespace {
 // clang-format off
 // Defaults: loop methods store one 64-byte line per iteration; non-temporal stores and clzero
 // start on a line boundary because write-combining buffers drain whole lines.
+constexpr uint8_t L = kUnroll | kExtent; // a store loop takes every option
 constexpr std::array<MethodInfo, 12> kMethods{{
-  //  method            name        stores                                   feature           w  tail str   loop   nt     unroll align min_align family
-  {Method::stosb,    "stosb",    "rep stosb",                              Feature::none,    1,  8, true,  false, false, 0,  0,  0, "string"},
-  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store",  Feature::none,    8,  8, true,  false, false, 0,  0,  0, "string"},
-  {Method::mov,      "mov",      "8-byte mov from a zeroed register",      Feature::none,    8,  8, false, true,  false, 8,  0,  0, "temporal"},
-  {Method::sse,      "sse",      "movdqu, 16 bytes",                       Feature::sse2,   16, 16, false, true,  false, 4,  0,  0, "temporal"},
-  {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                      Feature::avx,    32, 32, false, true,  false, 2,  0,  0, "temporal"},
-  {Method::avx512,   "avx512",   "vmovdqu64, 64 bytes",                    Feature::avx512f,64, 64, false, true,  false, 1,  0,  0, "temporal"},
-  {Method::movnti,   "movnti",   "movnti, 8 bytes, non-temporal",          Feature::sse2,    8,  8, false, true,  true,  8, 64,  0, "nontemporal"},
-  {Method::ntsse,    "ntsse",    "movntdq, 16 bytes, non-temporal",        Feature::sse2,   16, 16, false, true,  true,  4, 64, 16, "nontemporal"},
-  {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",       Feature::avx,    32, 32, false, true,  true,  2, 64, 32, "nontemporal"},
-  {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",       Feature::avx512f,64, 64, false, true,  true,  1, 64, 64, "nontemporal"},
-  {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",       Feature::clzero, 64, 16, false, true,  true,  1, 64, 64, "nontemporal"},
-  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",      Feature::none,    1,  8, false, false, false, 0,  0,  0, "string"},
+  //  method          name        stores                                  feature          store            w tail nt    options unroll align min_align family
+  {Method::stosb,    "stosb",    "rep stosb",                             Feature::none,   Store::rep_stosb, 1,  8, false, kExtent, 0,  0,  0, "string"},
+  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store", Feature::none,   Store::rep_stosq, 8,  8, false, kExtent, 0,  0,  0, "string"},
+  {Method::mov,      "mov",      "8-byte mov from a zeroed register",     Feature::none,   Store::move,      8,  8, false, L,       8,  0,  0, "temporal"},
+  {Method::sse,      "sse",      "movdqu, 16 bytes",                      Feature::sse2,   Store::move,     16, 16, false, L,       4,  0,  0, "temporal"},
+  {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                     Feature::avx,    Store::move,     32, 32, false, L,       2,  0,  0, "temporal"},
+  {Method::avx512,   "avx512",   "vmovdqu64, 64 bytes",                   Feature::avx512f,Store::move,     64, 64, false, L,       1,  0,  0, "temporal"},
+  {Method::movnti,   "movnti",   "movnti, 8 bytes, non-temporal",         Feature::sse2,   Store::move,      8,  8, true,  L,       8, 64,  0, "nontemporal"},
+  {Method::ntsse,    "ntsse",    "movntdq, 16 bytes, non-temporal",       Feature::sse2,   Store::move,     16, 16, true,  L,       4, 64, 16, "nontemporal"},
+  {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",      Feature::avx,    Store::move,     32, 32, true,  L,       2, 64, 32, "nontemporal"},
+  {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",      Feature::avx512f,Store::move,     64, 64, true,  L,       1, 64, 64, "nontemporal"},
+  {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",      Feature::clzero, Store::clzero,   64, 16, true,  L,       1, 64, 64, "nontemporal"},
+  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",     Feature::none,   Store::memset,    1,  8, false, 0,       0,  0,  0, "string"},
 }};
 // clang-format on
+
+// What the emitters and the parser rely on, checked for every row.
+constexpr bool row_ok(const MethodInfo &mi, size_t index) {
+  return size_t(mi.method) == index // info(m) is kMethods[m]
+         && mi.takes(kUnroll) == mi.loop && (mi.default_unroll != 0) == mi.loop // unroll: loops
+         && (mi.store == Store::memset) == (mi.options == 0)  // memset takes nothing
+         && mi.default_align >= mi.min_align                  // defaults are valid specs
+         && (mi.store != Store::clzero || mi.min_align == 64) // clzero clears whole lines
+         && (mi.store != Store::rep_stosb || mi.width == 1);  // no tail after rep stosb
+}
+constexpr bool rows_ok() {
+  for (size_t i = 0; i < kMethods.size(); ++i)
+    if (!row_ok(kMethods[i], i)) return false;
+  return true;
+}
+static_assert(rows_ok(), "a row of kMethods breaks a rule of row_ok");
 
 constexpr std::array<unsigned, 5> kUnrolls{1, 2, 4, 8, 16};
 constexpr std::array<unsigned, 4> kAligns{0, 16, 32, 64};
@@ -123,7 +140,9 @@ Result<Spec> parse_spec(std::string_view text) {
   if (colon == std::string_view::npos) return {s, {}};
 
   std::string_view rest = text.substr(colon + 1);
+  // Grammar order; option i is the bit 1 << i of MethodInfo::options (Option).
   const std::string_view order[] = {"unroll", "chunk", "fence", "align"};
+  static_assert(kUnroll == 1 << 0 && kChunk == 1 << 1 && kFence == 1 << 2 && kAlign == 1 << 3);
   bool seen[4] = {};
   while (true) {
     auto comma = rest.find(',');
@@ -140,27 +159,25 @@ Result<Spec> parse_spec(std::string_view text) {
     if (seen[idx]) return R::fail("option " + quoted(key) + " given twice");
     seen[idx] = true;
     const std::string v = quoted(val, 0);
+    if (!mi.takes(Option(1 << idx)))
+      return R::fail(std::string(key) + " does not apply to " + std::string(mi.name));
 
     if (key == "unroll") {
-      if (!mi.loop) return R::fail("unroll does not apply to " + std::string(mi.name));
       auto n = parse_uint(val);
       if (!n || std::find(kUnrolls.begin(), kUnrolls.end(), *n) == kUnrolls.end())
         return R::fail("unroll must be one of " + join(kUnrolls) + ", got " + v);
       s.unroll = unsigned(*n);
     } else if (key == "chunk") {
-      if (*m == Method::libc) return R::fail("chunk does not apply to libc");
       auto n = parse_size(val);
       if (!n || (*n != 0 && (!is_pow2(*n) || *n < 64)))
         return R::fail(
             "chunk must be 0 or a power of two >= 64 with an optional K, M or G suffix, got " + v);
       s.chunk = *n;
     } else if (key == "fence") {
-      if (*m == Method::libc) return R::fail("fence does not apply to libc");
       auto f = std::find(kFenceNames.begin(), kFenceNames.end(), val);
       if (f == kFenceNames.end()) return R::fail("fence must be one of none,end,chunk, got " + v);
       s.fence = Fence(f - kFenceNames.begin());
     } else { // align
-      if (*m == Method::libc) return R::fail("align does not apply to libc");
       auto n = parse_uint(val);
       if (!n || std::find(kAligns.begin(), kAligns.end(), *n) == kAligns.end())
         return R::fail("align must be one of " + join(kAligns) + ", got " + v);

@@ -28,22 +28,46 @@ enum class Method : uint8_t {
 
 enum class Fence : uint8_t { none, end, chunk };
 
+//! How a method's main path stores: each kind is one case of the exhaustive switch in
+//! emit.cpp (Emitter::main_path), so a new kind does not compile until it has its code.
+enum class Store : uint8_t {
+  rep_stosb, //!< one `rep stosb` per chunk
+  rep_stosq, //!< one `rep stosq` per chunk; the bytes it leaves by one overlapping 8-byte store
+  move,      //!< a loop of `width`-byte moves from a zeroed register (movnt* when non-temporal)
+  clzero,    //!< a loop of `clzero`, one aligned 64-byte line per instruction
+  memset,    //!< a tail call to the C library's memset: no loop, no options
+};
+
+//! The spec options a method takes, as bits of MethodInfo::options.
+enum Option : uint8_t {
+  kUnroll = 1,                        //!< stores per loop iteration
+  kChunk = 2,                         //!< clear in chunks of SIZE
+  kFence = 4,                         //!< where the sfence goes
+  kAlign = 8,                         //!< head stores to an N-byte boundary first
+  kExtent = kChunk | kFence | kAlign, //!< what every method clearing the extent itself takes
+};
+
 //! How a method stores; one row per method drives parsing, emitting, listing, tuning and tests.
+//! Adding a method is one row in spec.cpp (and, for a new Store kind, one case in emit.cpp).
 struct MethodInfo {
   Method method;
   std::string_view name;
   std::string_view stores; //!< what the main loop or instruction stores, for `clearjit list`
   Feature feature;         //!< what the CPU must have (Feature::none: any x86-64)
-  unsigned width;          //!< bytes per main store (1 for stosb, 8 for stosq)
+  Store store;             //!< how the main path stores
+  unsigned width;          //!< bytes per main store (1 for stosb, 8 for stosq, a line for clzero)
   unsigned tail_width;     //!< widest temporal store used for heads, tails and small sizes
-  bool string_op;          //!< one rep-prefixed instruction per chunk
-  bool loop;               //!< a store loop: takes unroll
   bool nontemporal;        //!< stores bypass the cache: fence defaults to end
+  uint8_t options;         //!< the Option bits it takes
   unsigned default_unroll; //!< one 64-byte line per iteration
   unsigned default_align;
   unsigned min_align;      //!< stores that fault or misbehave below this alignment
   std::string_view family; //!< technique: "string" (rep stos; glibc's memset is rep stosb
                            //!< above 2 KiB), "temporal" stores, "nontemporal" (and clzero)
+  // Derived from `store`, kept as fields for their readers (the tuner's candidates).
+  bool string_op = store == Store::rep_stosb || store == Store::rep_stosq; //!< rep per chunk
+  bool loop = store == Store::move || store == Store::clzero; //!< a store loop: takes unroll
+  constexpr bool takes(Option o) const { return options & o; }
 };
 
 std::span<const MethodInfo> methods();

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Set up, build, and run the whole test suite: a normal build, 30 s of fuzzing the profile
-# loader, then the suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# loader, then the suite again under AddressSanitizer and UndefinedBehaviorSanitizer. The
+# sources' formatting is checked first (clang-format), and the fuzzer's build is a
+# library-only configuration (CLEARJIT_TOOLS=OFF: no CLI11, no Google Benchmark).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 JOBS="$(nproc)"
 
+install_missing_packages
+"$CLEARJIT_ROOT/scripts/check-format.sh"
 setup_and_build "$CLEARJIT_ROOT/build"
 (cd "$CLEARJIT_ROOT/build" && ctest --output-on-failure -j "$JOBS")
 
 echo "clearjit: fuzzing the profile loader for ${CLEARJIT_FUZZ_SECONDS:-30} s" >&2
 CC=clang CXX=clang++ cmake -S "$CLEARJIT_ROOT" -B "$CLEARJIT_ROOT/build-fuzz" -G Ninja \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLEARJIT_FUZZ=ON -DCLEARJIT_TESTS=OFF >/dev/null
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLEARJIT_FUZZ=ON -DCLEARJIT_TOOLS=OFF >/dev/null
 cmake --build "$CLEARJIT_ROOT/build-fuzz" --target profile_fuzzer
 CORPUS="$(mktemp -d)"
 trap 'rm -rf "$CORPUS"' EXIT

@@ -1,5 +1,9 @@
-// Test helpers: buffers bounded by PROT_NONE guard pages, pattern fills and checks.
+// Test helpers: buffers bounded by PROT_NONE guard pages, pattern fills and checks; synthetic
+// CPUs; golden listings.
 #pragma once
+
+#include "codegen.hpp"
+#include "cpu.hpp"
 
 #include <pthread.h>
 #include <signal.h>
@@ -10,11 +14,18 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iostream>
+#include <span>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace cjit::test {
 
@@ -128,6 +139,119 @@ inline void on_small_stack(size_t stack_bytes, const std::function<void()> &body
     throw std::runtime_error("pthread_create failed");
   pthread_join(t, nullptr);
   pthread_attr_destroy(&attr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Synthetic CPUs: tests independent of the machine that runs them.
+
+//! Every feature clearjit knows, on an AMD family 25 model 1.
+inline CpuInfo full_cpu() {
+  CpuInfo c;
+  c.vendor = "AuthenticAMD";
+  c.brand = "Test CPU";
+  c.family = 25;
+  c.model = 1;
+  c.stepping = 1;
+  for (size_t f = size_t(Feature::none) + 1; f < size_t(Feature::count_); ++f)
+    c.set(Feature(f));
+  return c;
+}
+
+inline CpuInfo cpu_without(Feature f) {
+  CpuInfo c = full_cpu();
+  c.set(f, false);
+  return c;
+}
+
+//! SSE2 only (and no ERMS): the minimal x86-64.
+inline CpuInfo minimal_cpu() {
+  CpuInfo c;
+  c.vendor = "GenuineIntel";
+  c.brand = "Minimal CPU";
+  c.family = 6;
+  c.model = 15;
+  c.set(Feature::sse2);
+  return c;
+}
+
+//! This CPU, or this CPU without AVX (and what needs it) when `avx` is false.
+inline CpuInfo host_like(bool avx) {
+  CpuInfo c = host_cpu();
+  if (!avx)
+    for (Feature f :
+         {Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
+      c.set(f, false);
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden listings: tests/golden/..., rewritten with CLEARJIT_UPDATE_GOLDEN=1.
+
+inline std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    lines.emplace_back(text.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+inline std::span<const uint8_t> code_bytes(const GeneratedCode &g) {
+  return {reinterpret_cast<const uint8_t *>(g.fn), g.size};
+}
+
+inline std::filesystem::path golden_dir() {
+  return std::filesystem::path(CLEARJIT_SOURCE_DIR) / "tests" / "golden";
+}
+
+inline bool update_golden() {
+  const char *v = std::getenv("CLEARJIT_UPDATE_GOLDEN");
+  return v && std::string_view(v) == "1";
+}
+
+//! "" when equal; otherwise the first differing line, expected against actual.
+inline std::string first_difference(std::string_view expected, std::string_view actual) {
+  if (expected == actual) return {};
+  auto e = split_lines(expected), a = split_lines(actual);
+  size_t i = 0;
+  while (i < e.size() && i < a.size() && e[i] == a[i])
+    ++i;
+  if (i == e.size() && i == a.size()) // same lines; only the final newline differs
+    return "listings differ only in the final newline";
+  std::ostringstream os;
+  os << "first difference at line " << i + 1 << " (expected " << e.size() << " lines, got "
+     << a.size() << ")\n"
+     << "  expected: " << (i < e.size() ? e[i] : "<end of file>") << "\n"
+     << "  actual:   " << (i < a.size() ? a[i] : "<end of file>") << "\n";
+  return os.str();
+}
+
+//! "" when `listing` is the golden `file`'s text; otherwise what differs and how to update it.
+//! With CLEARJIT_UPDATE_GOLDEN=1 the file is written instead (when it differs) and "" returned.
+inline std::string check_golden(const std::filesystem::path &file, const std::string &listing) {
+  std::ifstream in(file, std::ios::binary);
+  const bool exists = in.is_open();
+  const std::string expected((std::istreambuf_iterator<char>(in)), {});
+  if (update_golden()) {
+    const bool same = exists && expected == listing;
+    if (!same) {
+      std::filesystem::create_directories(file.parent_path());
+      std::ofstream out(file, std::ios::binary | std::ios::trunc);
+      out << listing;
+      if (!out.good()) return "cannot write " + file.string();
+    }
+    std::cout << "[ golden   ] " << (same ? "unchanged " : "wrote ") << file.string() << "\n";
+    return {};
+  }
+  if (!exists)
+    return "missing golden file " + file.string() +
+           "; run with CLEARJIT_UPDATE_GOLDEN=1 to create it";
+  const std::string diff = first_difference(expected, listing);
+  if (diff.empty()) return {};
+  return "differs from " + file.string() + ":\n" + diff +
+         "If the change is intended, rerun with CLEARJIT_UPDATE_GOLDEN=1.";
 }
 
 } // namespace cjit::test

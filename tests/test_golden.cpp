@@ -5,6 +5,7 @@
 #include "candidates.hpp"
 #include "codegen.hpp"
 #include "small.hpp"
+#include "support.hpp"
 
 #include <Zydis/Zydis.h>
 #include <gtest/gtest.h>
@@ -33,20 +34,14 @@ void PrintTo(const Spec &s, std::ostream *os) { *os << format_spec(s); }
 namespace {
 
 namespace fs = std::filesystem;
+using test::check_golden;
+using test::code_bytes;
+using test::first_difference;
+using test::golden_dir;
+using test::split_lines;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> lines;
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    lines.emplace_back(text.substr(0, nl));
-    if (nl == std::string_view::npos) break;
-    text.remove_prefix(nl + 1);
-  }
-  return lines;
-}
 
 std::string trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
@@ -71,30 +66,6 @@ std::unique_ptr<GeneratedCode> compile_or_throw(std::string_view text) {
 
 // ---------------------------------------------------------------------------------------------
 // Golden listings
-
-fs::path golden_dir() { return fs::path(CLEARJIT_SOURCE_DIR) / "tests" / "golden"; }
-
-bool update_golden() {
-  const char *v = std::getenv("CLEARJIT_UPDATE_GOLDEN");
-  return v && std::string_view(v) == "1";
-}
-
-//! "" when equal; otherwise the first differing line, expected against actual.
-std::string first_difference(std::string_view expected, std::string_view actual) {
-  if (expected == actual) return {};
-  auto e = split_lines(expected), a = split_lines(actual);
-  size_t i = 0;
-  while (i < e.size() && i < a.size() && e[i] == a[i])
-    ++i;
-  if (i == e.size() && i == a.size()) // same lines; only the final newline differs
-    return "listings differ only in the final newline";
-  std::ostringstream os;
-  os << "first difference at line " << i + 1 << " (expected " << e.size() << " lines, got "
-     << a.size() << ")\n"
-     << "  expected: " << (i < e.size() ? e[i] : "<end of file>") << "\n"
-     << "  actual:   " << (i < a.size() ? a[i] : "<end of file>") << "\n";
-  return os.str();
-}
 
 // One per method at its defaults plus options that change the code's shape. libc is left out:
 // its listing embeds the address of memset, which ASLR moves (golden_LibcListing.Shape covers it).
@@ -128,29 +99,8 @@ TEST_P(golden_Listing, MatchesFile) {
   ASSERT_EQ(format_spec(*parse_spec(spec)), spec);
   auto code = compile_or_throw(spec);
   const fs::path file = golden_dir() / (file_stem(spec) + ".asm");
-
-  if (update_golden()) {
-    fs::create_directories(file.parent_path());
-    std::ifstream old(file, std::ios::binary);
-    std::string previous((std::istreambuf_iterator<char>(old)), {});
-    const bool same = old.is_open() && previous == code->listing;
-    if (!same) {
-      std::ofstream out(file, std::ios::binary | std::ios::trunc);
-      out << code->listing;
-      ASSERT_TRUE(out.good()) << "cannot write " << file;
-    }
-    std::cout << "[ golden   ] " << (same ? "unchanged " : "wrote ") << file.string() << "\n";
-    return;
-  }
-
-  std::ifstream in(file, std::ios::binary);
-  ASSERT_TRUE(in.is_open()) << "missing golden file " << file
-                            << "; run with CLEARJIT_UPDATE_GOLDEN=1 to create it";
-  std::string expected((std::istreambuf_iterator<char>(in)), {});
-  std::string diff = first_difference(expected, code->listing);
-  EXPECT_TRUE(diff.empty()) << spec << " differs from " << file << ":\n"
-                            << diff
-                            << "If the change is intended, rerun with CLEARJIT_UPDATE_GOLDEN=1.";
+  const std::string report = check_golden(file, code->listing);
+  EXPECT_TRUE(report.empty()) << spec << " " << report;
 }
 
 INSTANTIATE_TEST_SUITE_P(Specs, golden_Listing, ::testing::ValuesIn(kGoldenSpecs),
@@ -426,10 +376,6 @@ std::string cross_check(std::span<const uint8_t> code, std::string_view listing)
   return {};
 }
 
-std::span<const uint8_t> code_bytes(const GeneratedCode &g) {
-  return {reinterpret_cast<const uint8_t *>(g.fn), g.size};
-}
-
 std::string spec_name(const ::testing::TestParamInfo<Spec> &info) {
   return file_stem(format_spec(info.param));
 }
@@ -513,26 +459,8 @@ TEST_P(golden_Small, ListingMatchesFileAndZydis) {
   EXPECT_TRUE(report.empty()) << c.stem() << "\n" << report;
   if (c.max != 256) return;
   const fs::path file = golden_dir() / "small" / (c.stem() + ".asm");
-  if (update_golden()) {
-    fs::create_directories(file.parent_path());
-    std::ifstream old(file, std::ios::binary);
-    std::string previous((std::istreambuf_iterator<char>(old)), {});
-    if (!(old.is_open() && previous == code->listing)) {
-      std::ofstream out(file, std::ios::binary | std::ios::trunc);
-      out << code->listing;
-      ASSERT_TRUE(out.good()) << "cannot write " << file;
-      std::cout << "[ golden   ] wrote " << file.string() << "\n";
-    }
-    return;
-  }
-  std::ifstream in(file, std::ios::binary);
-  ASSERT_TRUE(in.is_open()) << "missing golden file " << file
-                            << "; run with CLEARJIT_UPDATE_GOLDEN=1 to create it";
-  std::string expected((std::istreambuf_iterator<char>(in)), {});
-  std::string diff = first_difference(expected, code->listing);
-  EXPECT_TRUE(diff.empty()) << c.stem() << " differs from " << file << ":\n"
-                            << diff
-                            << "If the change is intended, rerun with CLEARJIT_UPDATE_GOLDEN=1.";
+  report = check_golden(file, code->listing);
+  EXPECT_TRUE(report.empty()) << c.stem() << " " << report;
 }
 
 // The shapes the issue asks for: no jump to a shared exit or to a jump (every leaf returns),

@@ -43,8 +43,14 @@ namespace cjit {
 namespace {
 
 namespace fs = std::filesystem;
+using test::check_golden;
+using test::code_bytes;
 using test::first_nonzero;
+using test::full_cpu;
 using test::GuardedBuffer;
+using test::host_like;
+using test::minimal_cpu;
+using test::split_lines;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: files, environment, profiles
@@ -157,18 +163,6 @@ std::vector<ClassText> runnable_all(std::vector<ClassText> classes) {
   return classes;
 }
 
-//! A CPU with every feature, as in test_profile.cpp, for profiles that must load anywhere.
-CpuInfo full_cpu() {
-  CpuInfo c;
-  c.vendor = "AuthenticAMD";
-  c.brand = "Test CPU";
-  c.family = 25;
-  c.model = 1;
-  for (size_t f = size_t(Feature::none) + 1; f < size_t(Feature::count_); ++f)
-    c.set(Feature(f));
-  return c;
-}
-
 Profile load_or_throw(const fs::path &path, const CpuInfo &cpu) {
   auto p = load_profile(path.string(), cpu);
   if (!p) throw std::runtime_error(p.error);
@@ -184,16 +178,6 @@ Profile parse_or_throw(const std::string &text, const CpuInfo &cpu) {
 //! The small path make_dispatcher uses unless told otherwise: today's tree, up to 256 bytes.
 constexpr SmallPath kTestSmall{Small::tree, 256};
 
-//! This CPU, or this CPU without AVX (and what needs it) when `avx` is false.
-CpuInfo host_like(bool avx) {
-  CpuInfo c = host_cpu();
-  if (!avx)
-    for (Feature f :
-         {Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
-      c.set(f, false);
-  return c;
-}
-
 //! The dispatcher for `table`, generated as clearjit_open does (internal API), for `cpu`.
 std::unique_ptr<GeneratedCode> make_dispatcher(const std::vector<SizeClass> &table,
                                                const CpuInfo &cpu, SmallPath small = kTestSmall) {
@@ -206,10 +190,6 @@ std::unique_ptr<GeneratedCode> make_dispatcher(const std::vector<SizeClass> &tab
 //! The same for this CPU, with or without AVX.
 std::unique_ptr<GeneratedCode> make_dispatcher(const std::vector<SizeClass> &table, bool avx) {
   return make_dispatcher(table, host_like(avx));
-}
-
-std::span<const uint8_t> code_bytes(const GeneratedCode &g) {
-  return {reinterpret_cast<const uint8_t *>(g.fn), g.size};
 }
 
 std::string errbuf_text(const std::vector<char> &buf) { return std::string(buf.data()); }
@@ -417,17 +397,6 @@ std::optional<size_t> tree_landing(std::span<const uint8_t> code, uint64_t n, st
   }
   why = "more than 256 steps: a loop in the tree?";
   return std::nullopt;
-}
-
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> lines;
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    lines.emplace_back(text.substr(0, nl));
-    if (nl == std::string_view::npos) break;
-    text.remove_prefix(nl + 1);
-  }
-  return lines;
 }
 
 //! The code offsets where the listing binds its labels, and "" or why the listing's bytes
@@ -781,39 +750,7 @@ TEST_F(runtime_KernelFor, ClearerWrapper) {
 // ---------------------------------------------------------------------------------------------
 // 3. Golden dispatchers
 
-fs::path dispatch_golden_dir() { return kSourceDir / "tests" / "golden" / "dispatch"; }
-
-bool update_golden() {
-  const char *v = std::getenv("CLEARJIT_UPDATE_GOLDEN");
-  return v && std::string_view(v) == "1";
-}
-
-//! "" when equal; otherwise the first differing line, expected against actual.
-std::string first_difference(std::string_view expected, std::string_view actual) {
-  if (expected == actual) return {};
-  auto e = split_lines(expected), a = split_lines(actual);
-  size_t i = 0;
-  while (i < e.size() && i < a.size() && e[i] == a[i])
-    ++i;
-  if (i == e.size() && i == a.size()) return "listings differ only in the final newline";
-  std::ostringstream os;
-  os << "first difference at line " << i + 1 << " (expected " << e.size() << " lines, got "
-     << a.size() << ")\n"
-     << "  expected: " << (i < e.size() ? e[i] : "<end of file>") << "\n"
-     << "  actual:   " << (i < a.size() ? a[i] : "<end of file>") << "\n";
-  return os.str();
-}
-
-//! A CPU with SSE2 only (and no ERMS): the minimal x86-64.
-CpuInfo minimal_cpu() {
-  CpuInfo c;
-  c.vendor = "GenuineIntel";
-  c.brand = "Minimal CPU";
-  c.family = 6;
-  c.model = 15;
-  c.set(Feature::sse2);
-  return c;
-}
+fs::path dispatch_golden_dir() { return test::golden_dir() / "dispatch"; }
 
 struct GoldenCase {
   const char *profile; // tests/profiles/runtime/<profile>.toml
@@ -850,20 +787,8 @@ protected:
 
 TEST_P(runtime_GoldenDispatch, MatchesFile) {
   const fs::path file = dispatch_golden_dir() / (GetParam().stem() + ".asm");
-  if (update_golden()) {
-    auto previous = read_file(file);
-    const bool same = previous && *previous == code_->listing;
-    if (!same) write_file(file, code_->listing);
-    std::cout << "[ golden   ] " << (same ? "unchanged " : "wrote ") << file.string() << "\n";
-    return;
-  }
-  auto expected = read_file(file);
-  ASSERT_TRUE(expected) << "missing golden file " << file
-                        << "; run with CLEARJIT_UPDATE_GOLDEN=1 to create it";
-  std::string diff = first_difference(*expected, code_->listing);
-  EXPECT_TRUE(diff.empty()) << GetParam().stem() << " differs from " << file << ":\n"
-                            << diff
-                            << "If the change is intended, rerun with CLEARJIT_UPDATE_GOLDEN=1.";
+  const std::string report = check_golden(file, code_->listing);
+  EXPECT_TRUE(report.empty()) << GetParam().stem() << " " << report;
 }
 
 // The listing describes the code byte for byte, and the tree in the code routes like class_for.
@@ -967,6 +892,46 @@ TEST_F(runtime_Open, CppWrapperThrowsTheMessage) {
   } catch (const Error &e) {
     EXPECT_EQ(std::string(e.what()), path + ": cannot open: No such file or directory");
   }
+}
+
+// Clearer::open: the same message as the exception, without one; a good path opens.
+TEST_F(runtime_Open, CppWrapperOpensWithoutThrowing) {
+  const std::string path = dir_ / "missing.toml";
+  std::string error;
+  EXPECT_FALSE(Clearer::open(path, &error));
+  EXPECT_EQ(error, path + ": cannot open: No such file or directory");
+  EXPECT_FALSE(Clearer::open(path)); // error may be left out
+  const std::string good = dir_ / "good.toml";
+  write_file(good, profile_toml(this_cpu(), {{4096, "mov"}, {0, "stosb"}}));
+  error.clear();
+  std::optional<Clearer> c = Clearer::open(good, &error);
+  ASSERT_TRUE(c) << error;
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(c->source(), good);
+  EXPECT_EQ(c->kernel_for(Intent::reuse, 100000), "stosb");
+  std::vector<uint8_t> buf(5000, 0xA5);
+  c->clear(buf.data(), buf.size());
+  EXPECT_EQ(test::first_nonzero(buf.data(), buf.size()), buf.size());
+}
+
+// What clearjit.h promises for a NULL handle (a failed clearjit_open): no crash, "" or 0.
+TEST(runtime_NullHandle, CheapFunctionsAreSafe) {
+  const clearjit *none = nullptr;
+  EXPECT_STREQ(clearjit_kernel_for(none, CLEARJIT_REUSE, 100), "");
+  EXPECT_STREQ(clearjit_kernel_for(none, CLEARJIT_STREAM_BATCH, 100), "");
+  EXPECT_STREQ(clearjit_profile_source(none), "");
+  EXPECT_STREQ(clearjit_warnings(none), "");
+  EXPECT_EQ(clearjit_batches_open(none), 0u);
+  (clearjit_close)(nullptr);
+  clearjit_kernel_free(nullptr);
+  // A batch begun on NULL is not open: its pieces are cleared by clearjit_zero, fenced.
+  clearjit_batch b;
+  clearjit_batch_begin(&b, none);
+  EXPECT_EQ(b.open, 0);
+  std::vector<uint8_t> buf(3000, 0xA5);
+  (clearjit_batch_clear)(&b, buf.data(), buf.size());
+  EXPECT_EQ(test::first_nonzero(buf.data(), buf.size()), buf.size());
+  EXPECT_EQ((clearjit_batch_end)(&b), 0u);
 }
 
 TEST_F(runtime_Open, OtherCpuLoadsWithAWarningNamingBothCpus) {

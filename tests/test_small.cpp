@@ -38,15 +38,6 @@ std::vector<Case> cases() {
   return out;
 }
 
-CpuInfo host_like(bool avx) {
-  CpuInfo c = host_cpu();
-  if (!avx)
-    for (Feature f :
-         {Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
-      c.set(f, false);
-  return c;
-}
-
 constexpr size_t kMaxN = 1024, kSlack = 64;
 
 class small_Clear : public ::testing::TestWithParam<Case> {

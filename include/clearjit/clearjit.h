@@ -25,7 +25,8 @@ const char *clearjit_kernel_spec(const clearjit_kernel *k);
 /*! Listing of the generated code (AsmJit syntax, with the encoded bytes). */
 const char *clearjit_kernel_asm(const clearjit_kernel *k);
 
-/*! Releases the kernel and its code. NULL is ignored. */
+/*! Releases the kernel and its code. NULL is ignored; the other kernel functions need a
+ *  kernel (NULL crashes: a clear must never silently not happen). */
 void clearjit_kernel_free(clearjit_kernel *k);
 
 /*! What the caller does after clearing: touches the memory soon (reuse), or not (stream).
@@ -37,7 +38,12 @@ typedef enum clearjit_intent {
   CLEARJIT_STREAM_BATCH = 2
 } clearjit_intent;
 
-/*! A loaded profile with one generated dispatcher per intent, made by clearjit_open only. The
+/*! A loaded profile with one generated dispatcher per intent, made by clearjit_open only.
+ *  A NULL handle (a failed clearjit_open) is safe where it is cheap: clearjit_close ignores it,
+ *  clearjit_kernel_for, clearjit_profile_source and clearjit_warnings return "",
+ *  clearjit_batches_open returns 0, and clearjit_batch_begin leaves the batch not open (its
+ *  pieces are cleared by clearjit_zero, fenced; a debug build asserts). clearjit_clear and
+ *  clearjit_clear_stream need a handle (the inline versions load through it): NULL crashes. The
  *  two entry points are public (callers only read them) so that clearjit_clear can be inline:
  *  one load and one indirect call. The library's own state follows them, private. */
 struct clearjit {
@@ -82,7 +88,7 @@ typedef struct clearjit_batch {
 } clearjit_batch;
 
 /*! Opens `b` on `cj`, an open handle (b's previous contents are ignored). End every batch
- *  before closing its handle. */
+ *  before closing its handle. `b` must not be NULL here or in the other batch functions. */
 void clearjit_batch_begin(clearjit_batch *b, const clearjit *cj);
 
 /*! Zeroes [dst, dst+n) as part of the batch, without a fence. */
@@ -94,15 +100,16 @@ size_t clearjit_batch_end(clearjit_batch *b);
 /*! Batches begun on `cj` and not ended yet (0 for NULL): a check before close or publish. */
 size_t clearjit_batches_open(const clearjit *cj);
 
-/*! The canonical spec of the profile's kernel for n bytes and `intent`. Valid until close.
+/*! The canonical spec of the profile's kernel for n bytes and `intent` ("" for NULL). Valid
+ *  until close.
  *  Up to the profile's small-path maximum (256 bytes by default) the dispatcher clears with its
  *  own small path whatever the class. */
 const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size_t n);
 
-/*! The path the profile came from, or "built-in". */
+/*! The path the profile came from, or "built-in" ("" for NULL). */
 const char *clearjit_profile_source(const clearjit *cj);
 
-/*! Warnings from loading (e.g. a profile measured on another CPU); "" when none. */
+/*! Warnings from loading (e.g. a profile measured on another CPU); "" when none or NULL. */
 const char *clearjit_warnings(const clearjit *cj);
 
 /*! Releases everything. NULL is ignored. Batches on `cj` must have ended. */

@@ -66,10 +66,24 @@ class Clearer {
 public:
   //! Opens the profile at `path`, or the default lookup when empty; throws cjit::Error.
   explicit Clearer(const std::string &path = {}) {
+    std::string error;
+    if (auto c = open(path, &error))
+      *this = std::move(*c);
+    else
+      throw Error(error);
+  }
+
+  //! Opens as the constructor does; on failure returns nullopt and, when `error` is set, the
+  //! reason. Never throws for a bad profile.
+  static std::optional<Clearer> open(const std::string &path = {}, std::string *error = nullptr) {
     // Messages quote the path and a line of the file at most.
     std::string buf(path.size() + 8192, '\0');
-    cj_.reset(clearjit_open(path.empty() ? nullptr : path.c_str(), buf.data(), buf.size()));
-    if (!cj_) throw Error(buf.c_str());
+    clearjit *cj = clearjit_open(path.empty() ? nullptr : path.c_str(), buf.data(), buf.size());
+    if (!cj) {
+      if (error) *error = buf.c_str();
+      return std::nullopt;
+    }
+    return Clearer(cj);
   }
 
   void clear(void *dst, size_t n) const { clearjit_clear(cj_.get(), dst, n); }
@@ -82,6 +96,7 @@ public:
   const clearjit *get() const { return cj_.get(); }
 
 private:
+  explicit Clearer(clearjit *cj) : cj_(cj) {}
   struct Close {
     void operator()(clearjit *cj) const { clearjit_close(cj); }
   };
