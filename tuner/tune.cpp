@@ -88,7 +88,21 @@ public:
 
     // Stage 2: variants of the methods that lead somewhere.
     if (plan_.variants) measure(variant_jobs(), "variants");
-    // Stage 3: bisection around every crossover, and around the no-allocate step.
+    // Stage 3: the contenders again with consecutive destinations, so no class loses to memset
+    // in either pattern; stage 4: stream clears in batches, both patterns. Both come before
+    // the bisections: a robust table matters more than where exactly its boundaries fall.
+    if (std::vector<Job> consecutive = consecutive_jobs(); fits(consecutive))
+      measure(consecutive, "consecutive destinations");
+    else
+      notes_.push_back("consecutive destinations not measured, to fit the time limit: the "
+                       "tables are chosen from scattered destinations alone");
+    if (std::vector<Job> batched = batch_jobs(); fits(batched))
+      measure(batched, "batched stream clears");
+    else
+      notes_.push_back("batched stream clears not measured, to fit the time limit: batches use "
+                       "the stream table");
+    // Stage 5: bisection around every crossover (in both patterns where stage 3 ran), and
+    // around the no-allocate step.
     for (int round = 0; round < plan_.refine_rounds; ++round) {
       std::vector<Job> refine = crossover_jobs();
       append(refine, step_jobs());
@@ -100,18 +114,6 @@ public:
       }
       measure(refine, "refining");
     }
-    // Stage 4: the contenders again with consecutive destinations, so no class loses to memset
-    // in either pattern; stage 5: stream clears in batches, both patterns.
-    if (std::vector<Job> consecutive = consecutive_jobs(); fits(consecutive))
-      measure(consecutive, "consecutive destinations");
-    else
-      notes_.push_back("consecutive destinations not measured, to fit the time limit: the "
-                       "tables are chosen from scattered destinations alone");
-    if (std::vector<Job> batched = batch_jobs(); fits(batched))
-      measure(batched, "batched stream clears");
-    else
-      notes_.push_back("batched stream clears not measured, to fit the time limit: batches use "
-                       "the stream table");
     // Stage 6: points whose winner is uncertain (high cv) are measured again.
     if (std::vector<Job> again = noisy_jobs(); !again.empty() && fits(again))
       measure(again, "re-measuring noisy points");
@@ -169,14 +171,14 @@ private:
   }
 
   // Stage one must leave room for the rest: narrow the grid, then the repetitions, until it
-  // takes at most 60% of the budget. The time limit narrows the search; it never fails it.
+  // takes at most half of the budget. The time limit narrows the search; it never fails it.
   void fit_stage_one(std::vector<Job> &jobs, std::vector<Job> &sweep) {
     auto est = [&] {
       std::vector<Job> all = jobs;
       append(all, sweep);
       return bench_.estimate_seconds(all, options(""));
     };
-    while (budget_ > 0 && est() > 0.6 * budget_) {
+    while (budget_ > 0 && est() > 0.5 * budget_) {
       if (plan_.steps_per_octave > 1) {
         plan_.steps_per_octave /= 2;
         grid_ = size_grid(o_.min_size, o_.max_size, plan_.steps_per_octave);
@@ -304,7 +306,7 @@ private:
     return out;
   }
 
-  // Scattered, one fence per clear: what every stage but 5 and 6 measures.
+  // Scattered, one fence per clear: what stages 1 and 2 measure, and 5 and 6 in part.
   static bool plain(const Measurement &m) { return m.pattern == Pattern::scattered && !m.batched; }
   std::vector<Measurement> plain_measurements() const {
     std::vector<Measurement> out;
@@ -462,13 +464,18 @@ private:
     return jobs;
   }
 
-  // Both winners at the geometric middle of every pair of sizes where the winner changes.
+  // Both winners and memset at the geometric middle of every pair of sizes where the winner
+  // changes, with consecutive destinations too where those were measured.
   std::vector<Job> crossover_jobs() {
     std::vector<Job> jobs;
     ComplexityMap cx = complexity();
     std::vector<Measurement> ms = table_measurements();
     for (Intent intent : kIntents) {
-      std::vector<Winner> ws = winners(ms, intent, cx, choose_options(intent));
+      const std::vector<Measurement> consecutive = select(all_, intent, Pattern::consecutive);
+      std::vector<Winner> ws =
+          winners(chosen_from(select(ms, intent, Pattern::scattered), consecutive), intent, cx,
+                  choose_options(intent));
+      const size_t first = jobs.size();
       for (size_t i = 1; i < ws.size(); ++i) {
         if (ws[i].spec == ws[i - 1].spec || double(ws[i].size) / double(ws[i - 1].size) < 1.2)
           continue;
@@ -480,6 +487,9 @@ private:
         // memset is measured everywhere the table is, so every class is compared with it.
         jobs.push_back({default_spec(Method::libc), mid, intent});
       }
+      if (!consecutive.empty())
+        for (size_t k = first, end = jobs.size(); k < end; ++k)
+          jobs.push_back(in_pattern(jobs[k], Pattern::consecutive));
     }
     return jobs;
   }
@@ -561,7 +571,7 @@ private:
       (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
           pooled_gbps(from, intent, "libc");
     }
-    // Without stage 4 the sizes from kBatchBytes on have no consecutive measurements: then the
+    // Without stage 3 the sizes from kBatchBytes on have no consecutive measurements: then the
     // batch table, as the others, comes from scattered destinations alone.
     const bool consecutive = !select(all_, Intent::stream, Pattern::consecutive).empty();
     if (std::vector<Measurement> bs = batch_measurements(Pattern::scattered),
