@@ -355,6 +355,15 @@ TEST(ChooseRobust, WithinTheNoiseOfMemsetIsNotALoss) {
   ASSERT_GT(noisy[1].cv, 0.05);
   for (const Measurement &m : robust_measurements(s, noisy))
     EXPECT_EQ(m.gbps == 0, m.spec == "clzero") << m.spec << ": clzero 5% behind memset is out";
+  // A size without any consecutive measurement keeps its scattered ones.
+  {
+    std::vector<Measurement> s2 = s;
+    s2.push_back(at("avx2", 8 * KiB, 30, Pattern::scattered));
+    for (const Measurement &m : robust_measurements(s2, c))
+      if (m.size == 8 * KiB) {
+        EXPECT_EQ(m.gbps, 30);
+      }
+  }
   // A kernel measured in one pattern only is out of play.
   s.push_back(at("avx2", 4 * KiB, 30, Pattern::scattered));
   const auto three = robust_measurements(s, c);

@@ -178,6 +178,9 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
     return out;
   };
   const auto s = pool(scattered), c = pool(consecutive);
+  std::set<uint64_t> consecutive_sizes;
+  for (const auto &[key, m] : c)
+    consecutive_sizes.insert(key.first);
   auto loses_to_memset = [&](const Measurement &k, const auto &pattern) {
     auto libc = pattern.find({k.size, std::string("libc")});
     if (libc == pattern.end() || k.spec == "libc") return false;
@@ -185,6 +188,10 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
   };
   std::vector<Measurement> out;
   for (const auto &[key, a] : s) {
+    if (!consecutive_sizes.count(key.first)) { // a size without consecutive measurements
+      out.push_back(a);
+      continue;
+    }
     auto b = c.find(key);
     if (b == c.end() || loses_to_memset(a, s) || loses_to_memset(b->second, c)) {
       // Kept as measured but never tied (0 GB/s): a size where it was left out must end its

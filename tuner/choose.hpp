@@ -54,7 +54,9 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 //! ranks by both patterns at once. A kernel that loses to memset (spec "libc") in either
 //! pattern by more than options.memset_floor, or was not measured in both, is out of
 //! play at that size (kept at 0 GB/s, so it ends a run there): a class never wins one pattern
-//! by losing the other to memset. `scattered` and `consecutive` hold one
+//! by losing the other to memset. A size with no consecutive measurement at all (the tuner
+//! measured every other size to fit its time) keeps its scattered ones as they are.
+//! `scattered` and `consecutive` hold one
 //! intent each (the tuner selects them).
 std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
                                              const std::vector<Measurement> &consecutive,

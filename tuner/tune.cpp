@@ -91,7 +91,20 @@ public:
     // Stage 3: the contenders again with consecutive destinations, so no class loses to memset
     // in either pattern; stage 4: stream clears in batches, both patterns. Both come before
     // the bisections: a robust table matters more than where exactly its boundaries fall.
-    if (std::vector<Job> consecutive = consecutive_jobs(); fits(consecutive))
+    // Every size if that fits, else every second or fourth (the others are chosen from
+    // scattered destinations alone).
+    std::vector<Job> consecutive;
+    for (size_t stride : {1, 2, 4})
+      if (consecutive = consecutive_jobs(stride); fits(consecutive)) {
+        if (stride > 1)
+          notes_.push_back("consecutive destinations measured at every " +
+                           std::string(stride == 2 ? "second" : "fourth") +
+                           " size to fit the time limit");
+        break;
+      } else {
+        consecutive.clear();
+      }
+    if (!consecutive.empty())
       measure(consecutive, "consecutive destinations");
     else
       notes_.push_back("consecutive destinations not measured, to fit the time limit: the "
@@ -317,11 +330,14 @@ private:
 
   // At every point: the kernels within 10% of the best scattered there, the best of each
   // family (string, temporal, non-temporal) and memset, with consecutive destinations.
-  std::vector<Job> consecutive_jobs() const {
+  // At every `stride`-th size.
+  std::vector<Job> consecutive_jobs(size_t stride) const {
     std::vector<Job> jobs;
     const std::vector<Measurement> ms = table_measurements();
-    for (Intent intent : kIntents)
+    for (Intent intent : kIntents) {
+      size_t index = 0;
       for (const auto &[size, by_spec] : pooled_medians(ms, intent)) {
+        if (index++ % stride) continue;
         double best = 0;
         std::map<std::string, std::pair<double, std::string>> family_best;
         for (const auto &[spec, g] : by_spec) {
@@ -338,6 +354,7 @@ private:
           if (by_spec.count(spec))
             jobs.push_back(in_pattern({*parse_spec(spec), size, intent}, Pattern::consecutive));
       }
+    }
     return jobs;
   }
 
