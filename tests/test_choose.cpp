@@ -135,6 +135,20 @@ TEST(Choose, ARunOfTheSameFamilyWithinTheBandJoinsTheRunBefore) {
   }
 }
 
+TEST(Choose, ARunJoinsTheRunAfterItWhenItCannotJoinTheOneBefore) {
+  // clzero wins 1 MiB alone (a first run), ntavx512 is 6% behind there and wins the rest: one
+  // class, ntavx512.
+  std::vector<Measurement> ms;
+  for (uint64_t size : {1 * MiB, 4 * MiB, 16 * MiB}) {
+    ms.push_back(point("clzero", size, size == 1 * MiB ? 53 : 40));
+    ms.push_back(point("ntavx512", size, 50));
+    ms.push_back(point("libc", size, 30));
+  }
+  const auto table = dispatch_table(winners(ms, Intent::stream, kComplexity));
+  ASSERT_EQ(table.size(), 1u);
+  EXPECT_EQ(format_spec(table[0].kernel), "ntavx512");
+}
+
 TEST(Choose, ABisectionSizeDoesNotSplitAClass) {
   // 96 KiB measured only the two neighbouring winners and memset (a bisection): ntavx512,
   // which it did not measure, still serves it, and the class runs on.
@@ -163,7 +177,7 @@ TEST(Choose, ThenItsFamilyKeepsTheClass) {
   // simpler temporal kernel here) are tied with the best. The family continues.
   ComplexityMap cx{{"stosb", 20}, {"stosq", 25}, {"sse", 10}};
   std::vector<Measurement> ms{point("stosb", 4 * KiB, 50), point("sse", 4 * KiB, 40),
-                              point("stosq", 4 * KiB, 45), point("stosb", 8 * KiB, 40),
+                              point("stosq", 4 * KiB, 44), point("stosb", 8 * KiB, 40),
                               point("stosq", 8 * KiB, 50), point("sse", 8 * KiB, 50.5)};
   auto ws = winners(ms, Intent::stream, cx);
   ASSERT_EQ(ws.size(), 2u);

@@ -145,23 +145,34 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
         c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
       out[i] = {out[i].size, around, c->gbps};
   }
-  // A run whose kernel is of the same family as the run before it joins that run when the
-  // earlier kernel is within outlier_band of it at every size of the run: near-equal kernels of
-  // one family (ntavx512 and clzero, unroll=2 and unroll=4) make one class, not several that
-  // alternate with the noise.
-  for (size_t i = 1; i < out.size();) {
-    size_t j = i;
-    while (j < out.size() && out[j].spec == out[i].spec)
-      ++j;
-    const std::string prev = out[i - 1].spec;
-    bool join = prev != out[i].spec && family(prev) == family(out[i].spec);
-    for (size_t k = i; join && k < j; ++k) {
-      const Candidate *c = find(*at[k], prev);
-      join = c && c->gbps >= out[k].gbps * (1 - o.outlier_band);
+  // A run whose kernel is of the same family as the run before (else after) it joins that run
+  // when the neighbour's kernel is within outlier_band of it at every size of the run:
+  // near-equal kernels of one family (ntavx512 and clzero, unroll=2 and unroll=4) make one
+  // class, not several that alternate with the noise. Repeated until nothing joins.
+  auto serves = [&](const std::string &spec, size_t from, size_t to) {
+    for (size_t k = from; k < to; ++k) {
+      const Candidate *c = find(*at[k], spec);
+      if (!c || c->gbps < out[k].gbps * (1 - o.outlier_band)) return false;
     }
-    for (size_t k = i; join && k < j; ++k)
-      out[k] = {out[k].size, prev, find(*at[k], prev)->gbps};
-    i = j;
+    return true;
+  };
+  for (bool joined = true; joined;) {
+    joined = false;
+    for (size_t i = 0; i < out.size();) {
+      size_t j = i;
+      while (j < out.size() && out[j].spec == out[i].spec)
+        ++j;
+      std::string into;
+      for (size_t n : {i, j}) { // the run before, then the run after
+        if (!into.empty() || (n == i && i == 0) || (n == j && j == out.size())) continue;
+        const std::string &spec = out[n == i ? i - 1 : j].spec;
+        if (family(spec) == family(out[i].spec) && serves(spec, i, j)) into = spec;
+      }
+      for (size_t k = i; !into.empty() && k < j; ++k)
+        out[k] = {out[k].size, into, find(*at[k], into)->gbps};
+      joined |= !into.empty();
+      i = j;
+    }
   }
   return out;
 }

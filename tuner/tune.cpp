@@ -374,11 +374,12 @@ private:
     if (runs(Method::clzero)) out.push_back(default_spec(Method::clzero));
     return out;
   }
-  // Every other grid size (one per octave at the default level): a batch's choice changes
-  // slowly with the piece size, and the stage must fit beside the others.
+  // One grid size per two octaves (4, 16, 64, 256 KiB, 1 MiB from 4 KiB): a batch's choice
+  // changes slowly with the piece size, and the stage must fit beside the others.
   std::vector<Job> batch_jobs() const {
     std::vector<Job> jobs;
-    for (size_t k = 0; k < grid_.size() && grid_[k] < kBatchBytes; k += 2)
+    const size_t stride = size_t(2 * plan_.steps_per_octave);
+    for (size_t k = 0; k < grid_.size() && grid_[k] < kBatchBytes; k += stride)
       for (const Spec &s : batch_candidates())
         for (Pattern p : kPatterns)
           jobs.push_back(in_pattern({s, grid_[k], Intent::stream}, p, true));
