@@ -62,6 +62,7 @@ SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallP
   if (best_score == 0) return fallback;
   double best_max = 0;
   for (unsigned max : kSmallMaxes) {
+    if (max < kSmallTunedFrom) continue;
     double v = score(ms, intent, small_label({best.strategy, max}), small_max_sizes(), false);
     if (v > 0 && (best_max == 0 || v < best_max)) best_max = v, best.max = max;
   }
@@ -89,7 +90,7 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
           candidates.push_back({s.strategy, 256});
     } else {
       for (unsigned max : kSmallMaxes)
-        candidates.push_back({chosen[size_t(i)].strategy, max});
+        if (max >= kSmallTunedFrom) candidates.push_back({chosen[size_t(i)].strategy, max});
     }
     for (uint64_t size : sizes)
       add("memset", Call::memset, i, size, Mix::fixed, nullptr);

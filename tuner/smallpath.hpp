@@ -16,6 +16,12 @@ std::string small_label(const SmallPath &p);
 
 //! Sizes the strategy is chosen on (with both mixes): 1..256 B.
 std::vector<uint64_t> small_strategy_sizes();
+//! The smallest max the tuner chooses: up to 256 B the small path serves, as it always did.
+//! Warm, a class kernel at 129..256 B is as fast (tree:128 3.68 ns against tree:256 3.51 at
+//! 256 B on Zen 5), but cold it is not: avx2:unroll=4 took 121 ns against memset's 103 at
+//! 256 B, scattered, where the small path's head/tail stores take memset's time.
+constexpr unsigned kSmallTunedFrom = 256;
+
 //! Sizes the max is chosen on, for the chosen strategy: 160 B..1 KiB.
 std::vector<uint64_t> small_max_sizes();
 
