@@ -52,10 +52,29 @@ std::vector<uint64_t> small_strategy_sizes() {
 
 std::vector<uint64_t> small_max_sizes() { return {160, 256, 320, 384, 512, 640, 768, 1024}; }
 
+std::vector<uint64_t> small_cold_sizes() { return {8, 64, 256}; }
+
 SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback) {
+  // Cold, consecutive: ns per call of each candidate per size, and the fastest per size.
+  std::map<std::string, std::map<uint64_t, std::vector<double>>> cold;
+  for (const Measurement &m : ms)
+    if (!m.warm && m.intent == intent && m.pattern == Pattern::consecutive && m.gbps > 0)
+      cold[m.spec][m.size].push_back(double(m.size) / m.gbps);
+  std::map<uint64_t, double> fastest;
+  for (const auto &[label, by_size] : cold)
+    for (const auto &[size, ns] : by_size)
+      if (!fastest.count(size) || median(ns) < fastest[size]) fastest[size] = median(ns);
+  auto slow_cold = [&](const std::string &label) {
+    auto it = cold.find(label);
+    if (it == cold.end()) return false;
+    for (const auto &[size, ns] : it->second)
+      if (median(ns) > kColdBand * fastest[size]) return true;
+    return false;
+  };
   SmallPath best = fallback;
   double best_score = 0;
   for (const SmallInfo &s : small_strategies()) {
+    if (slow_cold(small_label({s.strategy, 256}))) continue;
     double v = score(ms, intent, small_label({s.strategy, 256}), small_strategy_sizes(), true);
     if (v > 0 && (best_score == 0 || v < best_score)) best_score = v, best = {s.strategy, 256};
   }
@@ -100,9 +119,11 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
     for (const SmallPath &p : candidates) {
       for (uint64_t size : sizes)
         add(small_label(p), Call::kernel, i, size, Mix::fixed, code(i, p));
-      if (stage == 1)
-        for (Mix mix : kMixes)
-          add(small_label(p), Call::kernel, i, 0, mix, code(i, p));
+      if (stage != 1) continue;
+      for (Mix mix : kMixes)
+        add(small_label(p), Call::kernel, i, 0, mix, code(i, p));
+      for (uint64_t size : small_cold_sizes())
+        jobs.push_back(in_pattern(Job(small_label(p), code(i, p), size, i), Pattern::consecutive));
     }
   }
   return jobs;
@@ -159,7 +180,7 @@ std::string small_study_text(const SmallStudy &s) {
     std::vector<std::string> labels;
     std::map<std::pair<int, uint64_t>, std::map<std::string, double>> rows; // (mix, size)
     for (const Measurement &m : s.measurements) {
-      if (m.intent != i) continue;
+      if (m.intent != i || !m.warm) continue;
       if (std::find(labels.begin(), labels.end(), m.spec) == labels.end()) labels.push_back(m.spec);
       rows[{int(m.mix), m.size}][m.spec] = m.ns;
     }

@@ -25,8 +25,17 @@ constexpr unsigned kSmallTunedFrom = 256;
 //! Sizes the max is chosen on, for the chosen strategy: 160 B..1 KiB.
 std::vector<uint64_t> small_max_sizes();
 
+//! Sizes each strategy is also measured at cold, consecutive destinations (stage 1).
+std::vector<uint64_t> small_cold_sizes();
+
+//! A strategy more than this factor slower than the fastest one cold, at any of
+//! small_cold_sizes(), is out however fast it is warm: on Zen 5 masked stores won warm by ~10%
+//! but took 5.8 ns against the tree's 3.2 for 8 consecutive cold bytes (stream).
+constexpr double kColdBand = 1.25;
+
 //! Stage 1, a pure function: the strategy with the lowest geometric mean of ns per call over
-//! small_strategy_sizes() and both mixes, among candidates measured at max 256 for `intent`.
+//! small_strategy_sizes() and both mixes, among candidates measured at max 256 for `intent`
+//! and not out by kColdBand.
 //! Stage 2: for that strategy, the max with the lowest geometric mean over small_max_sizes()
 //! (sizes above a max are the classes' kernels). Falls back to `fallback` without measurements.
 SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback);
