@@ -255,11 +255,7 @@ std::string small_unsupported_reason(Small s, const CpuInfo &cpu) {
   return "";
 }
 
-SmallPath default_small(const CpuInfo &cpu, Intent intent) {
-  if (intent == Intent::stream && small_unsupported_reason(Small::masked, cpu).empty())
-    return {Small::masked, 256};
-  return {Small::tree, 256};
-}
+SmallPath default_small(const CpuInfo &, Intent) { return {Small::tree, 256}; }
 
 std::string describe(const SmallPath &p) {
   return std::string(info(p.strategy).name) + ", up to " + std::to_string(p.max) + " B";

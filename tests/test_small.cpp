@@ -163,7 +163,7 @@ TEST(small_Refusal, EachMissingFeatureIsNamed) {
 }
 
 TEST(small_Default, BestForTheCpuAndAlwaysRunnable) {
-  EXPECT_EQ(default_small(avx512_cpu(), Intent::stream).strategy, Small::masked);
+  EXPECT_EQ(default_small(avx512_cpu(), Intent::stream).strategy, Small::tree);
   EXPECT_EQ(default_small(avx512_cpu(), Intent::reuse).strategy, Small::tree);
   CpuInfo bare;
   bare.set(Feature::sse2);
