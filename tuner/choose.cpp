@@ -138,9 +138,10 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   }
   // A lone winner between two sizes won by the same kernel, which is close to it here too, is
   // noise: one outlier must not move a boundary.
+  // memset itself is never smoothed or joined away: ties already go to it.
   for (size_t i = 1; i + 1 < out.size(); ++i) {
     const std::string &around = out[i - 1].spec;
-    if (out[i].spec == around || out[i + 1].spec != around) continue;
+    if (out[i].spec == around || out[i + 1].spec != around || out[i].spec == "libc") continue;
     if (const Candidate *c = find(*at[i], around);
         c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
       out[i] = {out[i].size, around, c->gbps};
@@ -148,11 +149,16 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   // A run whose kernel is of the same family as the run before (else after) it joins that run
   // when the neighbour's kernel is within outlier_band of it at every size of the run:
   // near-equal kernels of one family (ntavx512 and clzero, unroll=2 and unroll=4) make one
-  // class, not several that alternate with the noise. Repeated until nothing joins.
+  // class, not several that alternate with the noise. Repeated until nothing joins; measured
+  // against the best at each size, so joins never add up to more than the band.
+  std::vector<double> best(out.size());
+  for (size_t k = 0; k < out.size(); ++k)
+    for (const Candidate &c : *at[k])
+      best[k] = std::max(best[k], c.gbps);
   auto serves = [&](const std::string &spec, size_t from, size_t to) {
     for (size_t k = from; k < to; ++k) {
       const Candidate *c = find(*at[k], spec);
-      if (!c || c->gbps < out[k].gbps * (1 - o.outlier_band)) return false;
+      if (!c || c->gbps < best[k] * (1 - o.outlier_band)) return false;
     }
     return true;
   };
@@ -164,7 +170,9 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
         ++j;
       std::string into;
       for (size_t n : {i, j}) { // the run before, then the run after
-        if (!into.empty() || (n == i && i == 0) || (n == j && j == out.size())) continue;
+        if (!into.empty() || out[i].spec == "libc" || (n == i && i == 0) ||
+            (n == j && j == out.size()))
+          continue;
         const std::string &spec = out[n == i ? i - 1 : j].spec;
         if (family(spec) == family(out[i].spec) && serves(spec, i, j)) into = spec;
       }

@@ -45,7 +45,9 @@ struct Winner {
 };
 
 //! Per measured size of `intent` (ascending): the simplest kernel within the noise band of the
-//! fastest, with lone outliers smoothed away. Repeated measurements of a point are pooled.
+//! fastest, with lone outliers smoothed away and same-family runs joined (a run takes a
+//! neighbour run's kernel when that is within outlier_band of the best at each of its sizes;
+//! memset is never smoothed or joined away). Repeated measurements of a point are pooled.
 std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
                             const ComplexityMap &complexity, const ChooseOptions &options = {});
 

@@ -168,7 +168,10 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
       (x.spec == kTuned ? w.tuned : x.spec == kTunedInline ? w.inlined : w.memset) = x.ns;
       continue;
     }
-    by_row[{x.batched, x.pattern, x.intent, x.size}].push_back(x);
+    // The batch section's per-call rows join the main tables only where those were asked for.
+    const bool asked = std::find(o.sizes.begin(), o.sizes.end(), x.size) != o.sizes.end() &&
+                       std::find(o.intents.begin(), o.intents.end(), x.intent) != o.intents.end();
+    if (x.batched || asked) by_row[{x.batched, x.pattern, x.intent, x.size}].push_back(x);
     if (x.batched) continue;
     if (std::find(o.batch_sizes.begin(), o.batch_sizes.end(), x.size) != o.batch_sizes.end() &&
         x.intent == Intent::stream)

@@ -79,13 +79,17 @@ SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallP
     if (v > 0 && (best_score == 0 || v < best_score)) best_score = v, best = {s.strategy, 256};
   }
   if (best_score == 0) return fallback;
+  return choose_small_max(ms, intent, best);
+}
+
+SmallPath choose_small_max(const std::vector<Measurement> &ms, Intent intent, SmallPath chosen) {
   double best_max = 0;
   for (unsigned max : kSmallMaxes) {
     if (max < kSmallTunedFrom) continue;
-    double v = score(ms, intent, small_label({best.strategy, max}), small_max_sizes(), false);
-    if (v > 0 && (best_max == 0 || v < best_max)) best_max = v, best.max = max;
+    double v = score(ms, intent, small_label({chosen.strategy, max}), small_max_sizes(), false);
+    if (v > 0 && (best_max == 0 || v < best_max)) best_max = v, chosen.max = max;
   }
-  return best;
+  return chosen;
 }
 
 namespace {
@@ -165,8 +169,9 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
   o.label = "small path: limits";
   for (Measurement &m : bench.run(study_jobs(2, cpu, chosen, dispatcher), o))
     out.measurements.push_back(std::move(m));
-  out.reuse = choose_small(out.measurements, Intent::reuse, chosen[0]);
-  out.stream = choose_small(out.measurements, Intent::stream, chosen[1]);
+  // Stage 2 chose only the max: stage 2's measurements at max 256 must not reopen the strategy.
+  out.reuse = choose_small_max(out.measurements, Intent::reuse, chosen[0]);
+  out.stream = choose_small_max(out.measurements, Intent::stream, chosen[1]);
   return out;
 }
 

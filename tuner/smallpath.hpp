@@ -40,6 +40,10 @@ constexpr double kColdBand = 1.25;
 //! (sizes above a max are the classes' kernels). Falls back to `fallback` without measurements.
 SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback);
 
+//! Stage 2 alone: `chosen`'s strategy at the max with the lowest geometric mean over
+//! small_max_sizes() (from kSmallTunedFrom up); `chosen` as it is without measurements.
+SmallPath choose_small_max(const std::vector<Measurement> &ms, Intent intent, SmallPath chosen);
+
 struct SmallStudy {
   std::vector<Measurement> measurements;
   SmallPath reuse, stream;

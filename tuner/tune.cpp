@@ -72,8 +72,15 @@ public:
   TuneResult run() {
     start_ = Clock::now();
     TuneResult r;
-    // The small-path study runs last, on the chosen tables: its time is set aside first.
-    if (budget_ > 0) budget_ -= small_study_seconds(bench_, cpu_, options(""));
+    // The small-path study runs last, on the chosen tables: its time is set aside first. A
+    // limit it nearly fills alone still leaves the stages a tenth (budget_ <= 0 means none).
+    if (budget_ > 0) {
+      const double study = small_study_seconds(bench_, cpu_, options(""));
+      if (study > 0.9 * budget_)
+        notes_.push_back("the small-path study alone takes about " + fmt("%.0f", study) +
+                         " s of the " + fmt("%.0f", budget_) + " s limit");
+      budget_ = std::max(budget_ - study, 0.1 * budget_);
+    }
     r.level = std::string(level_name(o_.level));
     grid_ = size_grid(o_.min_size, o_.max_size, plan_.steps_per_octave);
 
@@ -128,8 +135,12 @@ public:
       measure(refine, "refining");
     }
     // Stage 6: points whose winner is uncertain (high cv) are measured again.
-    if (std::vector<Job> again = noisy_jobs(); !again.empty() && fits(again))
-      measure(again, "re-measuring noisy points");
+    if (std::vector<Job> again = noisy_jobs(); !again.empty()) {
+      if (fits(again))
+        measure(again, "re-measuring noisy points");
+      else
+        notes_.push_back("noisy points not measured again, to fit the time limit");
+    }
 
     choose(r);
     // The small path last: its candidates are whole dispatchers over the chosen tables.
@@ -374,8 +385,9 @@ private:
     if (runs(Method::clzero)) out.push_back(default_spec(Method::clzero));
     return out;
   }
-  // One grid size per two octaves (4, 16, 64, 256 KiB, 1 MiB from 4 KiB): a batch's choice
-  // changes slowly with the piece size, and the stage must fit beside the others.
+  // Every 2 * steps_per_octave-th grid size (one per two octaves, 4, 16, 64, 256 KiB, 1 MiB
+  // from 4 KiB, unless stage 1 thinned the grid): a batch's choice changes slowly with the
+  // piece size, and the stage must fit beside the others.
   std::vector<Job> batch_jobs() const {
     std::vector<Job> jobs;
     const size_t stride = size_t(2 * plan_.steps_per_octave);
@@ -594,11 +606,10 @@ private:
       (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
           pooled_gbps(from, intent, "libc");
     }
-    // Without stage 3 the sizes from kBatchBytes on have no consecutive measurements: then the
-    // batch table, as the others, comes from scattered destinations alone.
-    const bool consecutive = !select(all_, Intent::stream, Pattern::consecutive).empty();
+    // Sizes without consecutive measurements (from kBatchBytes on, without stage 3) are chosen
+    // from their scattered ones (robust_measurements).
     if (std::vector<Measurement> bs = batch_measurements(Pattern::scattered),
-        bc = consecutive ? batch_measurements(Pattern::consecutive) : std::vector<Measurement>{};
+        bc = batch_measurements(Pattern::consecutive);
         !select(all_, Intent::stream, Pattern::scattered, true).empty()) {
       const std::vector<Measurement> from = chosen_from(bs, bc);
       r.batch = dispatch_table(winners(from, Intent::stream, cx));
