@@ -10,6 +10,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace cjit {
 namespace {
@@ -96,8 +97,10 @@ namespace {
 
 // The study's jobs with memset beside. Stage 1: every strategy the CPU runs at max 256, over
 // small_strategy_sizes() and both mixes; stage 2: each intent's `chosen` strategy at every max,
-// over small_max_sizes(). `code` gives a candidate's dispatcher (it returns null when the jobs
-// are only planned, for an estimate).
+// over small_max_sizes(). Warm jobs run each candidate's code at kSmallPlacements places (copies
+// generated one after another): a warm call's time depends on where its code lies by up to a
+// quarter (bench/small_placement.cpp), and one place's luck must not choose. `code(i, p, copy)`
+// gives a candidate's dispatcher (null when the jobs are only planned, for an estimate).
 template <class Code>
 std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chosen[2], Code code) {
   std::vector<Job> jobs;
@@ -121,13 +124,17 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
       for (Mix mix : kMixes)
         add("memset", Call::memset, i, 0, mix, nullptr);
     for (const SmallPath &p : candidates) {
-      for (uint64_t size : sizes)
-        add(small_label(p), Call::kernel, i, size, Mix::fixed, code(i, p));
-      if (stage != 1) continue;
-      for (Mix mix : kMixes)
-        add(small_label(p), Call::kernel, i, 0, mix, code(i, p));
-      for (uint64_t size : small_cold_sizes())
-        jobs.push_back(in_pattern(Job(small_label(p), code(i, p), size, i), Pattern::consecutive));
+      for (int copy = 0; copy < kSmallPlacements; ++copy) {
+        for (uint64_t size : sizes)
+          add(small_label(p), Call::kernel, i, size, Mix::fixed, code(i, p, copy));
+        if (stage == 1)
+          for (Mix mix : kMixes)
+            add(small_label(p), Call::kernel, i, 0, mix, code(i, p, copy));
+      }
+      if (stage == 1)
+        for (uint64_t size : small_cold_sizes())
+          jobs.push_back(
+              in_pattern(Job(small_label(p), code(i, p, 0), size, i), Pattern::consecutive));
     }
   }
   return jobs;
@@ -138,7 +145,7 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
 double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options) {
   const SmallPath chosen[2] = {default_small(cpu, Intent::reuse),
                                default_small(cpu, Intent::stream)};
-  auto none = [](Intent, SmallPath) -> ClearFn { return nullptr; };
+  auto none = [](Intent, SmallPath, int) -> ClearFn { return nullptr; };
   return bench.estimate_seconds(study_jobs(1, cpu, chosen, none), options) +
          bench.estimate_seconds(study_jobs(2, cpu, chosen, none), options);
 }
@@ -146,9 +153,9 @@ double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const Measure
 SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
                        const MeasureOptions &options) {
   SmallStudy out;
-  std::map<std::pair<Intent, SmallPath>, std::unique_ptr<GeneratedCode>> codes;
-  auto dispatcher = [&](Intent i, SmallPath p) {
-    auto &code = codes[{i, p}];
+  std::map<std::tuple<Intent, SmallPath, int>, std::unique_ptr<GeneratedCode>> codes;
+  auto dispatcher = [&](Intent i, SmallPath p, int copy) {
+    auto &code = codes[{i, p, copy}];
     if (!code) {
       auto g =
           generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, profile.table(i), p, cpu); },
@@ -179,15 +186,17 @@ std::string small_study_text(const SmallStudy &s) {
   std::ostringstream t;
   for (Intent i : kIntents) {
     const SmallPath chosen = i == Intent::reuse ? s.reuse : s.stream;
-    t << "\nsmall path, " << intent_name(i) << ": ns per call (warm), memset beside; chosen "
-      << describe(chosen) << "\n";
+    t << "\nsmall path, " << intent_name(i)
+      << ": ns per call (warm; each strategy the geometric mean of " << kSmallPlacements
+      << " code placements), memset beside; chosen " << describe(chosen) << "\n";
     // Rows: cases; columns: labels in order of first appearance.
     std::vector<std::string> labels;
-    std::map<std::pair<int, uint64_t>, std::map<std::string, double>> rows; // (mix, size)
+    // (mix, size) -> label -> ns of each placement
+    std::map<std::pair<int, uint64_t>, std::map<std::string, std::vector<double>>> rows;
     for (const Measurement &m : s.measurements) {
-      if (m.intent != i || !m.warm) continue;
+      if (m.intent != i || !m.warm || m.ns <= 0) continue;
       if (std::find(labels.begin(), labels.end(), m.spec) == labels.end()) labels.push_back(m.spec);
-      rows[{int(m.mix), m.size}][m.spec] = m.ns;
+      rows[{int(m.mix), m.size}][m.spec].push_back(m.ns);
     }
     t << "  " << padded("size", -22);
     for (const std::string &l : labels)
@@ -198,7 +207,7 @@ std::string small_study_text(const SmallStudy &s) {
                                                             : std::string(mix_name(Mix(key.first)));
       t << "  " << padded(what, -22);
       for (const std::string &l : labels)
-        t << " " << (row.count(l) ? fmt("%17.2f", row[l]) : padded("-", 17));
+        t << " " << (row.count(l) ? fmt("%17.2f", geomean(row[l])) : padded("-", 17));
       t << "\n";
     }
   }

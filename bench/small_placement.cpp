@@ -1,0 +1,158 @@
+// How much a small clear's time depends on where its code lies, and what aligning the small
+// path's branch targets buys. Each small-path strategy (max 256), with targets unaligned and
+// aligned to 64 bytes, is copied to the same random 64-byte-aligned places in a 64 MiB region
+// and called warm beside memset, as `clearjit bench` calls it (8 KiB buffer, random lines,
+// offsets 0..63 in turn). A caller's code and the clearing code share the branch predictors, so
+// one placement can be lucky or unlucky by a cycle or two: medians over many places say what a
+// program gets on average.
+//
+// Control: glibc's own memset bytes, copied to the same places (sizes up to 128 B only: above,
+// glibc reads a threshold rip-relative, which a copy breaks). Its ratio is what placement
+// alone costs or gains against memset where the loader put it.
+//
+// Usage: clearjit_small_placement [PLACES [SIZES...]]   (default 24 places; sizes 1 8 33 ..)
+// Output: per size, intent, strategy and alignment: time / memset's time, median [min..max]
+// over the places (each place: median of 5 interleaved pairs).
+#include "codegen.hpp"
+#include "cpu.hpp"
+#include "small.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace cjit;
+
+constexpr size_t kCalls = 4096, kLines = 128, kRegion = size_t(64) << 20;
+constexpr int kPairs = 5, kRounds = 200'000;
+
+alignas(4096) uint8_t g_buf[kLines * 64 + 64 + 1024];
+void *(*volatile g_memset)(void *, int, size_t) = &std::memset;
+
+struct Call {
+  uint32_t off, n;
+};
+
+// n == 0: log-uniform 1..256.
+std::vector<Call> calls_for(uint32_t n) {
+  std::mt19937_64 rng(n);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<Call> calls(kCalls);
+  for (size_t i = 0; i < kCalls; ++i)
+    calls[i] = {uint32_t(rng() % kLines * 64 + i % 64),
+                n ? n : std::clamp(uint32_t(std::pow(257.0, u(rng))), 1u, 256u)};
+  return calls;
+}
+
+template <class Clear> double ns_per_call(const std::vector<Call> &calls, bool reuse, Clear clear) {
+  uint64_t sink = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < kRounds; ++i) {
+    const Call c = calls[i & (kCalls - 1)];
+    uint8_t *d = g_buf + c.off;
+    clear(d, c.n);
+    if (reuse) sink += *(volatile uint8_t *)d + *(volatile uint8_t *)(d + c.n - 1);
+  }
+  asm volatile("" : : "r"(sink));
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+         kRounds;
+}
+
+struct Candidate {
+  std::string name;
+  const void *code;
+  size_t size;
+  bool is_memset; //!< called as memset(d, 0, n), sizes <= 128 only
+};
+
+constexpr size_t kMemsetCopy = 4096; // glibc's entry and every path it takes up to 128 B
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const int places = argc > 1 ? std::max(1, std::atoi(argv[1])) : 24;
+  std::vector<uint32_t> sizes;
+  for (int i = 2; i < argc; ++i)
+    sizes.push_back(uint32_t(std::clamp(std::atoi(argv[i]), 0, 256)));
+  if (sizes.empty()) sizes = {1, 3, 8, 16, 33, 64, 65, 100, 128, 160, 256, 0};
+
+  const CpuInfo &cpu = host_cpu();
+  std::vector<std::unique_ptr<GeneratedCode>> codes;
+  std::vector<Candidate> cands{
+      {"memset's code", reinterpret_cast<const void *>(g_memset), kMemsetCopy, true}};
+  for (const SmallInfo &s : small_strategies()) {
+    if (!small_unsupported_reason(s.strategy, cpu).empty()) continue;
+    for (unsigned align : {1u, kSmallTargetAlign == 1 ? 64u : kSmallTargetAlign}) {
+      auto g = generate(
+          [&](asmjit::x86::Assembler &a) {
+            asmjit::Label big = a.newLabel();
+            emit_small(a, {s.strategy, 256}, cpu, big, align);
+            a.bind(big); // never reached: every size here is <= 256
+            a.ret();
+          },
+          "placement");
+      if (!g) return std::fprintf(stderr, "%s\n", g.error.c_str()), 1;
+      codes.push_back(std::move(*g.value));
+      cands.push_back({std::string(s.name) + (align > 1 ? "/align64" : "/unaligned"),
+                       reinterpret_cast<const void *>(codes.back()->fn), codes.back()->size,
+                       false});
+    }
+  }
+  auto *region = static_cast<uint8_t *>(
+      mmap(nullptr, kRegion, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  if (region == MAP_FAILED) return std::perror("mmap"), 1;
+
+  std::printf("%s; warm; time / memset's time, median [min..max] over %d code placements\n",
+              cpu.brand.c_str(), places);
+  std::mt19937_64 rng(7);
+  for (uint32_t n : sizes) {
+    const std::vector<Call> calls = calls_for(n);
+    for (bool reuse : {false, true}) {
+      std::printf("%s, %s\n", n ? (std::to_string(n) + " B").c_str() : "log-uniform 1..256 B",
+                  reuse ? "reuse (clear, read first and last byte)" : "stream (clear only)");
+      std::vector<std::vector<double>> ratios(cands.size());
+      for (int p = 0; p < places; ++p) {
+        const size_t at = rng() % (kRegion / 64 - 64) * 64;
+        for (size_t k = 0; k < cands.size(); ++k) {
+          const Candidate &c = cands[k];
+          if (at + c.size > kRegion || (c.is_memset && (n == 0 || n > 128))) continue;
+          mprotect(region, kRegion, PROT_READ | PROT_WRITE);
+          std::memcpy(region + at, c.code, c.size);
+          mprotect(region, kRegion, PROT_READ | PROT_EXEC);
+          auto fn = reinterpret_cast<ClearFn>(region + at);
+          auto copied_memset = reinterpret_cast<void *(*)(void *, int, size_t)>(region + at);
+          std::vector<double> pair;
+          for (int i = 0; i < kPairs; ++i) {
+            double m = ns_per_call(calls, reuse, [](void *d, size_t k) { g_memset(d, 0, k); });
+            double t =
+                c.is_memset
+                    ? ns_per_call(calls, reuse,
+                                  [copied_memset](void *d, size_t k) { copied_memset(d, 0, k); })
+                    : ns_per_call(calls, reuse, [fn](void *d, size_t k) { fn(d, k); });
+            pair.push_back(t / m);
+          }
+          std::sort(pair.begin(), pair.end());
+          ratios[k].push_back(pair[kPairs / 2]);
+        }
+      }
+      for (size_t k = 0; k < cands.size(); ++k) {
+        std::vector<double> &r = ratios[k];
+        if (r.empty()) continue;
+        std::sort(r.begin(), r.end());
+        std::printf("  %-18s %.2f [%.2f..%.2f]\n", cands[k].name.c_str(), r[r.size() / 2],
+                    r.front(), r.back());
+      }
+    }
+  }
+}
