@@ -9,6 +9,8 @@
 //   xmm0/ymm0/zmm0  zero
 // A dispatcher's small path (small.cpp) uses rax, rcx and k1 besides, and xmm16..zmm16.
 // Only caller-saved registers are touched and no stack is used, so kernels need no frame.
+#include "emit.hpp"
+
 #include "codegen.hpp"
 #include "profile.hpp"
 
@@ -66,43 +68,34 @@ public:
   }
 
   // Sizes above what the caller's small sizes took (more than twice the widest store and the
-  // alignment, so there is room for head and tail): the method's stores over the extent. Ends
-  // before the exit (vzeroupper, ret), which the caller emits; returns false when it ended in
-  // a tail call instead (memset returns to our caller), after which nothing may follow.
+  // alignment, so there is room for head and tail): the method's stores over the extent, in the
+  // blocks emit_block emits alone. Ends before the exit (vzeroupper, ret), which the caller
+  // emits; returns false when it ended in a tail call instead (memset returns to our caller),
+  // after which nothing may follow.
   bool main_path(const Spec &s) {
-    s_ = &s;
-    mi_ = &s.info();
-    unit_ = mi_->tail_width;
-    // The one place a store kind becomes code. No default: -Werror=switch refuses a new kind
-    // until it has its case here.
-    switch (mi_->store) {
-    case Store::rep_stosb:
-      extent([&] {
-        a_.mov(rcx, rdx);
-        a_.rep().stosb();
-      });
-      return true;
-    case Store::rep_stosq:
-      extent([&] {
-        a_.mov(rcx, rdx);
-        a_.shr(rcx, 3);
-        a_.rep().stosq();
-      });
-      return true;
-    case Store::move:
-      extent([&] { loops([&](const Mem &m) { store(m, mi_->width, mi_->nontemporal); }); });
-      return true;
-    case Store::clzero: // the line at m, which is aligned
-      extent([&] {
-        loops([&](const Mem &m) {
-          a_.lea(rax, m);
-          a_.clzero();
-        });
-      });
-      return true;
-    case Store::memset: libc_tail_call(); return false;
+    use(s);
+    if (mi_->store == Store::memset) { // no extent of its own: the call clears it all
+      body();
+      return false;
     }
-    return false; // not reached: every kind returns above
+    if (s_->align) align_head();
+    chunks([&] { body(); });
+    tail();
+    return true;
+  }
+
+  // One block of the main path alone (emit_block); a chunk's body is left out of `chunks`.
+  void block(Block b, const Spec &s) {
+    use(s);
+    switch (b) {
+    case Block::ladder: break; // emit_kernel's frame, not the main path's
+    case Block::head:
+      if (s_->align) align_head();
+      break;
+    case Block::chunks: chunks([] {}); break;
+    case Block::body: body(); break;
+    case Block::tail: tail(); break;
+    }
   }
 
   void exit() {
@@ -163,12 +156,35 @@ private:
     a_.sub(rsi, rdi);
   }
 
-  // Head stores to the alignment, the chunks, the tail, the fence; `body` clears one chunk.
-  void extent(const auto &body) {
-    if (s_->align) align_head();
-    chunks(body);
-    tail();
-    if (s_->fence != Fence::none) a_.sfence();
+  void use(const Spec &s) {
+    s_ = &s;
+    mi_ = &s.info();
+    unit_ = mi_->tail_width;
+  }
+
+  // The method's stores over rdx bytes from rdi (memset: the whole extent, by a tail call).
+  // The one place a store kind becomes code. No default: -Werror=switch refuses a new kind
+  // until it has its case here.
+  void body() {
+    switch (mi_->store) {
+    case Store::rep_stosb:
+      a_.mov(rcx, rdx);
+      a_.rep().stosb();
+      return;
+    case Store::rep_stosq:
+      a_.mov(rcx, rdx);
+      a_.shr(rcx, 3);
+      a_.rep().stosq();
+      return;
+    case Store::move: loops([&](const Mem &m) { store(m, mi_->width, mi_->nontemporal); }); return;
+    case Store::clzero: // the line at m, which is aligned
+      loops([&](const Mem &m) {
+        a_.lea(rax, m);
+        a_.clzero();
+      });
+      return;
+    case Store::memset: libc_tail_call(); return;
+    }
   }
 
   // Splits [rdi, r8) into chunks of s_->chunk bytes; `body` clears rdx bytes from rdi,
@@ -222,14 +238,16 @@ private:
 
   // Bytes a body could not store (less than one main store) end the range: cover the last
   // unit, overlapping already-cleared bytes. n > width is guaranteed by the small sizes.
-  // A width of 1 (rep stosb) leaves none.
+  // A width of 1 (rep stosb) leaves none. Then the end fence, after the last store.
   void tail() {
-    if (mi_->width == 1) return;
-    Label done = a_.newLabel();
-    a_.cmp(rdi, r8);
-    a_.je(done);
-    cover(r8, -int32_t(mi_->width), mi_->width);
-    a_.bind(done);
+    if (mi_->width != 1) {
+      Label done = a_.newLabel();
+      a_.cmp(rdi, r8);
+      a_.je(done);
+      cover(r8, -int32_t(mi_->width), mi_->width);
+      a_.bind(done);
+    }
+    if (s_->fence != Fence::none) a_.sfence();
   }
 
   Assembler &a_;
@@ -248,16 +266,16 @@ bool vector_stores(const MethodInfo &mi) {
   return mi.store != Store::memset && std::max(mi.width, mi.tail_width) >= 16;
 }
 
-} // namespace
-
-void emit_kernel(Assembler &a, const Spec &s) {
+// The kernel for `s`, or with main_path false its frame alone (Block::ladder): everything but
+// the main path, whose label is bound where it would start.
+void kernel(Assembler &a, const Spec &s, bool main_path) {
   const MethodInfo &mi = s.info();
   Emitter e(a, uses_avx(mi));
   Label exit = a.newLabel();
   if (mi.store == Store::memset) { // n == 0 returns without calling (dst may be NULL)
     a.test(rsi, rsi);
     a.jz(exit);
-    e.libc_tail_call();
+    if (main_path) e.main_path(s);
     a.bind(exit);
     a.ret();
     return;
@@ -271,41 +289,46 @@ void emit_kernel(Assembler &a, const Spec &s) {
   a.ja(main);
   e.small_ladder(limit, mi.tail_width, exit);
   a.bind(main);
-  e.main_path(s);
+  if (main_path) e.main_path(s);
   a.bind(exit);
   e.exit();
 }
 
-} // namespace cjit
+} // namespace
 
-namespace cjit {
+void emit_kernel(Assembler &a, const Spec &s) { kernel(a, s, true); }
 
-void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table,
-                     const SmallPath &small, const CpuInfo &cpu) {
-  using namespace asmjit;
-  using namespace asmjit::x86;
+void emit_block(Assembler &a, Block b, const Spec &s) {
+  if (b == Block::ladder) return kernel(a, s, false);
+  Emitter(a, uses_avx(s.info())).block(b, s); // no jump leaves these blocks
+}
+
+void emit_class_tree(Assembler &a, const std::vector<SizeClass> &table, unsigned small_max,
+                     const CpuInfo &cpu, Leaf leaf) {
   // With AVX every class uses VEX encodings (SSE classes too), so no kernel mixes legacy SSE
   // and AVX state; without it no class can need AVX (the loader refused such profiles).
   const bool avx = cpu.has(Feature::avx);
   Emitter e(a, avx);
-  // Sizes up to small.max: the small path, each of its leaves returning on its own.
-  Label big = a.newLabel();
-  emit_small(a, small, cpu, big);
 
-  // Classes n > small.max can reach, with their lower bounds.
+  // Classes n > small_max can reach, with their lower bounds.
   std::vector<const SizeClass *> live;
   for (const SizeClass &c : table)
-    if (!c.below || c.below > small.max + 1) live.push_back(&c);
+    if (!c.below || c.below > small_max + 1) live.push_back(&c);
 
   // A balanced branch tree on n over the class boundaries: log2(classes) compares, no table,
   // no indirect jump; each leaf is its class's main path, inline, ending in its own ret.
   auto tree = [&](auto &&self, size_t lo, size_t hi) -> void {
     if (lo == hi) {
-      const MethodInfo &mi = live[lo]->kernel.info();
+      const Spec &kernel = live[lo]->kernel;
+      const MethodInfo &mi = kernel.info();
       // The vector register is zeroed, and vzeroupper run, only where the kernel stores from it.
       const bool vector = vector_stores(mi);
       if (vector) avx ? a.vpxor(xmm0, xmm0, xmm0) : a.pxor(xmm0, xmm0);
-      if (!e.main_path(live[lo]->kernel)) return; // a tail call: nothing follows
+      if (leaf == Leaf::stub)
+        a.comment(("; main path of " + format_spec(kernel)).c_str());
+      else
+        e.main_path(kernel);
+      if (mi.store == Store::memset) return; // a tail call: nothing follows
       if (vector && avx) a.vzeroupper();
       a.ret();
       return;
@@ -324,11 +347,19 @@ void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &ta
     a.bind(upper);
     self(self, mid, hi);
   };
-  a.bind(big);
   // end = dst + n and rax = 0 (the stos source), for every main path.
   a.lea(r8, ptr(rdi, rsi));
   a.xor_(eax, eax);
   tree(tree, 0, live.size() - 1);
+}
+
+void emit_dispatcher(Assembler &a, const std::vector<SizeClass> &table, const SmallPath &small,
+                     const CpuInfo &cpu) {
+  // Sizes up to small.max: the small path, each of its leaves returning on its own.
+  Label big = a.newLabel();
+  emit_small(a, small, cpu, big);
+  a.bind(big);
+  emit_class_tree(a, table, small.max, cpu);
 }
 
 } // namespace cjit
