@@ -41,26 +41,12 @@ vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
 vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
 jmp L0                                      ; E9........
 L7:
-vmovdqu64 zmmword ptr [rdi], zmm0           ; 62F1FE487F07
-vmovdqu64 zmmword ptr [r8-64], zmm0         ; 62D1FE487F40FF
+vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
+vmovdqu ymmword ptr [rdi+32], ymm0          ; C5FE7F4720
+vmovdqu ymmword ptr [r8-64], ymm0           ; C4C17E7F40C0
+vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0
 jmp L0                                      ; E9........
 L1:
-mov rdx, rsi                                ; 4889F2
-mov r9, rdx                                 ; 4989D1
-and r9, -64                                 ; 4983E1C0
-add r9, rdi                                 ; 4901F9
-cmp rdi, r9                                 ; 4C39CF
-je L9                                       ; 0F84........
-L8:
-vmovdqu64 zmmword ptr [rdi], zmm0           ; 62F1FE487F07
-add rdi, 64                                 ; 4883C740
-cmp rdi, r9                                 ; 4C39CF
-short jne L8                                ; 75F1
-L9:
-cmp rdi, r8                                 ; 4C39C7
-je L10                                      ; 0F84........
-vmovdqu64 zmmword ptr [r8-64], zmm0         ; 62D1FE487F40FF
-L10:
 L0:
 vzeroupper                                  ; C5F877
 ret                                         ; C3

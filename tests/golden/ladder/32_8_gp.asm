@@ -1,47 +1,38 @@
 lea r8, [rdi+rsi]                           ; 4C8D0437
 xor eax, eax                                ; 31C0
-cmp rsi, 16                                 ; 4883FE10
+cmp rsi, 32                                 ; 4883FE20
 ja L1                                       ; 0F87........
-cmp rsi, 2                                  ; 4883FE02
+cmp rsi, 4                                  ; 4883FE04
 jae L2                                      ; 0F83........
 cmp rsi, 1                                  ; 4883FE01
 jb L0                                       ; 0F82........
+cmp rsi, 2                                  ; 4883FE02
+jae L3                                      ; 0F83........
 mov byte ptr [rdi], al                      ; 8807
 mov byte ptr [r8-1], al                     ; 418840FF
 jmp L0                                      ; E9........
-L2:
-cmp rsi, 4                                  ; 4883FE04
-jae L3                                      ; 0F83........
+L3:
 mov word ptr [rdi], ax                      ; 668907
 mov word ptr [r8-2], ax                     ; 66418940FE
 jmp L0                                      ; E9........
-L3:
+L2:
 cmp rsi, 8                                  ; 4883FE08
 jae L4                                      ; 0F83........
 mov dword ptr [rdi], eax                    ; 8907
 mov dword ptr [r8-4], eax                   ; 418940FC
 jmp L0                                      ; E9........
 L4:
+cmp rsi, 16                                 ; 4883FE10
+jae L5                                      ; 0F83........
 mov qword ptr [rdi], rax                    ; 488907
 mov qword ptr [r8-8], rax                   ; 498940F8
 jmp L0                                      ; E9........
-L1:
-mov rdx, rsi                                ; 4889F2
-mov r9, rdx                                 ; 4989D1
-and r9, -8                                  ; 4983E1F8
-add r9, rdi                                 ; 4901F9
-cmp rdi, r9                                 ; 4C39CF
-je L6                                       ; 0F84........
 L5:
 mov qword ptr [rdi], rax                    ; 488907
-add rdi, 8                                  ; 4883C708
-cmp rdi, r9                                 ; 4C39CF
-short jne L5                                ; 75F4
-L6:
-cmp rdi, r8                                 ; 4C39C7
-je L7                                       ; 0F84........
+mov qword ptr [rdi+8], rax                  ; 48894708
+mov qword ptr [r8-16], rax                  ; 498940F0
 mov qword ptr [r8-8], rax                   ; 498940F8
-L7:
-sfence                                      ; 0FAEF8
+jmp L0                                      ; E9........
+L1:
 L0:
 ret                                         ; C3

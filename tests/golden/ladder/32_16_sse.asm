@@ -1,5 +1,6 @@
 lea r8, [rdi+rsi]                           ; 4C8D0437
 xor eax, eax                                ; 31C0
+pxor xmm0, xmm0                             ; 660FEFC0
 cmp rsi, 32                                 ; 4883FE20
 ja L1                                       ; 0F87........
 cmp rsi, 4                                  ; 4883FE04
@@ -28,34 +29,9 @@ mov qword ptr [rdi], rax                    ; 488907
 mov qword ptr [r8-8], rax                   ; 498940F8
 jmp L0                                      ; E9........
 L5:
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [rdi+8], rax                  ; 48894708
-mov qword ptr [r8-16], rax                  ; 498940F0
-mov qword ptr [r8-8], rax                   ; 498940F8
+movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
+movdqu xmmword ptr [r8-16], xmm0            ; F3410F7F40F0
 jmp L0                                      ; E9........
 L1:
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [rdi+8], rax                  ; 48894708
-add rdi, 15                                 ; 4883C70F
-and rdi, -16                                ; 4883E7F0
-mov rsi, r8                                 ; 4C89C6
-sub rsi, rdi                                ; 4829FE
-mov r10, 4096                               ; 49C7C200100000
-L6:
-mov rdx, rsi                                ; 4889F2
-cmp rdx, r10                                ; 4C39D2
-cmova rdx, r10                              ; 490F47D2
-sub rsi, rdx                                ; 4829D6
-mov rcx, rdx                                ; 4889D1
-shr rcx, 3                                  ; 48C1E903
-rep stos qword ptr [rdi], rax               ; F348AB
-test rsi, rsi                               ; 4885F6
-jz L7                                       ; 0F84........
-short jmp L6                                ; EBDE
-L7:
-cmp rdi, r8                                 ; 4C39C7
-je L8                                       ; 0F84........
-mov qword ptr [r8-8], rax                   ; 498940F8
-L8:
 L0:
 ret                                         ; C3

@@ -26,8 +26,5 @@ mov qword ptr [rdi], rax                    ; 488907
 mov qword ptr [r8-8], rax                   ; 498940F8
 jmp L0                                      ; E9........
 L1:
-mov rdx, rsi                                ; 4889F2
-mov rcx, rdx                                ; 4889D1
-rep stos byte ptr [rdi], al                 ; F3AA
 L0:
 ret                                         ; C3

@@ -53,43 +53,5 @@ movdqu xmmword ptr [r8-32], xmm0            ; F3410F7F40E0
 movdqu xmmword ptr [r8-16], xmm0            ; F3410F7F40F0
 jmp L0                                      ; E9........
 L1:
-movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
-movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
-movdqu xmmword ptr [rdi+32], xmm0           ; F30F7F4720
-movdqu xmmword ptr [rdi+48], xmm0           ; F30F7F4730
-add rdi, 63                                 ; 4883C73F
-and rdi, -64                                ; 4883E7C0
-mov rsi, r8                                 ; 4C89C6
-sub rsi, rdi                                ; 4829FE
-mov rdx, rsi                                ; 4889F2
-mov r9, rdx                                 ; 4989D1
-and r9, -64                                 ; 4983E1C0
-add r9, rdi                                 ; 4901F9
-cmp rdi, r9                                 ; 4C39CF
-je L9                                       ; 0F84........
-L8:
-movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
-movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
-movdqu xmmword ptr [rdi+32], xmm0           ; F30F7F4720
-movdqu xmmword ptr [rdi+48], xmm0           ; F30F7F4730
-add rdi, 64                                 ; 4883C740
-cmp rdi, r9                                 ; 4C39CF
-short jne L8                                ; 75E4
-L9:
-mov r9, rdx                                 ; 4989D1
-and r9, 48                                  ; 4983E130
-add r9, rdi                                 ; 4901F9
-cmp rdi, r9                                 ; 4C39CF
-je L11                                      ; 0F84........
-L10:
-movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
-add rdi, 16                                 ; 4883C710
-cmp rdi, r9                                 ; 4C39CF
-short jne L10                               ; 75F3
-L11:
-cmp rdi, r8                                 ; 4C39C7
-je L12                                      ; 0F84........
-movdqu xmmword ptr [r8-16], xmm0            ; F3410F7F40F0
-L12:
 L0:
 ret                                         ; C3

@@ -1,0 +1,1 @@
+mov rdx, rsi                                ; 4889F2
