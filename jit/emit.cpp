@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace cjit {
@@ -39,8 +40,9 @@ public:
 
   // n in [0, 2*s]: head_tail of the largest power of two <= n, with stores up to `unit` wide,
   // found by a balanced branch tree (4 compares for 0..256 bytes, not 8 in a row); jumps to
-  // `exit` when done.
-  void small_ladder(unsigned s, unsigned unit, const Label &exit) {
+  // `exit` when done. With `stub_rungs` each leaf's stores are a listing comment instead
+  // (emit_block's Block::ladder: the leaves have listings of their own, Block::rung).
+  void small_ladder(unsigned s, unsigned unit, const Label &exit, bool stub_rungs = false) {
     unit_ = unit;
     std::vector<unsigned> sizes; // leaf i clears n in [sizes[i], 2 * sizes[i]]
     for (unsigned size = 1; size <= s; size *= 2)
@@ -48,7 +50,14 @@ public:
     // Leaves lo..hi, where leaf -1 is n == 0 (nothing to touch).
     auto tree = [&](auto &&self, int lo, int hi) -> void {
       if (lo == hi) {
-        if (lo >= 0) head_tail(sizes[size_t(lo)]);
+        if (lo >= 0 && stub_rungs) {
+          const unsigned size = sizes[size_t(lo)];
+          a_.comment(("; n in [" + std::to_string(size) + ", " + std::to_string(2 * size) +
+                      "]: " + std::to_string(size) + " bytes at each end")
+                         .c_str());
+        } else if (lo >= 0) {
+          head_tail(sizes[size_t(lo)]);
+        }
         a_.jmp(exit);
         return;
       }
@@ -84,18 +93,26 @@ public:
     return true;
   }
 
-  // One block of the main path alone (emit_block); a chunk's body is left out of `chunks`.
+  // One block of the main path alone (emit_block); `chunks` leaves out the body (a comment).
   void block(Block b, const Spec &s) {
     use(s);
     switch (b) {
-    case Block::ladder: break; // emit_kernel's frame, not the main path's
+    case Block::frame:
+    case Block::ladder:
+    case Block::rung: break; // kernel()'s, not the main path's
     case Block::head:
       if (s_->align) align_head();
       break;
-    case Block::chunks: chunks([] {}); break;
+    case Block::chunks: chunks([&] { a_.comment("; the body: one chunk's stores"); }); break;
     case Block::body: body(); break;
     case Block::tail: tail(); break;
     }
+  }
+
+  // One leaf of the small ladder alone: n in [size, 2*size], stores up to `unit` wide.
+  void rung(unsigned size, unsigned unit) {
+    unit_ = unit;
+    head_tail(size);
   }
 
   void exit() {
@@ -266,41 +283,62 @@ bool vector_stores(const MethodInfo &mi) {
   return mi.store != Store::memset && std::max(mi.width, mi.tail_width) >= 16;
 }
 
-// The kernel for `s`, or with main_path false its frame alone (Block::ladder): everything but
-// the main path, whose label is bound where it would start.
-void kernel(Assembler &a, const Spec &s, bool main_path) {
+// Which parts of a kernel kernel() emits: all for emit_kernel; emit_block takes them apart, each
+// part left out a listing comment (no bytes) where it would be.
+struct Parts {
+  bool frame = true;     // end pointer and zero registers, the exit (vzeroupper, ret)
+  bool ladder = true;    // the size check and the small ladder's branch tree
+  bool rungs = true;     // the ladder's leaves (the tree without them is Block::ladder)
+  bool main_path = true; // sizes above the ladder's
+};
+
+void kernel(Assembler &a, const Spec &s, Parts p) {
   const MethodInfo &mi = s.info();
   Emitter e(a, uses_avx(mi));
   Label exit = a.newLabel();
   if (mi.store == Store::memset) { // n == 0 returns without calling (dst may be NULL)
     a.test(rsi, rsi);
     a.jz(exit);
-    if (main_path) e.main_path(s);
+    if (p.main_path) e.main_path(s);
     a.bind(exit);
     a.ret();
     return;
   }
-  e.prologue(vector_stores(mi));
+  if (p.frame) e.prologue(vector_stores(mi));
   // Up to 2*S bytes: overlapping head/tail stores, no loop set-up. S is at least the alignment
   // and the main store width, so the main path always has room for its head and tail.
   Label main = a.newLabel();
-  unsigned limit = std::max({mi.tail_width, s.align, mi.width});
-  a.cmp(rsi, 2 * limit);
-  a.ja(main);
-  e.small_ladder(limit, mi.tail_width, exit);
+  if (p.ladder) {
+    unsigned limit = std::max({mi.tail_width, s.align, mi.width});
+    a.cmp(rsi, 2 * limit);
+    a.ja(main);
+    e.small_ladder(limit, mi.tail_width, exit, !p.rungs);
+  } else {
+    a.comment("; the small ladder: n up to 2*S, else on to the main path");
+  }
   a.bind(main);
-  if (main_path) e.main_path(s);
+  if (p.main_path)
+    e.main_path(s);
+  else if (p.frame)
+    a.comment("; the main path");
   a.bind(exit);
-  e.exit();
+  if (p.frame) e.exit();
 }
 
 } // namespace
 
-void emit_kernel(Assembler &a, const Spec &s) { kernel(a, s, true); }
+void emit_kernel(Assembler &a, const Spec &s) { kernel(a, s, {}); }
 
-void emit_block(Assembler &a, Block b, const Spec &s) {
-  if (b == Block::ladder) return kernel(a, s, false);
-  Emitter(a, uses_avx(s.info())).block(b, s); // no jump leaves these blocks
+void emit_block(Assembler &a, Block b, const Spec &s, unsigned rung_size) {
+  switch (b) {
+  case Block::frame: return kernel(a, s, {.ladder = false, .main_path = false});
+  case Block::ladder: return kernel(a, s, {.frame = false, .rungs = false, .main_path = false});
+  case Block::rung: return Emitter(a, uses_avx(s.info())).rung(rung_size, s.info().tail_width);
+  case Block::head:
+  case Block::chunks:
+  case Block::body:
+  case Block::tail: return Emitter(a, uses_avx(s.info())).block(b, s); // no jump leaves these
+  }
 }
 
 void emit_class_tree(Assembler &a, const std::vector<SizeClass> &table, unsigned small_max,

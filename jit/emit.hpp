@@ -15,17 +15,21 @@ namespace cjit {
 
 //! A kernel's parts, in the order emit_kernel writes them.
 enum class Block : uint8_t {
-  ladder, //!< around the main path: end pointer and zero registers, the size check, the small
-          //!< ladder (n up to 2*S), the exit (vzeroupper, ret); the main path left out
+  frame,  //!< end pointer and zero registers, then (left out) the small ladder and the main
+          //!< path, then the exit (vzeroupper, ret)
+  ladder, //!< the size check and the small ladder's branch tree (n up to 2*S), its leaves left out
+  rung,   //!< one leaf of the small ladder: head and tail stores for n in [size, 2*size]
   head,   //!< the align option's head stores up to the boundary (none without align)
   chunks, //!< the extent split into chunks (chunk and fence options), each chunk's body left out
   body,   //!< the method's stores over one chunk: rep stos, or the store loops (unroll option)
   tail,   //!< the last store, overlapping what the body left, and the end fence
 };
 
-//! Emits block `b` of the kernel for `s` (with that kernel's encodings) alone. Labels it jumps
-//! to outside itself (the exit, the main path) are bound at its end.
-void emit_block(asmjit::x86::Assembler &a, Block b, const Spec &s);
+//! Emits block `b` of the kernel for `s` (with that kernel's encodings) alone, each part it
+//! leaves out a listing comment (no bytes) where it would be. Labels it jumps to outside itself
+//! (the exit, the main path) are bound at its end. Block::rung takes the leaf's `rung_size`, a
+//! power of two up to S.
+void emit_block(asmjit::x86::Assembler &a, Block b, const Spec &s, unsigned rung_size = 0);
 
 //! What emit_class_tree writes at each leaf, where a size class's main path goes.
 enum class Leaf : uint8_t {

@@ -1,30 +1,23 @@
-lea r8, [rdi+rsi]                           ; 4C8D0437
-xor eax, eax                                ; 31C0
 cmp rsi, 16                                 ; 4883FE10
 ja L1                                       ; 0F87........
 cmp rsi, 2                                  ; 4883FE02
 jae L2                                      ; 0F83........
 cmp rsi, 1                                  ; 4883FE01
 jb L0                                       ; 0F82........
-mov byte ptr [rdi], al                      ; 8807
-mov byte ptr [r8-1], al                     ; 418840FF
+; n in [1, 2]: 1 bytes at each end
 jmp L0                                      ; E9........
 L2:
 cmp rsi, 4                                  ; 4883FE04
 jae L3                                      ; 0F83........
-mov word ptr [rdi], ax                      ; 668907
-mov word ptr [r8-2], ax                     ; 66418940FE
+; n in [2, 4]: 2 bytes at each end
 jmp L0                                      ; E9........
 L3:
 cmp rsi, 8                                  ; 4883FE08
 jae L4                                      ; 0F83........
-mov dword ptr [rdi], eax                    ; 8907
-mov dword ptr [r8-4], eax                   ; 418940FC
+; n in [4, 8]: 4 bytes at each end
 jmp L0                                      ; E9........
 L4:
-mov qword ptr [rdi], rax                    ; 488907
-mov qword ptr [r8-8], rax                   ; 498940F8
+; n in [8, 16]: 8 bytes at each end
 jmp L0                                      ; E9........
 L1:
 L0:
-ret                                         ; C3
