@@ -16,12 +16,14 @@
 //   rung/<size>_<width>_<isa>.asm  one leaf of a ladder: n in [size, 2*size] by head and tail
 //                                 stores <width> bytes wide
 //   head/align<A>_<unit>_<isa>.asm  the align option's head stores, cursor to the boundary
-//   chunks/<size>[_fence].asm     the chunk loop (its body left out); chunks/whole.asm: no chunks
+//   chunks/4K[_fence].asm         the chunk loop, its body left out (any size: only the
+//                                 immediate differs); chunks/whole.asm: no chunks
 //   body/<method>[_unroll_<u>].asm  the method's stores over one chunk: rep stos or store loops
 //   tail/<width>_<unit>_<isa>[_sfence].asm  the last store over what the body left, end fence
 //   tree/<profile>_<intent>.asm   a dispatcher's class tree for tests/profiles/runtime/<profile>,
 //                                 each class's main path a "; main path of <spec>" comment
-//   small/<strategy>_256_<cpu>.asm  a dispatcher's small path alone, on a synthetic CPU
+//   small/<strategy>_256_<cpus>.asm  a dispatcher's small path alone, on the synthetic CPUs
+//                                 (sse, avx, avx512) on which it is that listing
 // (dispatch/ holds test_runtime's whole dispatchers.) Every block, every kernel the tuner may
 // consider, every small path and every golden dispatcher is cross-checked against Zydis.
 // Suite names start with "golden_" so that `ctest -R 'spec|golden'` selects them: ctest names
@@ -429,8 +431,10 @@ std::vector<BlockCase> blocks_of(const Spec &s) {
         size);
   }
   add(Block::head, s.align ? "head/align" + std::to_string(s.align) + "_" + unit_isa : "");
-  add(Block::chunks, "chunks/" + (s.chunk ? format_size(s.chunk) : std::string("whole")) +
-                         (s.fence == Fence::chunk ? "_fence" : ""));
+  // Every chunk size is listed at 4K: the size is only the immediate of the loop's first mov.
+  add(Block::chunks, s.chunk ? std::string("chunks/4K") + (s.fence == Fence::chunk ? "_fence" : "")
+                             : "chunks/whole");
+  if (s.chunk) out.back().spec.chunk = 4096;
   Spec loop = default_spec(s.method);
   loop.unroll = s.unroll;
   add(Block::body, "body/" + file_stem(format_spec(loop)));
@@ -621,6 +625,19 @@ std::unique_ptr<GeneratedCode> small_path(const SmallCase &c) {
 
 void PrintTo(const SmallCase &c, std::ostream *os) { *os << c.stem(); }
 
+//! The golden file of case `c`: small/<strategy>_<max>_<cpus>.asm, where <cpus> names every
+//! synthetic CPU on which the strategy's listing is the same as on c's (stosb emits the same
+//! code on all three, so one file serves them).
+fs::path small_file(const SmallCase &c) {
+  const std::string listing = small_path(c)->listing;
+  std::string cpus;
+  for (const SmallCase &o : small_cases())
+    if (o.strategy == c.strategy && o.max == c.max && small_path(o)->listing == listing)
+      cpus += std::string("_") + o.cpu;
+  return fs::path("small") /
+         (std::string(info(c.strategy).name) + "_" + std::to_string(c.max) + cpus + ".asm");
+}
+
 class golden_Small : public ::testing::TestWithParam<SmallCase> {};
 
 // Golden files for max = 256 (the other maxes change only the rungs' bounds); every case is
@@ -639,7 +656,7 @@ TEST_P(golden_Small, ListingMatchesFileAndZydis) {
   report = cross_check(code_bytes(*whole), whole->listing);
   EXPECT_TRUE(report.empty()) << c.stem() << " in a dispatcher\n" << report;
   if (c.max != 256) return;
-  report = check_golden(golden_dir() / "small" / (c.stem() + ".asm"), code->listing);
+  report = check_golden(golden_dir() / small_file(c), code->listing);
   EXPECT_TRUE(report.empty()) << c.stem() << " " << report;
 }
 
@@ -674,7 +691,7 @@ TEST(golden_Files, NoStaleFiles) {
   for (const TreeCase &c : kTreeCases)
     wanted.insert(fs::path("tree") / (c.stem() + ".asm"));
   for (const SmallCase &c : small_cases())
-    if (c.max == 256) wanted.insert(fs::path("small") / (c.stem() + ".asm"));
+    if (c.max == 256) wanted.insert(small_file(c));
   if (!fs::exists(golden_dir())) GTEST_SKIP() << "no golden directory yet";
   for (auto it = fs::recursive_directory_iterator(golden_dir());
        it != fs::recursive_directory_iterator(); ++it) {
