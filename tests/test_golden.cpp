@@ -7,7 +7,8 @@
 // variants below, from the small-path table, and from the golden profiles, so a new method or
 // strategy gets its files by running with CLEARJIT_UPDATE_GOLDEN=1. A file's name says what its
 // block depends on, and kernels that share a block share its file. A part a listing leaves out
-// is a comment line ("; the main path") where it would be. <isa> is gp (general registers),
+// is a comment line ("; the main path") where it would be; put together there, the blocks are
+// the kernel (golden_BlockFiles.KernelIsItsBlocks). <isa> is gp (general registers),
 // sse (xmm0, legacy encodings) or avx (VEX); <unit> the widest head or tail store.
 //   frame/<isa>.asm               a kernel's end pointer and zero registers, then its small
 //                                 ladder and main path (left out), then its exit
@@ -488,6 +489,18 @@ INSTANTIATE_TEST_SUITE_P(Blocks, golden_Block, ::testing::ValuesIn(block_cases()
                            return name;
                          });
 
+//! What `emit` writes, as generate() lists it, without mapping it (a block may be empty).
+std::string listing_of(const std::function<void(asmjit::x86::Assembler &)> &emit) {
+  asmjit::CodeHolder code;
+  code.init(asmjit::Environment::host());
+  asmjit::StringLogger logger;
+  logger.addFlags(asmjit::FormatFlags::kMachineCode);
+  code.setLogger(&logger);
+  asmjit::x86::Assembler a(&code);
+  emit(a);
+  return logger.data();
+}
+
 // A file's name must say everything its block depends on: every kernel that shares the file
 // emits the same listing (else which one wrote the file would decide the test).
 TEST(golden_BlockFiles, KernelsSharingAFileShareItsListing) {
@@ -495,11 +508,9 @@ TEST(golden_BlockFiles, KernelsSharingAFileShareItsListing) {
   for (const Spec &s : block_specs())
     for (const BlockCase &c : blocks_of(s)) {
       if (c.file.empty()) { // then the block emits nothing, which generate() refuses to map
-        asmjit::CodeHolder code;
-        code.init(asmjit::Environment::host());
-        asmjit::x86::Assembler a(&code);
-        emit_block(a, c.block, s, c.size);
-        EXPECT_EQ(code.codeSize(), 0u) << format_spec(s) << ": a block without a file";
+        EXPECT_EQ(listing_of([&](asmjit::x86::Assembler &a) { emit_block(a, c.block, s, c.size); }),
+                  "")
+            << format_spec(s) << ": a block without a file";
         continue;
       }
       const std::string listing = block_code(c)->listing;
@@ -509,6 +520,52 @@ TEST(golden_BlockFiles, KernelsSharingAFileShareItsListing) {
             << c.file << " is " << it->second.first << "'s and " << format_spec(s) << "'s";
       }
     }
+}
+
+//! A listing's lines as the comparison of a kernel with its blocks sees them: no labels (each
+//! listing numbers its own), and a jump as its mnemonic alone (its target is a label, and its
+//! distance changes with the parts a block leaves out).
+std::vector<std::string> comparable(const std::vector<std::string> &lines) {
+  std::vector<std::string> out;
+  for (std::string line : lines) {
+    line = trim(line);
+    if (line.empty() || is_label(line)) continue;
+    if (line.starts_with("short ")) line.erase(0, 6);
+    if (line.starts_with("j")) line = line.substr(0, line.find(' '));
+    out.push_back(line);
+  }
+  return out;
+}
+
+// The golden blocks are the kernel: each kernel's listing is its blocks' listings, each put where
+// the comment of the block that leaves it out stands. So the files, read together, show every
+// kernel, and emit_kernel cannot put its blocks together otherwise unseen.
+TEST(golden_BlockFiles, KernelIsItsBlocks) {
+  for (const Spec &s : block_specs()) {
+    auto block = [&](Block b, unsigned size = 0) {
+      return listing_of([&](asmjit::x86::Assembler &a) { emit_block(a, b, s, size); });
+    };
+    std::vector<std::string> composed;
+    auto put = [&](auto &&self, const std::string &listing) -> void {
+      for (const std::string &line : split_lines(listing)) {
+        if (line.starts_with("; the small ladder")) {
+          self(self, block(Block::ladder));
+        } else if (line.starts_with("; n in [")) { // a rung: "; n in [8, 16]: ..."
+          self(self, block(Block::rung, unsigned(std::stoul(line.substr(8)))));
+        } else if (line.starts_with("; the main path")) {
+          self(self, block(Block::head) + block(Block::chunks) + block(Block::tail));
+        } else if (line.starts_with("; the body")) {
+          self(self, block(Block::body));
+        } else {
+          composed.push_back(line);
+        }
+      }
+    };
+    put(put, block(Block::frame));
+    const std::string kernel = listing_of([&](asmjit::x86::Assembler &a) { emit_kernel(a, s); });
+    const auto want = comparable(split_lines(kernel)), got = comparable(composed);
+    EXPECT_EQ(got, want) << format_spec(s) << "\nkernel:\n" << kernel;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
