@@ -79,18 +79,14 @@ public:
   // Sizes above what the caller's small sizes took (more than twice the widest store and the
   // alignment, so there is room for head and tail): the method's stores over the extent, in the
   // blocks emit_block emits alone. Ends before the exit (vzeroupper, ret), which the caller
-  // emits; returns false when it ended in a tail call instead (memset returns to our caller),
-  // after which nothing may follow.
-  bool main_path(const Spec &s) {
+  // emits, except memset's, which ends in a tail call (memset returns to our caller), after
+  // which nothing may follow.
+  void main_path(const Spec &s) {
     use(s);
-    if (mi_->store == Store::memset) { // no extent of its own: the call clears it all
-      body();
-      return false;
-    }
+    if (mi_->store == Store::memset) return body(); // no extent of its own: the call clears it
     if (s_->align) align_head();
     chunks([&] { body(); });
     tail();
-    return true;
   }
 
   // One block of the main path alone (emit_block); `chunks` leaves out the body (a comment).
