@@ -9,11 +9,14 @@
 //   xmm0/ymm0/zmm0  zero
 // A dispatcher's small path (small.cpp) uses rax, rcx and k1 besides, and xmm16..zmm16.
 // Only caller-saved registers are touched and no stack is used, so kernels need no frame.
+#include "emit.hpp"
+
 #include "codegen.hpp"
 #include "profile.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace cjit {
@@ -37,8 +40,9 @@ public:
 
   // n in [0, 2*s]: head_tail of the largest power of two <= n, with stores up to `unit` wide,
   // found by a balanced branch tree (4 compares for 0..256 bytes, not 8 in a row); jumps to
-  // `exit` when done.
-  void small_ladder(unsigned s, unsigned unit, const Label &exit) {
+  // `exit` when done. With `stub_rungs` each leaf's stores are a listing comment instead
+  // (emit_block's Block::ladder: the leaves have listings of their own, Block::rung).
+  void small_ladder(unsigned s, unsigned unit, const Label &exit, bool stub_rungs = false) {
     unit_ = unit;
     std::vector<unsigned> sizes; // leaf i clears n in [sizes[i], 2 * sizes[i]]
     for (unsigned size = 1; size <= s; size *= 2)
@@ -46,7 +50,14 @@ public:
     // Leaves lo..hi, where leaf -1 is n == 0 (nothing to touch).
     auto tree = [&](auto &&self, int lo, int hi) -> void {
       if (lo == hi) {
-        if (lo >= 0) head_tail(sizes[size_t(lo)]);
+        if (lo >= 0 && stub_rungs) {
+          const unsigned size = sizes[size_t(lo)];
+          a_.comment(("; n in [" + std::to_string(size) + ", " + std::to_string(2 * size) +
+                      "]: " + std::to_string(size) + " bytes at each end")
+                         .c_str());
+        } else if (lo >= 0) {
+          head_tail(sizes[size_t(lo)]);
+        }
         a_.jmp(exit);
         return;
       }
@@ -66,43 +77,38 @@ public:
   }
 
   // Sizes above what the caller's small sizes took (more than twice the widest store and the
-  // alignment, so there is room for head and tail): the method's stores over the extent. Ends
-  // before the exit (vzeroupper, ret), which the caller emits; returns false when it ended in
-  // a tail call instead (memset returns to our caller), after which nothing may follow.
-  bool main_path(const Spec &s) {
-    s_ = &s;
-    mi_ = &s.info();
-    unit_ = mi_->tail_width;
-    // The one place a store kind becomes code. No default: -Werror=switch refuses a new kind
-    // until it has its case here.
-    switch (mi_->store) {
-    case Store::rep_stosb:
-      extent([&] {
-        a_.mov(rcx, rdx);
-        a_.rep().stosb();
-      });
-      return true;
-    case Store::rep_stosq:
-      extent([&] {
-        a_.mov(rcx, rdx);
-        a_.shr(rcx, 3);
-        a_.rep().stosq();
-      });
-      return true;
-    case Store::move:
-      extent([&] { loops([&](const Mem &m) { store(m, mi_->width, mi_->nontemporal); }); });
-      return true;
-    case Store::clzero: // the line at m, which is aligned
-      extent([&] {
-        loops([&](const Mem &m) {
-          a_.lea(rax, m);
-          a_.clzero();
-        });
-      });
-      return true;
-    case Store::memset: libc_tail_call(); return false;
+  // alignment, so there is room for head and tail): the method's stores over the extent, in the
+  // blocks emit_block emits alone. Ends before the exit (vzeroupper, ret), which the caller
+  // emits, except memset's, which ends in a tail call (memset returns to our caller), after
+  // which nothing may follow.
+  void main_path(const Spec &s) {
+    use(s);
+    if (mi_->store == Store::memset) return body(); // no extent of its own: the call clears it
+    if (s_->align) align_head();
+    chunks([&] { body(); });
+    tail();
+  }
+
+  // One block of the main path alone (emit_block); `chunks` leaves out the body (a comment).
+  void block(Block b, const Spec &s) {
+    use(s);
+    switch (b) {
+    case Block::frame:
+    case Block::ladder:
+    case Block::rung: break; // kernel()'s, not the main path's
+    case Block::head:
+      if (s_->align) align_head();
+      break;
+    case Block::chunks: chunks([&] { a_.comment("; the body: one chunk's stores"); }); break;
+    case Block::body: body(); break;
+    case Block::tail: tail(); break;
     }
-    return false; // not reached: every kind returns above
+  }
+
+  // One leaf of the small ladder alone: n in [size, 2*size], stores up to `unit` wide.
+  void rung(unsigned size, unsigned unit) {
+    unit_ = unit;
+    head_tail(size);
   }
 
   void exit() {
@@ -163,12 +169,35 @@ private:
     a_.sub(rsi, rdi);
   }
 
-  // Head stores to the alignment, the chunks, the tail, the fence; `body` clears one chunk.
-  void extent(const auto &body) {
-    if (s_->align) align_head();
-    chunks(body);
-    tail();
-    if (s_->fence != Fence::none) a_.sfence();
+  void use(const Spec &s) {
+    s_ = &s;
+    mi_ = &s.info();
+    unit_ = mi_->tail_width;
+  }
+
+  // The method's stores over rdx bytes from rdi (memset: the whole extent, by a tail call).
+  // The one place a store kind becomes code. No default: -Werror=switch refuses a new kind
+  // until it has its case here.
+  void body() {
+    switch (mi_->store) {
+    case Store::rep_stosb:
+      a_.mov(rcx, rdx);
+      a_.rep().stosb();
+      return;
+    case Store::rep_stosq:
+      a_.mov(rcx, rdx);
+      a_.shr(rcx, 3);
+      a_.rep().stosq();
+      return;
+    case Store::move: loops([&](const Mem &m) { store(m, mi_->width, mi_->nontemporal); }); return;
+    case Store::clzero: // the line at m, which is aligned
+      loops([&](const Mem &m) {
+        a_.lea(rax, m);
+        a_.clzero();
+      });
+      return;
+    case Store::memset: libc_tail_call(); return;
+    }
   }
 
   // Splits [rdi, r8) into chunks of s_->chunk bytes; `body` clears rdx bytes from rdi,
@@ -222,14 +251,16 @@ private:
 
   // Bytes a body could not store (less than one main store) end the range: cover the last
   // unit, overlapping already-cleared bytes. n > width is guaranteed by the small sizes.
-  // A width of 1 (rep stosb) leaves none.
+  // A width of 1 (rep stosb) leaves none. Then the end fence, after the last store.
   void tail() {
-    if (mi_->width == 1) return;
-    Label done = a_.newLabel();
-    a_.cmp(rdi, r8);
-    a_.je(done);
-    cover(r8, -int32_t(mi_->width), mi_->width);
-    a_.bind(done);
+    if (mi_->width != 1) {
+      Label done = a_.newLabel();
+      a_.cmp(rdi, r8);
+      a_.je(done);
+      cover(r8, -int32_t(mi_->width), mi_->width);
+      a_.bind(done);
+    }
+    if (s_->fence != Fence::none) a_.sfence();
   }
 
   Assembler &a_;
@@ -248,64 +279,90 @@ bool vector_stores(const MethodInfo &mi) {
   return mi.store != Store::memset && std::max(mi.width, mi.tail_width) >= 16;
 }
 
-} // namespace
+// Which parts of a kernel kernel() emits: all for emit_kernel; emit_block takes them apart, each
+// part left out a listing comment (no bytes) where it would be.
+struct Parts {
+  bool frame = true;     // end pointer and zero registers, the exit (vzeroupper, ret)
+  bool ladder = true;    // the size check and the small ladder's branch tree
+  bool rungs = true;     // the ladder's leaves (the tree without them is Block::ladder)
+  bool main_path = true; // sizes above the ladder's
+};
 
-void emit_kernel(Assembler &a, const Spec &s) {
+void kernel(Assembler &a, const Spec &s, Parts p) {
   const MethodInfo &mi = s.info();
   Emitter e(a, uses_avx(mi));
   Label exit = a.newLabel();
   if (mi.store == Store::memset) { // n == 0 returns without calling (dst may be NULL)
     a.test(rsi, rsi);
     a.jz(exit);
-    e.libc_tail_call();
+    if (p.main_path) e.main_path(s);
     a.bind(exit);
     a.ret();
     return;
   }
-  e.prologue(vector_stores(mi));
+  if (p.frame) e.prologue(vector_stores(mi));
   // Up to 2*S bytes: overlapping head/tail stores, no loop set-up. S is at least the alignment
   // and the main store width, so the main path always has room for its head and tail.
   Label main = a.newLabel();
-  unsigned limit = std::max({mi.tail_width, s.align, mi.width});
-  a.cmp(rsi, 2 * limit);
-  a.ja(main);
-  e.small_ladder(limit, mi.tail_width, exit);
+  if (p.ladder) {
+    unsigned limit = std::max({mi.tail_width, s.align, mi.width});
+    a.cmp(rsi, 2 * limit);
+    a.ja(main);
+    e.small_ladder(limit, mi.tail_width, exit, !p.rungs);
+  } else {
+    a.comment("; the small ladder: n up to 2*S, else on to the main path");
+  }
   a.bind(main);
-  e.main_path(s);
+  if (p.main_path)
+    e.main_path(s);
+  else if (p.frame)
+    a.comment("; the main path");
   a.bind(exit);
-  e.exit();
+  if (p.frame) e.exit();
 }
 
-} // namespace cjit
+} // namespace
 
-namespace cjit {
+void emit_kernel(Assembler &a, const Spec &s) { kernel(a, s, {}); }
 
-void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table,
-                     const SmallPath &small, const CpuInfo &cpu) {
-  using namespace asmjit;
-  using namespace asmjit::x86;
+void emit_block(Assembler &a, Block b, const Spec &s, unsigned rung_size) {
+  switch (b) {
+  case Block::frame: return kernel(a, s, {.ladder = false, .main_path = false});
+  case Block::ladder: return kernel(a, s, {.frame = false, .rungs = false, .main_path = false});
+  case Block::rung: return Emitter(a, uses_avx(s.info())).rung(rung_size, s.info().tail_width);
+  case Block::head:
+  case Block::chunks:
+  case Block::body:
+  case Block::tail: return Emitter(a, uses_avx(s.info())).block(b, s); // no jump leaves these
+  }
+}
+
+void emit_class_tree(Assembler &a, const std::vector<SizeClass> &table, unsigned small_max,
+                     const CpuInfo &cpu, Leaf leaf) {
   // With AVX every class uses VEX encodings (SSE classes too), so no kernel mixes legacy SSE
   // and AVX state; without it no class can need AVX (the loader refused such profiles).
   const bool avx = cpu.has(Feature::avx);
   Emitter e(a, avx);
-  // Sizes up to small.max: the small path, each of its leaves returning on its own.
-  Label big = a.newLabel();
-  emit_small(a, small, cpu, big);
 
-  // Classes n > small.max can reach, with their lower bounds.
+  // Classes n > small_max can reach, with their lower bounds.
   std::vector<const SizeClass *> live;
   for (const SizeClass &c : table)
-    if (!c.below || c.below > small.max + 1) live.push_back(&c);
+    if (!c.below || c.below > small_max + 1) live.push_back(&c);
 
   // A balanced branch tree on n over the class boundaries: log2(classes) compares, no table,
   // no indirect jump; each leaf is its class's main path, inline, ending in its own ret.
   auto tree = [&](auto &&self, size_t lo, size_t hi) -> void {
     if (lo == hi) {
-      const MethodInfo &mi = live[lo]->kernel.info();
+      const Spec &kernel = live[lo]->kernel;
+      const MethodInfo &mi = kernel.info();
       // The vector register is zeroed, and vzeroupper run, only where the kernel stores from it.
       const bool vector = vector_stores(mi);
       if (vector) avx ? a.vpxor(xmm0, xmm0, xmm0) : a.pxor(xmm0, xmm0);
-      if (!e.main_path(live[lo]->kernel)) return; // a tail call: nothing follows
+      if (leaf == Leaf::stub)
+        a.comment(("; main path of " + format_spec(kernel)).c_str());
+      else
+        e.main_path(kernel);
+      if (mi.store == Store::memset) return; // a tail call: nothing follows
       if (vector && avx) a.vzeroupper();
       a.ret();
       return;
@@ -324,11 +381,19 @@ void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &ta
     a.bind(upper);
     self(self, mid, hi);
   };
-  a.bind(big);
   // end = dst + n and rax = 0 (the stos source), for every main path.
   a.lea(r8, ptr(rdi, rsi));
   a.xor_(eax, eax);
   tree(tree, 0, live.size() - 1);
+}
+
+void emit_dispatcher(Assembler &a, const std::vector<SizeClass> &table, const SmallPath &small,
+                     const CpuInfo &cpu) {
+  // Sizes up to small.max: the small path, each of its leaves returning on its own.
+  Label big = a.newLabel();
+  emit_small(a, small, cpu, big);
+  a.bind(big);
+  emit_class_tree(a, table, small.max, cpu);
 }
 
 } // namespace cjit

@@ -1,9 +1,38 @@
-// Golden listings for a fixed set of kernels, and an independent check of every kernel's
+// Golden listings, one file per building block, and an independent check of every kernel's
 // encoding: Zydis decodes the emitted bytes and must agree with AsmJit's listing.
+//
+// tests/golden/ holds AsmJit's listing (text and bytes per instruction) of each block once, so a
+// change to one block rewrites one file; CLEARJIT_UPDATE_GOLDEN=1 writes them. The blocks are
+// enumerated from the method table (every method at its defaults, libc aside) and the option
+// variants below, from the small-path table, and from the golden profiles, so a new method or
+// strategy gets its files by running with CLEARJIT_UPDATE_GOLDEN=1. A file's name says what its
+// block depends on, and kernels that share a block share its file. A part a listing leaves out
+// is a comment line ("; the main path") where it would be; put together there, the blocks are
+// the kernel (golden_BlockFiles.KernelIsItsBlocks). <isa> is gp (general registers),
+// sse (xmm0, legacy encodings) or avx (VEX); <unit> the widest head or tail store.
+//   frame/<isa>.asm               a kernel's end pointer and zero registers, then its small
+//                                 ladder and main path (left out), then its exit
+//   ladder/<2S>.asm               the size check and the small ladder's branch tree for n up
+//                                 to 2S, its leaves left out
+//   rung/<size>_<width>_<isa>.asm  one leaf of a ladder: n in [size, 2*size] by head and tail
+//                                 stores <width> bytes wide
+//   head/align<A>_<unit>_<isa>.asm  the align option's head stores, cursor to the boundary
+//   chunks/4K[_fence].asm         the chunk loop, its body left out (any size: only the
+//                                 immediate differs); chunks/whole.asm: no chunks
+//   body/<method>[_unroll_<u>].asm  the method's stores over one chunk: rep stos or store loops
+//   tail/<width>_<unit>_<isa>[_sfence].asm  the last store over what the body left, end fence
+//   tree/<profile>_<intent>.asm   a dispatcher's class tree for tests/profiles/runtime/<profile>,
+//                                 each class's main path a "; main path of <spec>" comment
+//   small/<strategy>_256_<cpus>.asm  a dispatcher's small path alone, on the synthetic CPUs
+//                                 (sse, avx, avx512) on which it is that listing
+// (dispatch/ holds test_runtime's whole dispatchers.) Every block, every kernel the tuner may
+// consider, every small path and every golden dispatcher is cross-checked against Zydis.
 // Suite names start with "golden_" so that `ctest -R 'spec|golden'` selects them: ctest names
 // are Suite.Test and its regular expressions are case-sensitive.
 #include "candidates.hpp"
 #include "codegen.hpp"
+#include "emit.hpp"
+#include "profile.hpp"
 #include "small.hpp"
 #include "support.hpp"
 
@@ -56,6 +85,13 @@ std::string file_stem(std::string_view spec) {
   return out;
 }
 
+// Code that is decoded here, never run: generated whatever this CPU has.
+std::unique_ptr<GeneratedCode> generated(const EmitFn &emit, const std::string &name) {
+  auto code = generate(emit, name);
+  if (!code) throw std::runtime_error(code.error);
+  return std::move(*code.value);
+}
+
 std::unique_ptr<GeneratedCode> compile_or_throw(std::string_view text) {
   auto spec = parse_spec(text);
   if (!spec) throw std::runtime_error(spec.error);
@@ -65,59 +101,7 @@ std::unique_ptr<GeneratedCode> compile_or_throw(std::string_view text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Golden listings
-
-// One per method at its defaults plus options that change the code's shape. libc is left out:
-// its listing embeds the address of memset, which ASLR moves (golden_LibcListing.Shape covers it).
-const char *const kGoldenSpecs[] = {
-    "stosb",
-    "stosq",
-    "mov",
-    "sse",
-    "avx2",
-    "avx512",
-    "movnti",
-    "ntsse",
-    "ntavx2",
-    "ntavx512",
-    "clzero",
-    "avx2:unroll=4",
-    "stosb:chunk=2M",
-    "movnti:chunk=4K,fence=chunk",
-    "sse:align=64",
-    "clzero:unroll=4",
-    "ntavx512:unroll=2",
-    "stosq:chunk=4K,align=16",
-    "mov:unroll=1,fence=end",
-};
-
-class golden_Listing : public ::testing::TestWithParam<const char *> {};
-
-TEST_P(golden_Listing, MatchesFile) {
-  const std::string spec = GetParam();
-  // The golden set is written in canonical form, so the file name is stable.
-  ASSERT_EQ(format_spec(*parse_spec(spec)), spec);
-  auto code = compile_or_throw(spec);
-  const fs::path file = golden_dir() / (file_stem(spec) + ".asm");
-  const std::string report = check_golden(file, code->listing);
-  EXPECT_TRUE(report.empty()) << spec << " " << report;
-}
-
-INSTANTIATE_TEST_SUITE_P(Specs, golden_Listing, ::testing::ValuesIn(kGoldenSpecs),
-                         [](const auto &info) { return file_stem(info.param); });
-
-// Every golden file belongs to a spec in the set, so a renamed spec cannot leave a stale file.
-TEST(golden_Files, NoStaleFiles) {
-  std::set<std::string> wanted;
-  for (const char *s : kGoldenSpecs)
-    wanted.insert(file_stem(s) + ".asm");
-  if (!fs::exists(golden_dir())) GTEST_SKIP() << "no golden directory yet";
-  for (const auto &entry : fs::directory_iterator(golden_dir()))
-    if (entry.is_regular_file()) { // dispatch/ holds test_runtime's goldens
-      EXPECT_TRUE(wanted.count(entry.path().filename().string()))
-          << "stale golden file " << entry.path();
-    }
-}
+// The golden files' checker
 
 TEST(golden_Diff, ReportsFirstDifferingLine) {
   EXPECT_EQ(first_difference("a\nb\n", "a\nb\n"), "");
@@ -383,11 +367,9 @@ std::string spec_name(const ::testing::TestParamInfo<Spec> &info) {
 class golden_ZydisCrossCheck : public ::testing::TestWithParam<Spec> {};
 
 TEST_P(golden_ZydisCrossCheck, ListingMatchesDecodedBytes) {
-  const Spec &spec = GetParam();
-  if (std::string why = unsupported_reason(spec, host_cpu()); !why.empty()) GTEST_SKIP() << why;
-  auto code = compile_kernel(spec, host_cpu());
-  ASSERT_TRUE(code) << code.error;
-  const GeneratedCode &g = **code;
+  const Spec &spec = GetParam(); // any method: decoded, never run
+  auto code = generated([&](asmjit::x86::Assembler &a) { emit_kernel(a, spec); }, "kernel");
+  const GeneratedCode &g = *code;
   ASSERT_GT(g.size, 0u);
   std::string report = cross_check(code_bytes(g), g.listing);
   EXPECT_TRUE(report.empty()) << format_spec(spec) << "\n" << report;
@@ -397,8 +379,260 @@ INSTANTIATE_TEST_SUITE_P(Exhaustive, golden_ZydisCrossCheck,
                          ::testing::ValuesIn(candidates(Level::exhaustive)), spec_name);
 
 // ---------------------------------------------------------------------------------------------
-// Small-path strategies: a dispatcher with one class (stosb), generated for synthetic CPUs so
-// the listing is the same on every machine (these are decoded, never run, here).
+// Golden listings per block (the layout is described at the top of this file)
+
+//! "gp", "sse" or "avx": the encodings a kernel's blocks use (emit.cpp: VEX for AVX methods,
+//! xmm0 only where heads, tails or main stores are 16 bytes or wider).
+std::string isa(const MethodInfo &mi) {
+  if (mi.feature == Feature::avx || mi.feature == Feature::avx512f) return "avx";
+  return std::max(mi.width, mi.tail_width) >= 16 ? "sse" : "gp";
+}
+
+// Options that change a block's code, on top of every method at its defaults.
+const char *const kOptionSpecs[] = {
+    "avx2:unroll=4",   "stosb:chunk=2M",    "movnti:chunk=4K,fence=chunk", "sse:align=64",
+    "clzero:unroll=4", "ntavx512:unroll=2", "stosq:chunk=4K,align=16",     "mov:unroll=1,fence=end",
+};
+
+//! The kernels whose blocks have golden files. libc is left out: its listing embeds the
+//! address of memset, which ASLR moves (golden_LibcListing.Shape covers it).
+std::vector<Spec> block_specs() {
+  std::vector<Spec> out;
+  for (const MethodInfo &mi : methods())
+    if (mi.store != Store::memset) out.push_back(default_spec(mi.method));
+  for (const char *text : kOptionSpecs)
+    out.push_back(*parse_spec(text));
+  return out;
+}
+
+struct BlockCase {
+  Block block;
+  Spec spec;         //!< the first kernel in block_specs() with this block
+  unsigned size = 0; //!< Block::rung's
+  std::string file;  //!< "" when the block emits nothing for `spec`
+};
+void PrintTo(const BlockCase &c, std::ostream *os) { *os << c.file; }
+
+//! The blocks of kernel `s`, each with its golden file, named by what the block depends on.
+std::vector<BlockCase> blocks_of(const Spec &s) {
+  const MethodInfo &mi = s.info();
+  const std::string unit_isa = std::to_string(mi.tail_width) + "_" + isa(mi);
+  const unsigned limit = std::max({mi.tail_width, s.align, mi.width}); // S, as emit_kernel's
+  std::vector<BlockCase> out;
+  auto add = [&](Block b, std::string file, unsigned size = 0) {
+    out.push_back({b, s, size, file.empty() ? file : file + ".asm"});
+  };
+  add(Block::frame, "frame/" + isa(mi));
+  add(Block::ladder, "ladder/" + std::to_string(2 * limit));
+  // Stores up to 8 bytes are general-register moves whatever the method's encodings.
+  for (unsigned size = 1; size <= limit; size *= 2) {
+    const unsigned w = std::min(size, mi.tail_width);
+    add(Block::rung,
+        "rung/" + std::to_string(size) + "_" + std::to_string(w) + "_" + (w < 16 ? "gp" : isa(mi)),
+        size);
+  }
+  add(Block::head, s.align ? "head/align" + std::to_string(s.align) + "_" + unit_isa : "");
+  // Every chunk size is listed at 4K: the size is only the immediate of the loop's first mov.
+  add(Block::chunks, s.chunk ? std::string("chunks/4K") + (s.fence == Fence::chunk ? "_fence" : "")
+                             : "chunks/whole");
+  if (s.chunk) out.back().spec.chunk = 4096;
+  Spec loop = default_spec(s.method);
+  loop.unroll = s.unroll;
+  add(Block::body, "body/" + file_stem(format_spec(loop)));
+  const bool no_tail = mi.width == 1 && s.fence == Fence::none; // rep stosb leaves none
+  add(Block::tail, no_tail ? ""
+                           : "tail/" + std::to_string(mi.width) + "_" + unit_isa +
+                                 (s.fence != Fence::none ? "_sfence" : ""));
+  return out;
+}
+
+//! One case per golden block file.
+std::vector<BlockCase> block_cases() {
+  std::vector<BlockCase> out;
+  std::set<std::string> seen;
+  for (const Spec &s : block_specs())
+    for (const BlockCase &c : blocks_of(s))
+      if (!c.file.empty() && seen.insert(c.file).second) out.push_back(c);
+  return out;
+}
+
+std::unique_ptr<GeneratedCode> block_code(const BlockCase &c) {
+  return generated([&](asmjit::x86::Assembler &a) { emit_block(a, c.block, c.spec, c.size); },
+                   "block_" + file_stem(format_spec(c.spec)));
+}
+
+//! The listing without its comment lines, which stand for parts left out and carry no bytes.
+std::string without_comments(std::string_view listing) {
+  std::string out;
+  for (const std::string &line : split_lines(listing))
+    if (!line.starts_with(";")) out += line + "\n";
+  return out;
+}
+
+class golden_Block : public ::testing::TestWithParam<BlockCase> {};
+
+TEST_P(golden_Block, MatchesFileAndZydis) {
+  const BlockCase &c = GetParam();
+  auto code = block_code(c);
+  std::string report = cross_check(code_bytes(*code), without_comments(code->listing));
+  EXPECT_TRUE(report.empty()) << c.file << "\n" << report;
+  report = check_golden(golden_dir() / c.file, code->listing);
+  EXPECT_TRUE(report.empty()) << format_spec(c.spec) << " " << report;
+}
+
+INSTANTIATE_TEST_SUITE_P(Blocks, golden_Block, ::testing::ValuesIn(block_cases()),
+                         [](const auto &info) {
+                           std::string name = info.param.file;
+                           name.resize(name.size() - 4); // ".asm"
+                           for (char &ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+//! What `emit` writes, as generate() lists it, without mapping it (a block may be empty).
+std::string listing_of(const std::function<void(asmjit::x86::Assembler &)> &emit) {
+  asmjit::CodeHolder code;
+  code.init(asmjit::Environment::host());
+  asmjit::StringLogger logger;
+  logger.addFlags(asmjit::FormatFlags::kMachineCode);
+  code.setLogger(&logger);
+  asmjit::x86::Assembler a(&code);
+  emit(a);
+  return logger.data();
+}
+
+// A file's name must say everything its block depends on: every kernel that shares the file
+// emits the same listing (else which one wrote the file would decide the test).
+TEST(golden_BlockFiles, KernelsSharingAFileShareItsListing) {
+  std::map<std::string, std::pair<std::string, std::string>> first; // file -> spec, listing
+  for (const Spec &s : block_specs())
+    for (const BlockCase &c : blocks_of(s)) {
+      if (c.file.empty()) { // then the block emits nothing, which generate() refuses to map
+        EXPECT_EQ(listing_of([&](asmjit::x86::Assembler &a) { emit_block(a, c.block, s, c.size); }),
+                  "")
+            << format_spec(s) << ": a block without a file";
+        continue;
+      }
+      const std::string listing = block_code(c)->listing;
+      auto [it, inserted] = first.try_emplace(c.file, format_spec(s), listing);
+      if (!inserted) {
+        EXPECT_EQ(first_difference(it->second.second, listing), "")
+            << c.file << " is " << it->second.first << "'s and " << format_spec(s) << "'s";
+      }
+    }
+}
+
+//! A listing's lines as the comparison of a kernel with its blocks sees them: no labels (each
+//! listing numbers its own), and a jump as its mnemonic alone (its target is a label, and its
+//! distance changes with the parts a block leaves out).
+std::vector<std::string> comparable(const std::vector<std::string> &lines) {
+  std::vector<std::string> out;
+  for (std::string line : lines) {
+    line = trim(line);
+    if (line.empty() || is_label(line)) continue;
+    if (line.starts_with("short ")) line.erase(0, 6);
+    if (line.starts_with("j")) line = line.substr(0, line.find(' '));
+    out.push_back(line);
+  }
+  return out;
+}
+
+// The golden blocks are the kernel: each kernel's listing is its blocks' listings, each put where
+// the comment of the block that leaves it out stands. So the files, read together, show every
+// kernel, and emit_kernel cannot put its blocks together otherwise unseen.
+TEST(golden_BlockFiles, KernelIsItsBlocks) {
+  for (const Spec &s : block_specs()) {
+    auto block = [&](Block b, unsigned size = 0) {
+      return listing_of([&](asmjit::x86::Assembler &a) { emit_block(a, b, s, size); });
+    };
+    std::vector<std::string> composed;
+    auto put = [&](auto &&self, const std::string &listing) -> void {
+      for (const std::string &line : split_lines(listing)) {
+        if (line.starts_with("; the small ladder")) {
+          self(self, block(Block::ladder));
+        } else if (line.starts_with("; n in [")) { // a rung: "; n in [8, 16]: ..."
+          self(self, block(Block::rung, unsigned(std::stoul(line.substr(8)))));
+        } else if (line.starts_with("; the main path")) {
+          self(self, block(Block::head) + block(Block::chunks) + block(Block::tail));
+        } else if (line.starts_with("; the body")) {
+          self(self, block(Block::body));
+        } else {
+          composed.push_back(line);
+        }
+      }
+    };
+    put(put, block(Block::frame));
+    const std::string kernel = listing_of([&](asmjit::x86::Assembler &a) { emit_kernel(a, s); });
+    const auto want = comparable(split_lines(kernel)), got = comparable(composed);
+    EXPECT_EQ(got, want) << format_spec(s) << "\nkernel:\n" << kernel;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dispatchers: the class tree of tests/profiles/runtime/golden_*.toml (test_runtime's golden
+// profiles) with each class's main path a comment, and the whole dispatcher against Zydis.
+
+struct TreeCase {
+  const char *profile; // tests/profiles/runtime/<profile>.toml
+  Intent intent;
+  bool avx;
+  std::string stem() const { return std::string(profile) + "_" + std::string(intent_name(intent)); }
+  // Loaded for a synthetic CPU so the listing is the same on every machine; without AVX the
+  // minimal CPU makes the loader refuse any AVX kernel.
+  CpuInfo cpu() const { return avx ? test::full_cpu() : test::minimal_cpu(); }
+  std::vector<SizeClass> table() const {
+    const fs::path file = fs::path(CLEARJIT_SOURCE_DIR) / "tests" / "profiles" / "runtime" /
+                          (std::string(profile) + ".toml");
+    auto p = load_profile(file.string(), cpu());
+    if (!p) throw std::runtime_error(p.error);
+    return p->table(intent);
+  }
+};
+void PrintTo(const TreeCase &c, std::ostream *os) { *os << c.stem(); }
+
+const TreeCase kTreeCases[] = {
+    {"golden_avx", Intent::reuse, true},
+    {"golden_avx", Intent::stream, true},
+    {"golden_sse", Intent::reuse, false},
+};
+
+class golden_Tree : public ::testing::TestWithParam<TreeCase> {};
+
+TEST_P(golden_Tree, MatchesFileAndZydis) {
+  const TreeCase &c = GetParam();
+  auto code = generated(
+      [&](asmjit::x86::Assembler &a) {
+        emit_class_tree(a, c.table(), SmallPath{}.max, c.cpu(), Leaf::stub);
+      },
+      "tree_" + c.stem());
+  std::string report = cross_check(code_bytes(*code), without_comments(code->listing));
+  EXPECT_TRUE(report.empty()) << c.stem() << "\n" << report;
+  report = check_golden(golden_dir() / "tree" / (c.stem() + ".asm"), code->listing);
+  EXPECT_TRUE(report.empty()) << c.stem() << " " << report;
+}
+
+TEST_P(golden_Tree, WholeDispatcherMatchesZydis) {
+  const TreeCase &c = GetParam();
+  const std::vector<SizeClass> table = c.table();
+  for (const SmallInfo &i : small_strategies()) {
+    if (!small_unsupported_reason(i.strategy, c.cpu()).empty()) continue;
+    auto code = generated(
+        [&](asmjit::x86::Assembler &a) {
+          emit_dispatcher(a, table, {i.strategy, 256}, c.cpu());
+        },
+        "dispatch_" + c.stem());
+    const std::string report = cross_check(code_bytes(*code), code->listing);
+    EXPECT_TRUE(report.empty()) << c.stem() << " with small path " << i.name << "\n" << report;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Profiles, golden_Tree, ::testing::ValuesIn(kTreeCases),
+                         [](const auto &info) { return info.param.stem(); });
+
+// ---------------------------------------------------------------------------------------------
+// Small-path strategies, generated for synthetic CPUs so the listing is the same on every
+// machine: the small path alone has a golden file, and a dispatcher made of it and one class
+// (stosb) is cross-checked against Zydis.
 
 CpuInfo synthetic_cpu(std::string_view kind) {
   CpuInfo c;
@@ -435,31 +669,51 @@ std::vector<SmallCase> small_cases() {
   return out;
 }
 
-std::unique_ptr<GeneratedCode> small_dispatcher(const SmallCase &c) {
-  const std::vector<SizeClass> table{{0, default_spec(Method::stosb), 0}};
-  auto code = generate(
+//! The small path alone; sizes above max jump to the label bound at its end.
+std::unique_ptr<GeneratedCode> small_path(const SmallCase &c) {
+  return generated(
       [&](asmjit::x86::Assembler &a) {
-        emit_dispatcher(a, table, {c.strategy, c.max}, synthetic_cpu(c.cpu));
+        asmjit::Label big = a.newLabel();
+        emit_small(a, {c.strategy, c.max}, synthetic_cpu(c.cpu), big);
+        a.bind(big);
       },
       "small_" + c.stem());
-  if (!code) throw std::runtime_error(code.error);
-  return std::move(*code.value);
 }
 
 void PrintTo(const SmallCase &c, std::ostream *os) { *os << c.stem(); }
 
+//! The golden file of case `c`: small/<strategy>_<max>_<cpus>.asm, where <cpus> names every
+//! synthetic CPU on which the strategy's listing is the same as on c's (stosb emits the same
+//! code on all three, so one file serves them).
+fs::path small_file(const SmallCase &c) {
+  const std::string listing = small_path(c)->listing;
+  std::string cpus;
+  for (const SmallCase &o : small_cases())
+    if (o.strategy == c.strategy && o.max == c.max && small_path(o)->listing == listing)
+      cpus += std::string("_") + o.cpu;
+  return fs::path("small") /
+         (std::string(info(c.strategy).name) + "_" + std::to_string(c.max) + cpus + ".asm");
+}
+
 class golden_Small : public ::testing::TestWithParam<SmallCase> {};
 
 // Golden files for max = 256 (the other maxes change only the rungs' bounds); every case is
-// cross-checked against Zydis.
+// cross-checked against Zydis, alone and in a dispatcher.
 TEST_P(golden_Small, ListingMatchesFileAndZydis) {
   const SmallCase &c = GetParam();
-  auto code = small_dispatcher(c);
+  auto code = small_path(c);
   std::string report = cross_check(code_bytes(*code), code->listing);
   EXPECT_TRUE(report.empty()) << c.stem() << "\n" << report;
+  const std::vector<SizeClass> table{{0, default_spec(Method::stosb), 0}};
+  auto whole = generated(
+      [&](asmjit::x86::Assembler &a) {
+        emit_dispatcher(a, table, {c.strategy, c.max}, synthetic_cpu(c.cpu));
+      },
+      "dispatch_" + c.stem());
+  report = cross_check(code_bytes(*whole), whole->listing);
+  EXPECT_TRUE(report.empty()) << c.stem() << " in a dispatcher\n" << report;
   if (c.max != 256) return;
-  const fs::path file = golden_dir() / "small" / (c.stem() + ".asm");
-  report = check_golden(file, code->listing);
+  report = check_golden(golden_dir() / small_file(c), code->listing);
   EXPECT_TRUE(report.empty()) << c.stem() << " " << report;
 }
 
@@ -468,9 +722,7 @@ TEST_P(golden_Small, ListingMatchesFileAndZydis) {
 // the ladder.
 TEST_P(golden_Small, EveryLeafReturnsItself) {
   const SmallCase &c = GetParam();
-  auto code = small_dispatcher(c);
-  const std::string &l = code->listing;
-  const std::string small = l.substr(0, l.find("lea r8, [rdi+rsi]"));
+  const std::string small = small_path(c)->listing;
   EXPECT_EQ(small.find("jmp"), std::string::npos) << c.stem() << "\n" << small;
   if (std::string_view(c.cpu) == "avx512") {
     EXPECT_EQ(small.find("vzeroupper"), std::string::npos) << "EVEX registers 16-31 need none";
@@ -487,15 +739,25 @@ TEST_P(golden_Small, EveryLeafReturnsItself) {
 INSTANTIATE_TEST_SUITE_P(Strategies, golden_Small, ::testing::ValuesIn(small_cases()),
                          [](const auto &info) { return info.param.stem(); });
 
-TEST(golden_SmallFiles, NoStaleFiles) {
-  std::set<std::string> wanted;
+// Every golden file is one some test above writes, so a renamed block, profile or strategy
+// cannot leave a stale file. dispatch/ holds test_runtime's golden dispatchers, which it checks.
+TEST(golden_Files, NoStaleFiles) {
+  std::set<fs::path> wanted;
+  for (const BlockCase &c : block_cases())
+    wanted.insert(c.file);
+  for (const TreeCase &c : kTreeCases)
+    wanted.insert(fs::path("tree") / (c.stem() + ".asm"));
   for (const SmallCase &c : small_cases())
-    if (c.max == 256) wanted.insert(c.stem() + ".asm");
-  const fs::path dir = golden_dir() / "small";
-  if (!fs::exists(dir)) GTEST_SKIP() << "no golden directory yet";
-  for (const auto &entry : fs::directory_iterator(dir))
-    EXPECT_TRUE(wanted.count(entry.path().filename().string()))
-        << "stale golden file " << entry.path();
+    if (c.max == 256) wanted.insert(small_file(c));
+  if (!fs::exists(golden_dir())) GTEST_SKIP() << "no golden directory yet";
+  for (auto it = fs::recursive_directory_iterator(golden_dir());
+       it != fs::recursive_directory_iterator(); ++it) {
+    const fs::path rel = fs::relative(it->path(), golden_dir());
+    if (it->is_directory() && rel == "dispatch") it.disable_recursion_pending();
+    if (it->is_regular_file()) {
+      EXPECT_TRUE(wanted.count(rel)) << "stale golden file " << rel;
+    }
+  }
 }
 
 // The checker must catch a wrong encoding, a wrong operand and a listing that stops early.

@@ -62,9 +62,3 @@ vmovdqu64 ymmword ptr [rdi+rsi-64], ymm16   ; 62E1FE287F4437FE
 vmovdqu64 ymmword ptr [rdi+rsi-32], ymm16   ; 62E1FE287F4437FF
 ret                                         ; C3
 L0:
-lea r8, [rdi+rsi]                           ; 4C8D0437
-xor eax, eax                                ; 31C0
-mov rdx, rsi                                ; 4889F2
-mov rcx, rdx                                ; 4889D1
-rep stos byte ptr [rdi], al                 ; F3AA
-ret                                         ; C3

@@ -76,9 +76,3 @@ movdqu xmmword ptr [rdi+rsi-32], xmm0       ; F30F7F4437E0
 movdqu xmmword ptr [rdi+rsi-16], xmm0       ; F30F7F4437F0
 ret                                         ; C3
 L0:
-lea r8, [rdi+rsi]                           ; 4C8D0437
-xor eax, eax                                ; 31C0
-mov rdx, rsi                                ; 4889F2
-mov rcx, rdx                                ; 4889D1
-rep stos byte ptr [rdi], al                 ; F3AA
-ret                                         ; C3

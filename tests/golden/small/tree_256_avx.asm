@@ -65,9 +65,3 @@ vmovdqu ymmword ptr [rdi+rsi-32], ymm0      ; C5FE7F4437E0
 vzeroupper                                  ; C5F877
 ret                                         ; C3
 L0:
-lea r8, [rdi+rsi]                           ; 4C8D0437
-xor eax, eax                                ; 31C0
-mov rdx, rsi                                ; 4889F2
-mov rcx, rdx                                ; 4889D1
-rep stos byte ptr [rdi], al                 ; F3AA
-ret                                         ; C3

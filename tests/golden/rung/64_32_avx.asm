@@ -1,0 +1,4 @@
+vmovdqu ymmword ptr [rdi], ymm0             ; C5FE7F07
+vmovdqu ymmword ptr [rdi+32], ymm0          ; C5FE7F4720
+vmovdqu ymmword ptr [r8-64], ymm0           ; C4C17E7F40C0
+vmovdqu ymmword ptr [r8-32], ymm0           ; C4C17E7F40E0

@@ -1,0 +1,16 @@
+mov qword ptr [rdi], rax                    ; 488907
+mov qword ptr [rdi+8], rax                  ; 48894708
+mov qword ptr [rdi+16], rax                 ; 48894710
+mov qword ptr [rdi+24], rax                 ; 48894718
+mov qword ptr [rdi+32], rax                 ; 48894720
+mov qword ptr [rdi+40], rax                 ; 48894728
+mov qword ptr [rdi+48], rax                 ; 48894730
+mov qword ptr [rdi+56], rax                 ; 48894738
+mov qword ptr [r8-64], rax                  ; 498940C0
+mov qword ptr [r8-56], rax                  ; 498940C8
+mov qword ptr [r8-48], rax                  ; 498940D0
+mov qword ptr [r8-40], rax                  ; 498940D8
+mov qword ptr [r8-32], rax                  ; 498940E0
+mov qword ptr [r8-24], rax                  ; 498940E8
+mov qword ptr [r8-16], rax                  ; 498940F0
+mov qword ptr [r8-8], rax                   ; 498940F8
