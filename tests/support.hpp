@@ -4,6 +4,7 @@
 
 #include "codegen.hpp"
 #include "cpu.hpp"
+#include "profile.hpp"
 
 #include <pthread.h>
 #include <signal.h>
@@ -182,6 +183,38 @@ inline CpuInfo host_like(bool avx) {
          {Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
       c.set(f, false);
   return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Profiles, written by the profile module (jit/profile.hpp) as the tuner writes them.
+
+//! One class as a test states it: below == 0 marks the last class; kernel is a spec, which
+//! may be spelled in any form parse_spec reads.
+struct ClassText {
+  uint64_t below;
+  std::string kernel;
+};
+
+inline std::vector<SizeClass> size_classes(const std::vector<ClassText> &classes) {
+  std::vector<SizeClass> out;
+  for (const ClassText &c : classes) {
+    auto spec = parse_spec(c.kernel);
+    if (!spec) throw std::runtime_error(c.kernel + ": " + spec.error);
+    out.push_back({c.below, *spec});
+  }
+  return out;
+}
+
+//! A profile measured on `cpu` with these tables (empty stream or batch: not written).
+inline std::string profile_text(const CpuInfo &cpu, const std::vector<ClassText> &reuse,
+                                const std::vector<ClassText> &stream = {},
+                                const std::vector<ClassText> &batch = {}) {
+  Profile p;
+  p.host = profile_host(cpu);
+  p.reuse = size_classes(reuse);
+  p.stream = size_classes(stream);
+  p.batch = size_classes(batch);
+  return format_profile(p);
 }
 
 // ---------------------------------------------------------------------------------------------

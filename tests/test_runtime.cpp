@@ -44,12 +44,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::check_golden;
+using test::ClassText;
 using test::code_bytes;
 using test::first_nonzero;
 using test::full_cpu;
 using test::GuardedBuffer;
 using test::host_like;
 using test::minimal_cpu;
+using test::profile_text;
 using test::split_lines;
 
 // ---------------------------------------------------------------------------------------------
@@ -115,36 +117,6 @@ private:
   std::string name_;
   std::optional<std::string> old_;
 };
-
-//! One class as written in a profile; below == 0 marks the last class (no below key).
-struct ClassText {
-  uint64_t below;
-  std::string kernel;
-};
-
-struct HostText {
-  std::string vendor;
-  int64_t family = 0, model = 0;
-};
-
-HostText this_cpu() { return {host_cpu().vendor, host_cpu().family, host_cpu().model}; }
-
-std::string profile_toml(const HostText &host, const std::vector<ClassText> &reuse,
-                         const std::vector<ClassText> &stream = {}) {
-  std::ostringstream os;
-  os << "format = 1\n\n[host]\nvendor = \"" << host.vendor << "\"\nfamily = " << host.family
-     << "\nmodel = " << host.model << "\n";
-  auto table = [&](const char *intent, const std::vector<ClassText> &classes) {
-    for (const ClassText &c : classes) {
-      os << "\n[[dispatch." << intent << "]]\n";
-      if (c.below) os << "below = " << c.below << "\n";
-      os << "kernel = \"" << c.kernel << "\"\n";
-    }
-  };
-  table("reuse", reuse);
-  table("stream", stream);
-  return os.str();
-}
 
 //! `spec` when this CPU runs it; otherwise a baseline x86-64 method of the same kind, so a
 //! profile keeps its class boundaries on any machine.
@@ -539,7 +511,7 @@ class runtime_Dispatch : public ::testing::TestWithParam<ProfileCase> {
 protected:
   void SetUp() override {
     const ProfileCase &c = GetParam();
-    text_ = profile_toml(this_cpu(), runnable_all(c.reuse), runnable_all(c.stream));
+    text_ = profile_text(host_cpu(), runnable_all(c.reuse), runnable_all(c.stream));
     path_ = dir_ / (std::string(c.name) + ".toml");
     write_file(path_, text_);
     std::vector<char> err(4096, '\0');
@@ -611,7 +583,7 @@ TEST(runtime_DispatchNoAvx, ClearsAndRoutes) {
   sse_only.set(Feature::avx2, false);
   sse_only.set(Feature::avx512f, false);
   const std::string text =
-      profile_toml(this_cpu(), runnable_all({{300, "stosq"},
+      profile_text(host_cpu(), runnable_all({{300, "stosq"},
                                              {1000, "libc"},
                                              {4096, "sse:unroll=2"},
                                              {65600, "mov"},
@@ -634,10 +606,10 @@ TEST(runtime_DispatchNoAvx, ClearsAndRoutes) {
 // route like this table.
 TEST(runtime_DispatchTree, CheckCatchesWrongBounds) {
   const CpuInfo cpu = full_cpu();
-  const Profile a = parse_or_throw(
-      profile_toml({"AuthenticAMD", 25, 1}, {{4096, "mov"}, {k3G, "sse"}, {0, "stosb"}}), cpu);
+  const Profile a =
+      parse_or_throw(profile_text(full_cpu(), {{4096, "mov"}, {k3G, "sse"}, {0, "stosb"}}), cpu);
   const Profile b = parse_or_throw(
-      profile_toml({"AuthenticAMD", 25, 1}, {{4097, "mov"}, {k3G + 1, "sse"}, {0, "stosb"}}), cpu);
+      profile_text(full_cpu(), {{4097, "mov"}, {k3G + 1, "sse"}, {0, "stosb"}}), cpu);
   auto g = make_dispatcher(a.reuse, cpu);
   EXPECT_EQ(check_routing(*g, a.reuse), "");
   const std::string report = check_routing(*g, b.reuse);
@@ -702,7 +674,7 @@ class runtime_KernelFor : public ::testing::Test {
 protected:
   clearjit *open(const std::vector<ClassText> &stream) {
     const std::string path = dir_ / "kernel_for.toml";
-    write_file(path, profile_toml(this_cpu(), kKernelForReuse, stream));
+    write_file(path, profile_text(host_cpu(), kKernelForReuse, stream));
     std::vector<char> err(4096, '\0');
     clearjit *cj = clearjit_open(path.c_str(), err.data(), err.size());
     EXPECT_NE(cj, nullptr) << errbuf_text(err);
@@ -739,7 +711,7 @@ TEST_F(runtime_KernelFor, WithoutStreamTheStreamIntentUsesReuse) {
 // The C++ wrapper reports the same names.
 TEST_F(runtime_KernelFor, ClearerWrapper) {
   const std::string path = dir_ / "kernel_for.toml";
-  write_file(path, profile_toml(this_cpu(), kKernelForReuse, kKernelForStream));
+  write_file(path, profile_text(host_cpu(), kKernelForReuse, kKernelForStream));
   Clearer c(path);
   EXPECT_EQ(c.kernel_for(Intent::reuse, 65600), "movnti");
   EXPECT_EQ(c.kernel_for(Intent::stream, 65600), "ntsse");
@@ -875,12 +847,12 @@ TEST_F(runtime_Open, KernelTheLoaderRefuses) {
   for (const char *spec : {"avx512", "clzero", "avx2", "ntavx2", "sse"})
     if (!unsupported_reason(*parse_spec(spec), host_cpu()).empty()) {
       const std::string path = dir_ / "unsupported.toml";
-      write_file(path, profile_toml(this_cpu(), {{4096, "mov"}, {0, spec}}));
+      write_file(path, profile_text(host_cpu(), {{4096, "mov"}, {0, spec}}));
       EXPECT_NE(open_error(path).find("cannot run on this CPU"), std::string::npos) << spec;
       break;
     }
   const std::string path = dir_ / "unfenced.toml";
-  write_file(path, profile_toml(this_cpu(), {{4096, "mov"}, {0, "movnti:fence=none"}}));
+  write_file(path, profile_text(host_cpu(), {{4096, "mov"}, {0, "movnti:fence=none"}}));
   EXPECT_NE(open_error(path).find("is non-temporal with fence=none"), std::string::npos);
 }
 
@@ -902,7 +874,7 @@ TEST_F(runtime_Open, CppWrapperOpensWithoutThrowing) {
   EXPECT_EQ(error, path + ": cannot open: No such file or directory");
   EXPECT_FALSE(Clearer::open(path)); // error may be left out
   const std::string good = dir_ / "good.toml";
-  write_file(good, profile_toml(this_cpu(), {{4096, "mov"}, {0, "stosb"}}));
+  write_file(good, profile_text(host_cpu(), {{4096, "mov"}, {0, "stosb"}}));
   error.clear();
   std::optional<Clearer> c = Clearer::open(good, &error);
   ASSERT_TRUE(c) << error;
@@ -963,7 +935,7 @@ TEST_F(runtime_Open, OtherCpuLoadsWithAWarningNamingBothCpus) {
 
 TEST_F(runtime_Open, ThisCpuHasNoWarningsAndSourceIsThePath) {
   const std::string path = dir_ / "this_cpu.toml";
-  write_file(path, profile_toml(this_cpu(), {{4096, "mov"}, {0, "stosb"}}));
+  write_file(path, profile_text(host_cpu(), {{4096, "mov"}, {0, "stosb"}}));
   std::vector<char> err(4096, '\0');
   std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(
       clearjit_open(path.c_str(), err.data(), err.size()), clearjit_close);
@@ -975,7 +947,7 @@ TEST_F(runtime_Open, ThisCpuHasNoWarningsAndSourceIsThePath) {
 TEST_F(runtime_Open, UnknownIntentWarns) {
   const std::string path = dir_ / "typo.toml";
   write_file(path,
-             profile_toml(this_cpu(), {{0, "stosb"}}) + "\n[[dispatch.steam]]\nkernel = \"mov\"\n");
+             profile_text(host_cpu(), {{0, "stosb"}}) + "\n[[dispatch.steam]]\nkernel = \"mov\"\n");
   std::vector<char> err(4096, '\0');
   std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(
       clearjit_open(path.c_str(), err.data(), err.size()), clearjit_close);
@@ -1127,7 +1099,7 @@ protected:
     fs::create_directories(dir_ / "home");
   }
   std::string valid(const std::string &path) {
-    write_file(path, profile_toml(this_cpu(), {{4096, "mov:unroll=4"}, {0, "stosb"}}));
+    write_file(path, profile_text(host_cpu(), {{4096, "mov:unroll=4"}, {0, "stosb"}}));
     return path;
   }
   static bool etc_exists() { return fs::exists("/etc/clearjit/profile.toml"); }
@@ -1402,7 +1374,7 @@ TEST(runtime_ZeroDeathTest, VerboseSaysOnceWhatItChose) {
         {
           TempDir dir;
           const std::string path = dir / "zero_profile.toml";
-          write_file(path, profile_toml(this_cpu(), {{4096, "mov"}, {0, "stosb"}}));
+          write_file(path, profile_text(host_cpu(), {{4096, "mov"}, {0, "stosb"}}));
           setenv("CLEARJIT_PROFILE", path.c_str(), 1);
           setenv("CLEARJIT_VERBOSE", "1", 1);
           error = zero_from_many_threads(8); // one line even when several threads race
@@ -1458,7 +1430,7 @@ std::string perf_map_check() {
   write_file(map, "0 1 preexisting\n"); // perf maps are appended to, never rewritten
   TempDir dir;
   const std::string path = dir / "perf.toml";
-  write_file(path, profile_toml(this_cpu(), runnable_all({{4096, "avx2:unroll=4"}, {0, "stosb"}}),
+  write_file(path, profile_text(host_cpu(), runnable_all({{4096, "avx2:unroll=4"}, {0, "stosb"}}),
                                 runnable_all({{65600, "sse"}, {0, "ntavx2"}})));
   setenv("CLEARJIT_PERF_MAP", "1", 1);
   std::vector<char> err(4096, '\0');
@@ -1545,7 +1517,7 @@ TEST(runtime_DebugAids, DumpWritesBinAndAsm) {
     clearjit_kernel_free(k);
 
     const std::string path = dir / "dump.toml";
-    write_file(path, profile_toml(this_cpu(), {{4096, "mov"}, {0, "stosb"}}));
+    write_file(path, profile_text(host_cpu(), {{4096, "mov"}, {0, "stosb"}}));
     std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(
         clearjit_open(path.c_str(), err.data(), err.size()), clearjit_close);
     ASSERT_TRUE(cj) << errbuf_text(err);
@@ -1630,7 +1602,7 @@ void handler(int) {
 TEST(runtime_Signal, ClearFromAHandlerInterruptingAClear) {
   TempDir dir;
   const std::string path = dir / "signal.toml";
-  write_file(path, profile_toml(this_cpu(),
+  write_file(path, profile_text(host_cpu(),
                                 runnable_all({{257, "stosq"},
                                               {1000, "libc"},
                                               {4096, "avx2:unroll=4"},
@@ -1691,7 +1663,7 @@ TEST(runtime_Signal, ClearFromAHandlerInterruptingAClear) {
 TEST(runtime_Threads, SharedClearerFromManyThreads) {
   TempDir dir;
   const std::string path = dir / "threads.toml";
-  write_file(path, profile_toml(this_cpu(),
+  write_file(path, profile_text(host_cpu(),
                                 runnable_all({{300, "mov"}, {4096, "avx2:unroll=4"}, {0, "stosb"}}),
                                 runnable_all({{65600, "sse"}, {0, "ntavx2"}})));
   Clearer c(path);

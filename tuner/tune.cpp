@@ -670,21 +670,6 @@ private:
   std::vector<std::string> notes_;
 };
 
-std::string toml_string(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (uint8_t(c) < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      out += b;
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string num(double v) { return fmt("%.1f", v); }
 
 } // namespace
@@ -702,19 +687,19 @@ std::string default_profile_name(const CpuInfo &cpu) {
 }
 
 std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
-  ProfileHost h = profile_host(cpu);
+  Profile p;
+  p.host = profile_host(cpu);
+  p.reuse = r.reuse;
+  p.stream = r.stream;
+  p.batch = r.batch;
+  if (r.small) { // warm ns per call: see `clearjit bench --small`
+    p.small_reuse = r.small->reuse;
+    p.small_stream = r.small->stream;
+  }
+  // [tuning] and [findings]: what the run was and what it found, for people and tools; the
+  // runtime reads neither.
   std::ostringstream t;
-  t << "# clearjit profile: which kernel clears each size fastest on this CPU.\n"
-    << "# Written by `clearjit tune`; sizes are bytes.\n"
-    << "format = 1\n\n[host]\n"
-    << "vendor = " << toml_string(h.vendor) << "\n"
-    << "family = " << h.family << "\nmodel = " << h.model << "\nstepping = " << h.stepping << "\n"
-    << "brand = " << toml_string(h.brand) << "\nfeatures = [";
-  for (size_t i = 0; i < h.features.size(); ++i)
-    t << (i ? ", " : "") << toml_string(h.features[i]);
-  t << "]\nl1d = " << h.l1d << "\nl2 = " << h.l2 << "\nl3 = " << h.l3
-    << "\nhypervisor = " << (h.hypervisor ? "true" : "false") << "\n\n";
-  t << "[tuning]\ntool = \"clearjit " CLEARJIT_VERSION "\"\ndate = " << r.date
+  t << "\n[tuning]\ntool = \"clearjit " CLEARJIT_VERSION "\"\ndate = " << r.date
     << "\nlevel = " << toml_string(r.level) << "\nseconds = " << num(r.seconds) << "\n";
   for (const std::string &n : r.notes)
     t << "# " << n << "\n";
@@ -745,23 +730,7 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
       t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first)
         << ", at_end = " << num(g.second) << " }\n";
   }
-  if (r.small) // warm ns per call: see `clearjit bench --small`
-    for (Intent i : kIntents) {
-      const SmallPath p = i == Intent::reuse ? r.small->reuse : r.small->stream;
-      t << "\n[small." << intent_name(i)
-        << "]\nstrategy = " << toml_string(std::string(info(p.strategy).name))
-        << "\nmax = " << p.max << "\n";
-    }
-  for (const auto &[name, table] :
-       {std::pair<const char *, const std::vector<SizeClass> *>{"reuse", &r.reuse},
-        {"stream", &r.stream},
-        {"batch", &r.batch}})
-    for (const SizeClass &c : *table) {
-      t << "\n[[dispatch." << name << "]]\n";
-      if (c.below) t << "below = " << c.below << "\n";
-      t << "kernel = " << toml_string(format_spec(c.kernel)) << "\ngbps = " << num(c.gbps) << "\n";
-    }
-  return t.str();
+  return format_profile(p, {"# Written by `clearjit tune`; sizes are bytes.\n", t.str()});
 }
 
 std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
