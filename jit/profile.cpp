@@ -58,37 +58,20 @@ std::string_view type_name(const toml::node &n) {
 
 // A size string as documented at the top of this file; nullopt plus a reason otherwise.
 std::optional<uint64_t> parse_size_string(std::string_view text, std::string &why) {
-  static constexpr std::pair<std::string_view, unsigned> kSuffixes[] = {
-      {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
   const std::string text_quoted = quoted(text, '"');
   if (!text.empty() && text.front() == '-') {
     why = "must not be negative, got " + text_quoted;
     return std::nullopt;
   }
-  std::string_view digits = text;
-  unsigned shift = 0;
-  for (auto [suffix, s] : kSuffixes)
-    if (digits.size() > suffix.size() && digits.ends_with(suffix)) {
-      digits.remove_suffix(suffix.size());
-      shift = s;
-      break;
-    }
-  const bool all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
-  if (!all_digits) {
+  bool overflow = false;
+  if (auto v = parse_size(text, SizeSuffixes::iec, &overflow)) return v;
+  if (overflow)
+    why = "size " + text_quoted + " does not fit in 64 bits";
+  else
     why = "unreadable size " + text_quoted +
           ": use a byte count with an optional binary suffix KiB, MiB, GiB or TiB "
           "(e.g. 4096 or \"32KiB\"; \"32K\" and \"32KB\" are not accepted)";
-    return std::nullopt;
-  }
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec != std::errc() || p != digits.data() + digits.size() || (shift && v >> (64 - shift))) {
-    why = "size " + text_quoted + " does not fit in 64 bits";
-    return std::nullopt;
-  }
-  return v << shift;
+  return std::nullopt;
 }
 
 } // namespace
