@@ -1,3 +1,6 @@
+// A tuning run's stages: the grid, variants, consecutive destinations, batches, bisections and
+// noisy points, each fitted to the time budget; then the tables are chosen, the studies read and
+// the small path studied on the chosen tables.
 #include "tune.hpp"
 
 #include "format.hpp"
