@@ -6,6 +6,7 @@
 #include "files.hpp"
 #include "format.hpp"
 #include "mix.hpp"
+#include "outputs.hpp"
 #include "runtime.hpp"
 #include "spec.hpp"
 #include "tune.hpp"

@@ -1,5 +1,7 @@
 #include "cpu.hpp"
 
+#include "size.hpp"
+
 #include <cpuid.h>
 
 #include <charconv>
@@ -116,19 +118,6 @@ std::optional<uint64_t> parse_u64(std::string_view s, size_t *used = nullptr) {
   return v;
 }
 
-//! sysfs sizes look like "48K" or "32768K".
-std::optional<uint64_t> parse_size(std::string_view s) {
-  size_t used = 0;
-  auto v = parse_u64(s, &used);
-  if (!v) return std::nullopt;
-  std::string_view unit = s.substr(used);
-  if (unit.empty()) return *v;
-  if (unit == "K") return *v << 10;
-  if (unit == "M") return *v << 20;
-  if (unit == "G") return *v << 30;
-  return std::nullopt;
-}
-
 //! Counts CPUs in a list such as "0-3,8,10-11".
 uint32_t count_cpu_list(std::string_view s) {
   uint32_t n = 0;
@@ -156,19 +145,15 @@ void read_sysfs_caches(CacheLevel (&levels)[4]) {
         levels[*level].size)
       continue;
     auto size_s = read_line(dir + "size");
-    auto size = size_s ? parse_size(*size_s) : std::nullopt;
+    auto size = size_s ? parse_size(*size_s) : std::nullopt; // "48K", "32768K"
     if (!size) continue;
     auto cpus = read_line(dir + "shared_cpu_list");
     levels[*level] = {*size, cpus ? count_cpu_list(*cpus) : 0};
   }
 }
 
-std::string format_size(uint64_t bytes) {
-  if (bytes == 0) return "unknown";
-  if (bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
-  if (bytes % (1u << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
-  return std::to_string(bytes) + " bytes";
-}
+// A cache size for people, exact: CPUID's and sysfs's may differ by little.
+std::string cache_size(uint64_t bytes) { return bytes ? human_bytes(bytes, true) : "unknown"; }
 
 std::string hex(uint32_t v) {
   char buf[16];
@@ -256,11 +241,11 @@ CpuInfo detect_cpu() {
       *out[n] = c;
       if (!c.shared_by) out[n]->shared_by = s.shared_by; // legacy descriptors carry no sharing info
       if (s.size && s.size != c.size)
-        msg = std::string(label[n]) + ": CPUID says " + format_size(c.size) + ", sysfs says " +
-              format_size(s.size) + "; using CPUID.";
+        msg = std::string(label[n]) + ": CPUID says " + cache_size(c.size) + ", sysfs says " +
+              cache_size(s.size) + "; using CPUID.";
     } else if (s.size) {
       *out[n] = s;
-      msg = std::string(label[n]) + ": CPUID gives nothing, sysfs says " + format_size(s.size) +
+      msg = std::string(label[n]) + ": CPUID gives nothing, sysfs says " + cache_size(s.size) +
             "; using sysfs.";
     }
     if (!msg.empty()) cpu.cache_note += (cpu.cache_note.empty() ? "" : " ") + msg;
@@ -282,7 +267,7 @@ std::string describe(const CpuInfo &cpu) {
     out += '\n';
   };
   auto cache = [](const CacheLevel &c) {
-    std::string s = format_size(c.size);
+    std::string s = cache_size(c.size);
     if (c.size && c.shared_by)
       s += ", shared by " + std::to_string(c.shared_by) +
            (c.shared_by == 1 ? " thread" : " threads");

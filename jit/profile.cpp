@@ -1,5 +1,6 @@
-// Reading and validating profiles (TOML). The format is a contract with the tuner, applications
-// and outside tools, so the reader is strict about what it uses and ignores what it does not know.
+// Reading, validating and writing profiles (TOML). The format is a contract with the tuner,
+// applications and outside tools, so the reader is strict about what it uses and ignores what it
+// does not know.
 //
 // Sizes are TOML integers (bytes) or strings: digits with an optional binary suffix KiB, MiB,
 // GiB or TiB ("4096", "2KiB", "32MiB"). Nothing else is accepted: "2K" and "2KB" are refused
@@ -18,7 +19,9 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <optional>
+#include <sstream>
 #include <system_error>
 
 namespace cjit {
@@ -55,37 +58,46 @@ std::string_view type_name(const toml::node &n) {
 
 // A size string as documented at the top of this file; nullopt plus a reason otherwise.
 std::optional<uint64_t> parse_size_string(std::string_view text, std::string &why) {
-  static constexpr std::pair<std::string_view, unsigned> kSuffixes[] = {
-      {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
   const std::string text_quoted = quoted(text, '"');
   if (!text.empty() && text.front() == '-') {
     why = "must not be negative, got " + text_quoted;
     return std::nullopt;
   }
-  std::string_view digits = text;
-  unsigned shift = 0;
-  for (auto [suffix, s] : kSuffixes)
-    if (digits.size() > suffix.size() && digits.ends_with(suffix)) {
-      digits.remove_suffix(suffix.size());
-      shift = s;
-      break;
-    }
-  const bool all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
-  if (!all_digits) {
+  bool overflow = false;
+  if (auto v = parse_size(text, SizeSuffixes::iec, &overflow)) return v;
+  if (overflow)
+    why = "size " + text_quoted + " does not fit in 64 bits";
+  else
     why = "unreadable size " + text_quoted +
           ": use a byte count with an optional binary suffix KiB, MiB, GiB or TiB "
           "(e.g. 4096 or \"32KiB\"; \"32K\" and \"32KB\" are not accepted)";
-    return std::nullopt;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::string toml_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (uint8_t(c) < 0x20 || c == 0x7f) { // TOML wants DEL escaped too
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", unsigned(c));
+      out += b;
+      continue;
+    }
+    out += c;
   }
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec != std::errc() || p != digits.data() + digits.size() || (shift && v >> (64 - shift))) {
-    why = "size " + text_quoted + " does not fit in 64 bits";
-    return std::nullopt;
-  }
-  return v << shift;
+  return out + "\"";
+}
+
+namespace {
+
+// gbps as the tuner has always written it: informational, one decimal is enough.
+std::string gbps_text(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.1f", v);
+  return b;
 }
 
 class Reader {
@@ -437,6 +449,35 @@ Result<Profile> parse_profile(std::string_view text, const std::string &name, co
   } catch (...) {
     return R::fail(name + ": cannot read the profile: unknown error");
   }
+}
+
+std::string format_profile(const Profile &p, const ProfileAnnotations &annotations) {
+  const ProfileHost &h = p.host;
+  std::ostringstream t;
+  t << "# clearjit profile: which kernel clears each size fastest on this CPU.\n"
+    << annotations.comments << "format = 1\n\n[host]\n"
+    << "vendor = " << toml_string(h.vendor) << "\n"
+    << "family = " << h.family << "\nmodel = " << h.model << "\nstepping = " << h.stepping << "\n"
+    << "brand = " << toml_string(h.brand) << "\nfeatures = [";
+  for (size_t i = 0; i < h.features.size(); ++i)
+    t << (i ? ", " : "") << toml_string(h.features[i]);
+  t << "]\nl1d = " << h.l1d << "\nl2 = " << h.l2 << "\nl3 = " << h.l3
+    << "\nhypervisor = " << (h.hypervisor ? "true" : "false") << "\n";
+  t << annotations.tables;
+  for (Intent i : kIntents)
+    if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)
+      t << "\n[small." << intent_name(i) << "]\nstrategy = " << toml_string(info(s->strategy).name)
+        << "\nmax = " << s->max << "\n";
+  const std::pair<const char *, const std::vector<SizeClass> *> tables[] = {
+      {"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}};
+  for (const auto &[name, table] : tables)
+    for (const SizeClass &c : *table) {
+      t << "\n[[dispatch." << name << "]]\n";
+      if (c.below) t << "below = " << c.below << "\n";
+      t << "kernel = " << toml_string(format_spec(c.kernel)) << "\ngbps = " << gbps_text(c.gbps)
+        << "\n";
+    }
+  return t.str();
 }
 
 Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu, bool allow_pipe) {

@@ -32,6 +32,7 @@ struct ProfileHost {
   std::vector<std::string> features;
   int64_t l1d = 0, l2 = 0, l3 = 0;
   bool hypervisor = false;
+  bool operator==(const ProfileHost &) const = default;
 };
 
 //! Describes `cpu` as a profile's [host] table.
@@ -61,6 +62,7 @@ struct Profile {
     if (i == Intent::stream && small_stream) return *small_stream;
     return small_reuse ? *small_reuse : default_small(cpu, i);
   }
+  bool operator==(const Profile &) const = default;
 };
 
 //! The class of `table` that holds size n (table non-empty and well-formed).
@@ -76,5 +78,16 @@ constexpr size_t kMaxClasses = 64;
 Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu, bool allow_pipe = true);
 //! The same from text (`name` is used in messages).
 Result<Profile> parse_profile(std::string_view text, const std::string &name, const CpuInfo &cpu);
+
+//! What a writer adds that the reader does not use: `comments` ("# ..." lines) after the first
+//! line, and `tables` ([tuning], [findings], each starting with a blank line) after [host].
+struct ProfileAnnotations {
+  std::string comments, tables;
+};
+//! The profile as TOML that parse_profile reads back to `p` (but source and warnings): every
+//! key it reads, sizes in bytes, gbps with one decimal.
+std::string format_profile(const Profile &p, const ProfileAnnotations &annotations = {});
+//! A TOML basic string, quotes included: for annotations' values.
+std::string toml_string(std::string_view s);
 
 } // namespace cjit

@@ -91,31 +91,6 @@ Spec default_spec(Method m) {
   return s;
 }
 
-std::optional<uint64_t> parse_size(std::string_view t) {
-  uint64_t scale = 1;
-  if (!t.empty()) {
-    switch (t.back()) {
-    case 'K': scale = 1ull << 10; break;
-    case 'M': scale = 1ull << 20; break;
-    case 'G': scale = 1ull << 30; break;
-    default: break;
-    }
-    if (scale != 1) t.remove_suffix(1);
-  }
-  auto v = parse_uint(t);
-  if (!v || *v > UINT64_MAX / scale) return std::nullopt;
-  return *v * scale;
-}
-
-std::string format_size(uint64_t b) {
-  if (b && is_pow2(b)) {
-    if (b >= (1ull << 30) && b % (1ull << 30) == 0) return std::to_string(b >> 30) + "G";
-    if (b >= (1ull << 20) && b % (1ull << 20) == 0) return std::to_string(b >> 20) + "M";
-    if (b >= (1ull << 10) && b % (1ull << 10) == 0) return std::to_string(b >> 10) + "K";
-  }
-  return std::to_string(b);
-}
-
 std::string quoted(std::string_view text, char quote) {
   constexpr size_t kMax = 40; // a spec is a few words; echo a long one in part, once
   const std::string q = quote ? std::string(1, quote) : "";

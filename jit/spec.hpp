@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cpu.hpp"
+#include "size.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -104,10 +105,6 @@ Result<Spec> parse_spec(std::string_view text);
 std::string quoted(std::string_view text, char quote = '\'');
 //! Canonical form: options in grammar order, defaults omitted.
 std::string format_spec(const Spec &s);
-//! "2M" style for a power-of-two size (used in specs), plain digits otherwise.
-std::string format_size(uint64_t bytes);
-//! Parses a byte count with an optional K, M or G suffix (powers of 1024).
-std::optional<uint64_t> parse_size(std::string_view text);
 
 //! Empty when `cpu` can run `s`; otherwise why not, e.g. "ntavx512 needs AVX512F, which this CPU
 //! lacks".

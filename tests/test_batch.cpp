@@ -25,16 +25,10 @@ namespace fs = std::filesystem;
 std::string batch_profile(const std::string &dir, bool with_batch) {
   const CpuInfo &cpu = host_cpu();
   const std::string nt = cpu.has(Feature::avx) ? "ntavx2" : "ntsse";
-  std::string text = "format = 1\n[host]\nvendor = \"" + cpu.vendor +
-                     "\"\nfamily = " + std::to_string(cpu.family) +
-                     "\nmodel = " + std::to_string(cpu.model) +
-                     "\n[[dispatch.reuse]]\nkernel = \"stosb\"\n"
-                     "[[dispatch.stream]]\nbelow = 65536\nkernel = \"stosb\"\n"
-                     "[[dispatch.stream]]\nkernel = \"" +
-                     nt + "\"\n";
-  if (with_batch)
-    text += "[[dispatch.batch]]\nbelow = 1024\nkernel = \"mov\"\n[[dispatch.batch]]\nkernel = \"" +
-            nt + "\"\n";
+  const std::string text =
+      test::profile_text(cpu, {{0, "stosb"}}, {{65536, "stosb"}, {0, nt}},
+                         with_batch ? std::vector<test::ClassText>{{1024, "mov"}, {0, nt}}
+                                    : std::vector<test::ClassText>{});
   const std::string path = dir + (with_batch ? "/batch.toml" : "/nobatch.toml");
   std::ofstream(path) << text;
   return path;

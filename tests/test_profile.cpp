@@ -20,6 +20,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 namespace cjit {
 namespace {
@@ -198,6 +199,102 @@ TEST(Profile, AnotherCpusProfileStillLoads) {
   Profile p = good("good/reuse_only.toml");
   EXPECT_EQ(p.host.vendor, "GenuineIntel");
   EXPECT_FALSE(same_cpu(p.host, full_cpu()));
+}
+
+// ---- Writing ---------------------------------------------------------------------------------
+
+// Every key the reader takes, each away from its default (and the brand with characters TOML
+// escapes), so a key the writer drops or mangles reads back differently.
+Profile every_key() {
+  Profile p;
+  p.host = {.vendor = "GenuineIntel",
+            .brand = "Test \"CPU\" \\ 1\t2\x7f",
+            .family = 6,
+            .model = 183,
+            .stepping = 3,
+            .features = {"avx", "erms", "sse2", "a_future_feature"},
+            .l1d = 48 << 10,
+            .l2 = 2 << 20,
+            .l3 = int64_t(36) << 20,
+            .hypervisor = true};
+  auto classes = [](std::vector<std::tuple<uint64_t, const char *, double>> rows) {
+    std::vector<SizeClass> out;
+    for (auto [below, spec, gbps] : rows)
+      out.push_back({below, *parse_spec(spec), gbps});
+    return out;
+  };
+  p.reuse = classes({{2048, "avx2:unroll=4", 85.2},
+                     {3ull << 30, "stosq:align=32", 60},
+                     {0, "avx512:unroll=4", 31.5}});
+  p.stream = classes({{4096, "sse:unroll=2", 70.5},
+                      {32u << 20, "ntavx2:unroll=4", 40.2},
+                      {0, "clzero:chunk=64K,fence=chunk", 20.5}});
+  p.batch = classes({{1024, "mov", 10.5}, {0, "movnti:unroll=2,chunk=4K,fence=chunk", 30.1}});
+  p.small_reuse = SmallPath{Small::ladder, 128};
+  p.small_stream = SmallPath{Small::masked, 1024};
+  return p;
+}
+
+TEST(ProfileWrite, EveryKeyRoundTrips) {
+  Profile p = every_key();
+  // The values must differ from a default profile's wherever the reader has a default.
+  const Profile d;
+  ASSERT_TRUE(p.host.brand != d.host.brand && p.host.stepping != d.host.stepping &&
+              p.host.features != d.host.features && p.host.l1d != d.host.l1d &&
+              p.host.l2 != d.host.l2 && p.host.l3 != d.host.l3 &&
+              p.host.hypervisor != d.host.hypervisor && p.small_reuse != SmallPath{} &&
+              p.small_stream != SmallPath{});
+  for (const auto *table : {&p.reuse, &p.stream, &p.batch})
+    for (const SizeClass &c : *table)
+      ASSERT_NE(c.gbps, 0);
+
+  const std::string text = format_profile(p);
+  auto back = parse_profile(text, "written", full_cpu());
+  ASSERT_TRUE(back) << back.error << "\n" << text;
+  EXPECT_TRUE(back->warnings.empty());
+  p.source = "written";
+  EXPECT_TRUE(*back == p) << text;
+  EXPECT_EQ(back->host, p.host);
+  EXPECT_EQ(back->reuse, p.reuse);
+  EXPECT_EQ(back->stream, p.stream);
+  EXPECT_EQ(back->batch, p.batch);
+  EXPECT_EQ(back->small_reuse, p.small_reuse);
+  EXPECT_EQ(back->small_stream, p.small_stream);
+  // And what was read writes the same text again.
+  EXPECT_EQ(format_profile(*back), text);
+}
+
+// The writer's annotations (the tuner's comments, [tuning] and [findings]) are written where
+// asked and read past.
+TEST(ProfileWrite, AnnotationsAreWrittenAndIgnored) {
+  const Profile p = every_key();
+  const std::string text =
+      format_profile(p, {"# a comment\n", "\n[tuning]\nlevel = \"quick\"\n\n[findings]\nx = 1\n"});
+  EXPECT_TRUE(text.starts_with("# clearjit profile: which kernel clears each size fastest on this "
+                               "CPU.\n# a comment\nformat = 1\n\n[host]\n"))
+      << text;
+  EXPECT_LT(text.find("\n[host]"), text.find("\n[tuning]"));
+  EXPECT_LT(text.find("\n[findings]"), text.find("\n[small.reuse]"));
+  auto back = parse_profile(text, "annotated", full_cpu());
+  ASSERT_TRUE(back) << back.error;
+  EXPECT_TRUE(back->warnings.empty());
+  EXPECT_EQ(format_profile(*back), format_profile(p));
+}
+
+TEST(ProfileWrite, OptionalTablesLeftOutStayOut) {
+  Profile p = every_key();
+  p.stream.clear();
+  p.batch.clear();
+  p.small_reuse.reset();
+  p.small_stream.reset();
+  const std::string text = format_profile(p);
+  EXPECT_EQ(text.find("dispatch.stream"), std::string::npos);
+  EXPECT_EQ(text.find("dispatch.batch"), std::string::npos);
+  EXPECT_EQ(text.find("[small"), std::string::npos);
+  auto back = parse_profile(text, "written", full_cpu());
+  ASSERT_TRUE(back) << back.error;
+  p.source = "written";
+  EXPECT_TRUE(*back == p) << text;
 }
 
 // ---- Sizes -----------------------------------------------------------------------------------

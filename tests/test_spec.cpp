@@ -174,6 +174,29 @@ TEST(spec_Size, ParseAndFormat) {
   EXPECT_EQ(format_size(1ull << 63), "8589934592G");
 }
 
+// The profile's spelling (KiB ...) through the same parser, and whether it overflowed.
+TEST(spec_Size, IecSuffixesAndOverflow) {
+  bool overflow = false;
+  EXPECT_EQ(parse_size("32KiB", SizeSuffixes::iec), 32u << 10);
+  EXPECT_EQ(parse_size("16TiB", SizeSuffixes::iec), 16ull << 40);
+  for (const char *bad : {"32K", "32KB", "KiB", "-1KiB"}) {
+    EXPECT_EQ(parse_size(bad, SizeSuffixes::iec, &overflow), std::nullopt) << bad;
+    EXPECT_FALSE(overflow) << bad;
+  }
+  EXPECT_EQ(parse_size("16777216TiB", SizeSuffixes::iec, &overflow), std::nullopt); // 2^64
+  EXPECT_TRUE(overflow);
+}
+
+TEST(spec_Size, HumanBytes) {
+  EXPECT_EQ(human_bytes(0), "0 B");
+  EXPECT_EQ(human_bytes(1000), "1000 B");
+  EXPECT_EQ(human_bytes(48 << 10), "48 KiB");
+  EXPECT_EQ(human_bytes(3ull << 30), "3 GiB");
+  EXPECT_EQ(human_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(human_bytes(1280 << 10), "1.2 MiB");
+  EXPECT_EQ(human_bytes(1280 << 10, true), "1280 KiB") << "exact: two close sizes stay apart";
+}
+
 // ---------------------------------------------------------------------------------------------
 // Refusals: the first offending part is named, with the exact text from spec.cpp.
 

@@ -16,13 +16,17 @@ std::string_view level_name(Level l) {
   return names[size_t(l)];
 }
 
+Spec fenced_per_chunk(Spec s) {
+  s.chunk = 4096;
+  s.fence = Fence::chunk;
+  return s;
+}
+
 std::vector<Spec> candidates(Level level) {
   std::vector<Spec> out;
   auto add = [&](Spec s) {
     if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
   };
-  // The seeds' chunk study: one string instruction per 4 KiB page, per 2 MiB and 1 GiB page...
-  const uint64_t study_chunks[] = {4u << 10, 64u << 10, 2u << 20, 8u << 20, 32u << 20};
   for (const MethodInfo &mi : methods()) {
     const Spec d = default_spec(mi.method);
     add(d);
@@ -34,19 +38,13 @@ std::vector<Spec> candidates(Level level) {
           s.unroll = u;
           add(s);
         }
-    if (mi.string_op) {
-      for (uint64_t c : study_chunks) {
+    if (mi.string_op)
+      for (uint64_t c : kStudyChunks) { // 0 is d, already there
         Spec s = d;
         s.chunk = c;
         add(s);
       }
-    }
-    if (mi.nontemporal) { // the fence study: sfence per 4 KiB page against one at the end
-      Spec s = d;
-      s.chunk = 4096;
-      s.fence = Fence::chunk;
-      add(s);
-    }
+    if (mi.nontemporal) add(fenced_per_chunk(d)); // the fence study
     if (mi.method != Method::libc && d.align == 0) {
       Spec s = d;
       s.align = 64;

@@ -30,13 +30,11 @@ clearjit *open_or_throw(const std::string &path) {
 }
 
 MeasureOptions measure_options(const CompareOptions &o, const char *label) {
-  MeasureOptions m;
-  m.repetitions = o.repetitions;
-  m.min_time = o.min_time;
-  m.progress = o.progress;
-  m.benchmark_flags = o.benchmark_flags;
-  m.label = label;
-  return m;
+  return {.repetitions = o.repetitions,
+          .min_time = o.min_time,
+          .benchmark_flags = o.benchmark_flags,
+          .progress = o.progress,
+          .label = label};
 }
 
 // Puts one pooled measurement of a row's point into its column.

@@ -92,6 +92,9 @@ struct Measurement {
   Mix mix = Mix::fixed;
 };
 
+//! Scattered, one fence per clear: what the tuner's grid, variants and studies measure.
+inline bool plain(const Measurement &m) { return m.pattern == Pattern::scattered && !m.batched; }
+
 //! A copy of `job` in another pattern, or batched.
 Job in_pattern(Job job, Pattern p, bool batched = false);
 

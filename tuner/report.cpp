@@ -1,6 +1,6 @@
 // `clearjit tune --report`: one self-contained HTML page (inline CSS and SVG, no scripts, no
 // external resources), so it can be attached to an issue or opened offline years later.
-#include "tune.hpp"
+#include "outputs.hpp"
 
 #include "format.hpp"
 

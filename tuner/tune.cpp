@@ -1,72 +1,36 @@
+// A tuning run's stages: the grid, variants, consecutive destinations, batches, bisections and
+// noisy points, each fitted to the time budget; then the tables are chosen, the studies read and
+// the small path studied on the chosen tables.
 #include "tune.hpp"
 
 #include "format.hpp"
+#include "plan.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <fcntl.h>
 #include <set>
-#include <sstream>
-#include <stdexcept>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace cjit {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct LevelPlan {
-  int steps_per_octave; // size grid density
-  int repetitions;
-  double min_time;   // seconds per repetition
-  bool variants;     // measure unroll/align/fence variants of the leading methods
-  int refine_rounds; // bisection rounds around every crossover
-  double budget;     // seconds, when --time-limit is not given
-};
-
-LevelPlan plan_for(Level l) {
-  switch (l) {
-  case Level::quick: return {1, 5, 0.004, false, 1, 50};
-  case Level::default_: return {2, 7, 0.01, true, 2, 270};
-  case Level::exhaustive: return {4, 7, 0.01, true, 3, 0};
-  }
-  return {};
-}
-
-// Sizes from lo to hi, `steps` per octave, rounded to 4 KiB (or 64 bytes below it).
-std::vector<uint64_t> size_grid(uint64_t lo, uint64_t hi, int steps) {
-  std::set<uint64_t> out;
-  for (int i = 0;; ++i) {
-    double s = double(lo) * std::pow(2.0, double(i) / steps);
-    if (s > double(hi) * 1.0001) break;
-    out.insert(s < 4096 ? round_boundary(s) : uint64_t(std::llround(s / 4096)) * 4096);
-  }
-  out.insert(hi);
-  return {out.begin(), out.end()};
-}
-
 // Below this fraction of memset's speed with consecutive destinations a scattered-only pick is
 // worth reporting (issue 11's floor: no class under 0.97x memset in either pattern).
 constexpr double kConsecutiveFloor = 0.97;
 
-// The seeds' chunk study: one clear of the largest size in chunks of these (0: the whole).
-constexpr uint64_t kStudyChunks[] = {0, 4 << 10, 64 << 10, 2 << 20, 8 << 20, 32 << 20};
-
 class Tuner {
 public:
   Tuner(const TuneOptions &o, const CpuInfo &cpu)
-      : o_(o), cpu_(cpu), plan_(plan_for(o.level)), bench_(cpu, o.max_size) {
+      : o_(o), cpu_(cpu), plan_(plan_for(o.level)), bench_(cpu, o.max_size),
+        studies_(cpu, o.min_size, o.max_size) {
     budget_ = o.time_limit > 0 ? o.time_limit : plan_.budget;
     for (const Spec &s : candidates(Level::quick))
       if (unsupported_reason(s, cpu).empty()) methods_.push_back(s);
     for (const Spec &s : candidates(o.level))
       if (unsupported_reason(s, cpu).empty()) pool_.push_back(s);
-    l3_ = cpu.l3_bytes();
   }
 
   TuneResult run() {
@@ -86,7 +50,8 @@ public:
 
     // Stage 1: every method's default spec on the grid, plus the findings' sweeps, interleaved.
     std::vector<Job> jobs = grid_jobs();
-    std::vector<Job> sweep = no_allocate_jobs(), chunk = chunk_jobs(), fence = fence_jobs();
+    std::vector<Job> sweep = studies_.no_allocate_jobs(), chunk = studies_.chunk_jobs(),
+                     fence = studies_.fence_jobs();
     fit_stage_one(jobs, sweep);
     append(jobs, sweep);
     append(jobs, chunk);
@@ -125,7 +90,7 @@ public:
     // around the no-allocate step.
     for (int round = 0; round < plan_.refine_rounds; ++round) {
       std::vector<Job> refine = crossover_jobs();
-      append(refine, step_jobs());
+      append(refine, studies_.step_jobs(all_));
       if (refine.empty()) break;
       if (!fits(refine)) {
         r.notes.push_back("refinement stopped after " + std::to_string(round) +
@@ -164,13 +129,11 @@ private:
   }
 
   MeasureOptions options(const std::string &label) const {
-    MeasureOptions m;
-    m.repetitions = plan_.repetitions;
-    m.min_time = plan_.min_time;
-    m.benchmark_flags = o_.benchmark_flags;
-    m.progress = o_.progress;
-    m.label = label;
-    return m;
+    return {.repetitions = plan_.repetitions,
+            .min_time = plan_.min_time,
+            .benchmark_flags = o_.benchmark_flags,
+            .progress = o_.progress,
+            .label = label};
   }
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
@@ -230,73 +193,6 @@ private:
 
   bool runs(Method m) const { return unsupported_reason(default_spec(m), cpu_).empty(); }
 
-  // The temporal kernel rep stosb is compared with: the widest vector stores this CPU has.
-  Spec temporal_reference() const {
-    for (Method m : {Method::avx512, Method::avx2, Method::sse})
-      if (runs(m)) return default_spec(m);
-    return default_spec(Method::mov);
-  }
-
-  // rep stosb against temporal stores from L3/4 to 8x L3, four steps per octave.
-  std::vector<Job> no_allocate_jobs() {
-    std::vector<Job> jobs;
-    uint64_t lo = std::max(o_.min_size, l3_ / 4), hi = std::min(o_.max_size, 8 * l3_);
-    if (lo >= hi) return jobs;
-    for (uint64_t size : size_grid(lo, hi, 4)) {
-      jobs.push_back({default_spec(Method::stosb), size, Intent::stream});
-      jobs.push_back({temporal_reference(), size, Intent::stream});
-    }
-    return jobs;
-  }
-
-  // The seeds' chunk study at the largest size.
-  std::vector<Job> chunk_jobs() const {
-    std::vector<Job> jobs;
-    for (Method m : {Method::stosb, Method::stosq})
-      for (uint64_t c : kStudyChunks) {
-        if (c >= o_.max_size) continue;
-        Spec s = default_spec(m);
-        s.chunk = c;
-        jobs.push_back({s, o_.max_size, Intent::stream});
-      }
-    return jobs;
-  }
-
-  // The fence study's two kernels: one sfence at the end, and one per 4 KiB chunk.
-  struct FenceSpecs {
-    Spec at_end, per_chunk;
-  };
-  FenceSpecs fence_specs() const {
-    FenceSpecs f{fence_method(), fence_method()};
-    f.per_chunk.chunk = 4096;
-    f.per_chunk.fence = Fence::chunk;
-    return f;
-  }
-
-  Spec fence_method() const {
-    for (Method m : {Method::ntavx2, Method::ntsse, Method::movnti})
-      if (runs(m)) return default_spec(m);
-    return default_spec(Method::movnti);
-  }
-
-  std::vector<uint64_t> fence_sizes() const {
-    std::vector<uint64_t> out;
-    for (uint64_t s : {uint64_t(64) << 10, uint64_t(2) << 20, uint64_t(64) << 20})
-      if (s >= o_.min_size && s <= o_.max_size) out.push_back(s);
-    return out;
-  }
-
-  // An sfence per 4 KiB chunk against one at the end.
-  std::vector<Job> fence_jobs() const {
-    std::vector<Job> jobs;
-    const FenceSpecs f = fence_specs();
-    for (uint64_t size : fence_sizes()) {
-      jobs.push_back({f.at_end, size, Intent::stream});
-      jobs.push_back({f.per_chunk, size, Intent::stream});
-    }
-    return jobs;
-  }
-
   // The chooser's options for one intent's table: the crossover bisections are its partial sizes.
   ChooseOptions choose_options(Intent intent) const {
     ChooseOptions o;
@@ -327,15 +223,6 @@ private:
           (std::binary_search(grid_.begin(), grid_.end(), m.size) ||
            bisections_.count({m.intent, m.size})))
         out.push_back(m);
-    return out;
-  }
-
-  // Scattered, one fence per clear: what stages 1 and 2 measure, and 5 and 6 in part.
-  static bool plain(const Measurement &m) { return m.pattern == Pattern::scattered && !m.batched; }
-  std::vector<Measurement> plain_measurements() const {
-    std::vector<Measurement> out;
-    for (const Measurement &m : all_)
-      if (plain(m)) out.push_back(m);
     return out;
   }
 
@@ -376,7 +263,7 @@ private:
   // level's five minutes: without their fence they only add stores per line.
   std::vector<Spec> batch_candidates() const {
     std::vector<Spec> out{default_spec(Method::libc), default_spec(Method::stosb),
-                          temporal_reference()};
+                          temporal_reference(cpu_)};
     for (Method m : {Method::ntavx512, Method::ntavx2, Method::ntsse})
       if (runs(m)) {
         out.push_back(default_spec(m));
@@ -503,13 +390,8 @@ private:
   // changes, with consecutive destinations too where those were measured.
   std::vector<Job> crossover_jobs() {
     std::vector<Job> jobs;
-    ComplexityMap cx = complexity();
-    std::vector<Measurement> ms = table_measurements();
     for (Intent intent : kIntents) {
-      const std::vector<Measurement> consecutive = select(all_, intent, Pattern::consecutive);
-      std::vector<Winner> ws =
-          winners(chosen_from(select(ms, intent, Pattern::scattered), consecutive), intent, cx,
-                  choose_options(intent));
+      const std::vector<Winner> ws = current_winners(intent);
       const size_t first = jobs.size();
       for (size_t i = 1; i < ws.size(); ++i) {
         if (ws[i].spec == ws[i - 1].spec || double(ws[i].size) / double(ws[i - 1].size) < 1.2)
@@ -522,44 +404,10 @@ private:
         // memset is measured everywhere the table is, so every class is compared with it.
         jobs.push_back({default_spec(Method::libc), mid, intent});
       }
-      if (!consecutive.empty())
+      if (!select(all_, intent, Pattern::consecutive).empty())
         for (size_t k = first, end = jobs.size(); k < end; ++k)
           jobs.push_back(in_pattern(jobs[k], Pattern::consecutive));
     }
-    return jobs;
-  }
-
-  // The no-allocate sweep so far: rep stosb and the temporal reference, clearing only, from a
-  // quarter of the L3 up.
-  struct Sweep {
-    std::vector<Measurement> stosb, temporal;
-  };
-  Sweep no_allocate_sweep() const {
-    Sweep sw;
-    const std::string ref = format_spec(temporal_reference());
-    for (const Measurement &m : all_) {
-      if (m.intent != Intent::stream || m.size < l3_ / 4 || !plain(m)) continue;
-      if (m.spec == "stosb")
-        sw.stosb.push_back(m);
-      else if (m.spec == ref)
-        sw.temporal.push_back(m);
-    }
-    return sw;
-  }
-
-  // Bisection between the last size below the no-allocate step and the first one above it.
-  std::vector<Job> step_jobs() {
-    std::vector<Job> jobs;
-    Sweep sw = no_allocate_sweep();
-    NoAllocate na = find_no_allocate(sw.stosb, sw.temporal);
-    if (!na.size) return jobs;
-    uint64_t below = 0;
-    for (const Measurement &m : sw.stosb)
-      if (m.size < *na.size) below = std::max(below, m.size);
-    if (!below || double(*na.size) / double(below) < 1.05) return jobs;
-    uint64_t mid = round_boundary(std::sqrt(double(below) * double(*na.size)));
-    jobs.push_back({default_spec(Method::stosb), mid, Intent::stream});
-    jobs.push_back({temporal_reference(), mid, Intent::stream});
     return jobs;
   }
 
@@ -567,13 +415,9 @@ private:
   // memset beside them there: the robust choice compares the two.
   std::vector<Job> noisy_jobs() {
     std::vector<Job> jobs;
-    ComplexityMap cx = complexity();
-    std::vector<Measurement> ms = table_measurements();
     for (Intent intent : kIntents) {
-      const std::vector<Measurement> from = chosen_from(select(ms, intent, Pattern::scattered),
-                                                        select(all_, intent, Pattern::consecutive));
       std::set<std::pair<uint64_t, Pattern>> again;
-      for (const Winner &w : winners(from, intent, cx, choose_options(intent)))
+      for (const Winner &w : current_winners(intent))
         for (const Measurement &m : all_)
           if (m.intent == intent && m.size == w.size && m.spec == w.spec && !m.batched &&
               m.cv > 0.05) {
@@ -591,6 +435,13 @@ private:
   static std::vector<Measurement> chosen_from(const std::vector<Measurement> &scattered,
                                               const std::vector<Measurement> &consecutive) {
     return consecutive.empty() ? scattered : robust_measurements(scattered, consecutive);
+  }
+
+  // The winner at every size of one intent's table as the measurements so far choose it.
+  std::vector<Winner> current_winners(Intent intent) {
+    return winners(chosen_from(select(table_measurements(), intent, Pattern::scattered),
+                               select(all_, intent, Pattern::consecutive)),
+                   intent, complexity(), choose_options(intent));
   }
 
   void choose(TuneResult &r) {
@@ -616,50 +467,15 @@ private:
       note_disagreements(r, "batch", Intent::stream, bs, bc, r.batch, cx);
       r.memset_batch = pooled_gbps(from, Intent::stream, "libc");
     }
-    const std::vector<Measurement> plain = plain_measurements();
-
-    Findings &f = r.findings;
-    f.no_allocate_reference = format_spec(temporal_reference());
-    Sweep sw = no_allocate_sweep();
-    f.stosb_no_allocate = find_no_allocate(sw.stosb, sw.temporal);
-    if (sw.stosb.empty())
-      f.stosb_no_allocate.reason = o_.max_size < l3_ / 4
-                                       ? "the largest size tuned is below a quarter of the L3"
-                                       : "not measured (time limit)";
-
-    for (Method method : {Method::stosb, Method::stosq}) {
-      ChunkStudy c;
-      c.method = std::string(info(method).name);
-      c.size = o_.max_size;
-      for (uint64_t chunk : kStudyChunks) {
-        Spec s = default_spec(method);
-        s.chunk = chunk;
-        auto g = pooled_gbps(plain, Intent::stream, format_spec(s));
-        if (auto it = g.find(o_.max_size); it != g.end()) c.gbps[chunk] = it->second;
-      }
-      c.smallest_90 = smallest_good_chunk(c.gbps);
-      if (!c.gbps.empty()) f.chunks.push_back(c);
-    }
-
-    FenceStudy fs;
-    fs.at_end = format_spec(fence_specs().at_end);
-    fs.per_chunk = format_spec(fence_specs().per_chunk);
-    auto per_chunk = pooled_gbps(plain, Intent::stream, fs.per_chunk),
-         at_end = pooled_gbps(plain, Intent::stream, fs.at_end);
-    for (uint64_t size : fence_sizes())
-      if (per_chunk.count(size) && at_end.count(size))
-        fs.gbps[size] = {per_chunk[size], at_end[size]};
-    if (!fs.gbps.empty()) f.fence = fs;
-    f.nontemporal_reuse = nontemporal_from(r.reuse);
-    f.nontemporal_stream = nontemporal_from(r.stream);
+    r.findings = studies_.findings(all_, r.reuse, r.stream);
   }
 
   const TuneOptions &o_;
   const CpuInfo &cpu_;
   LevelPlan plan_;
   Bench bench_;
+  Studies studies_;
   double budget_ = 0;
-  uint64_t l3_ = 0;
   Clock::time_point start_;
   std::vector<uint64_t> grid_;
   std::vector<Spec> methods_, pool_;
@@ -670,201 +486,10 @@ private:
   std::vector<std::string> notes_;
 };
 
-std::string toml_string(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (uint8_t(c) < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      out += b;
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string num(double v) { return fmt("%.1f", v); }
-
 } // namespace
 
 TuneResult tune(const TuneOptions &options, const CpuInfo &cpu) {
   return Tuner(options, cpu).run();
-}
-
-std::string default_profile_name(const CpuInfo &cpu) {
-  std::string vendor = cpu.vendor == "AuthenticAMD"   ? "amd"
-                       : cpu.vendor == "GenuineIntel" ? "intel"
-                                                      : "cpu";
-  return vendor + "-family" + std::to_string(cpu.family) + "-model" + std::to_string(cpu.model) +
-         ".toml";
-}
-
-std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
-  ProfileHost h = profile_host(cpu);
-  std::ostringstream t;
-  t << "# clearjit profile: which kernel clears each size fastest on this CPU.\n"
-    << "# Written by `clearjit tune`; sizes are bytes.\n"
-    << "format = 1\n\n[host]\n"
-    << "vendor = " << toml_string(h.vendor) << "\n"
-    << "family = " << h.family << "\nmodel = " << h.model << "\nstepping = " << h.stepping << "\n"
-    << "brand = " << toml_string(h.brand) << "\nfeatures = [";
-  for (size_t i = 0; i < h.features.size(); ++i)
-    t << (i ? ", " : "") << toml_string(h.features[i]);
-  t << "]\nl1d = " << h.l1d << "\nl2 = " << h.l2 << "\nl3 = " << h.l3
-    << "\nhypervisor = " << (h.hypervisor ? "true" : "false") << "\n\n";
-  t << "[tuning]\ntool = \"clearjit " CLEARJIT_VERSION "\"\ndate = " << r.date
-    << "\nlevel = " << toml_string(r.level) << "\nseconds = " << num(r.seconds) << "\n";
-  for (const std::string &n : r.notes)
-    t << "# " << n << "\n";
-
-  const Findings &f = r.findings;
-  t << "\n[findings]\n";
-  if (f.stosb_no_allocate.size) t << "stosb_no_allocate = " << *f.stosb_no_allocate.size << "\n";
-  t << "stosb_no_allocate_note = " << toml_string(f.stosb_no_allocate.reason) << "\n";
-  if (f.nontemporal_reuse) t << "nontemporal_reuse = " << *f.nontemporal_reuse << "\n";
-  if (f.nontemporal_stream) t << "nontemporal_stream = " << *f.nontemporal_stream << "\n";
-  for (const ChunkStudy &c : f.chunks) {
-    t << "\n[findings.chunk." << c.method << "]\nsize = " << c.size << "\n";
-    // 0: no chunk below the whole extent reached 90% of its speed.
-    if (c.smallest_90) t << "smallest_chunk_at_90_percent = " << *c.smallest_90 << "\n";
-    t << "gbps = { ";
-    bool first = true;
-    for (auto &[chunk, g] : c.gbps) {
-      t << (first ? "" : ", ") << (chunk ? "chunk_" + format_size(chunk) : std::string("whole"))
-        << " = " << num(g);
-      first = false;
-    }
-    t << " }\n";
-  }
-  if (f.fence) {
-    t << "\n[findings.fence]\nper_chunk = " << toml_string(f.fence->per_chunk)
-      << "\nat_end = " << toml_string(f.fence->at_end) << "\n";
-    for (auto &[size, g] : f.fence->gbps)
-      t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first)
-        << ", at_end = " << num(g.second) << " }\n";
-  }
-  if (r.small) // warm ns per call: see `clearjit bench --small`
-    for (Intent i : kIntents) {
-      const SmallPath p = i == Intent::reuse ? r.small->reuse : r.small->stream;
-      t << "\n[small." << intent_name(i)
-        << "]\nstrategy = " << toml_string(std::string(info(p.strategy).name))
-        << "\nmax = " << p.max << "\n";
-    }
-  for (const auto &[name, table] :
-       {std::pair<const char *, const std::vector<SizeClass> *>{"reuse", &r.reuse},
-        {"stream", &r.stream},
-        {"batch", &r.batch}})
-    for (const SizeClass &c : *table) {
-      t << "\n[[dispatch." << name << "]]\n";
-      if (c.below) t << "below = " << c.below << "\n";
-      t << "kernel = " << toml_string(format_spec(c.kernel)) << "\ngbps = " << num(c.gbps) << "\n";
-    }
-  return t.str();
-}
-
-std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
-  ProfileHost h = profile_host(cpu);
-  std::ostringstream j;
-  j << "{\n  \"host\": {\"vendor\": " << json_string(h.vendor) << ", \"family\": " << h.family
-    << ", \"model\": " << h.model << ", \"stepping\": " << h.stepping
-    << ", \"brand\": " << json_string(h.brand) << ", \"l1d\": " << h.l1d << ", \"l2\": " << h.l2
-    << ", \"l3\": " << h.l3 << ", \"hypervisor\": " << (h.hypervisor ? "true" : "false")
-    << "},\n  \"level\": " << json_string(r.level) << ",\n  \"date\": " << json_string(r.date)
-    << ",\n  \"seconds\": " << num(r.seconds) << ",\n  \"measurements\": [\n";
-  for (size_t i = 0; i < r.measurements.size(); ++i) {
-    const Measurement &m = r.measurements[i];
-    j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
-      << ", \"intent\": " << json_string(std::string(intent_name(m.intent)))
-      << ", \"pattern\": " << json_string(std::string(pattern_name(m.pattern)))
-      << ", \"batched\": " << (m.batched ? "true" : "false")
-      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
-      << ", \"samples\": [";
-    for (size_t k = 0; k < m.samples.size(); ++k)
-      j << (k ? ", " : "") << fmt("%.3f", m.samples[k]);
-    j << "]}" << (i + 1 < r.measurements.size() ? "," : "") << "\n";
-  }
-  j << "  ]\n}\n";
-  return j.str();
-}
-
-std::string summary_text(const TuneResult &r) {
-  std::ostringstream s;
-  s << "clearjit tune --level " << r.level << ": " << fmt("%.1f", r.seconds) << " s, "
-    << r.measurements.size() << " measurements\n";
-  for (const std::string &n : r.notes)
-    s << "note: " << n << "\n";
-  struct Table {
-    const char *title;
-    const std::vector<SizeClass> &classes;
-    const std::map<uint64_t, double> &memset;
-  };
-  const Table tables[] = {
-      {"reuse (clear, then one read pass)", r.reuse, r.memset_reuse},
-      {"stream (clear only)", r.stream, r.memset_stream},
-      {"batch (stream clears, one fence per 2 MiB of pieces)", r.batch, r.memset_batch}};
-  for (const Table &tb : tables) {
-    const auto &table = tb.classes;
-    const auto &memset = tb.memset;
-    if (table.empty()) continue;
-    s << "\n" << tb.title << "\n";
-    s << "  sizes                    kernel                          GB/s   vs memset\n";
-    uint64_t lower = 0;
-    for (const SizeClass &c : table) {
-      // memset's speed over the same class: geometric mean at the grid sizes inside it.
-      std::vector<double> inside;
-      for (auto &[size, g] : memset)
-        if (size >= lower && (!c.below || size < c.below) && g > 0) inside.push_back(g);
-      std::string range =
-          human_bytes(lower) + " .. " + (c.below ? human_bytes(c.below) : std::string("up"));
-      char line[200];
-      std::snprintf(line, sizeof line, "  %-24s %-28s %7.1f   %s\n", range.c_str(),
-                    format_spec(c.kernel).c_str(), c.gbps,
-                    inside.empty() ? "-" : fmt("%.2fx", c.gbps / geomean(inside)).c_str());
-      s << line;
-      lower = c.below;
-    }
-  }
-  if (std::any_of(r.measurements.begin(), r.measurements.end(),
-                  [](const Measurement &m) { return m.pattern == Pattern::consecutive; }))
-    s << "\n(GB/s: geometric mean of scattered and consecutive destinations, where both were "
-         "measured)\n";
-  if (!r.disagreements.empty()) {
-    s << "\nwhere the destination patterns disagree\n";
-    for (const std::string &d : r.disagreements)
-      s << "  " << d << "\n";
-  }
-  const Findings &f = r.findings;
-  if (r.small) s << small_study_text(*r.small);
-  s << "\nfindings\n  stosb_no_allocate: "
-    << (f.stosb_no_allocate.size
-            ? human_bytes(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason +
-                  ", against " + f.no_allocate_reference + ")"
-            : "none: " + f.stosb_no_allocate.reason)
-    << "\n";
-  s << "  nontemporal_reuse: "
-    << (f.nontemporal_reuse ? "from " + human_bytes(*f.nontemporal_reuse) : "never wins")
-    << "\n  nontemporal_stream: "
-    << (f.nontemporal_stream ? "from " + human_bytes(*f.nontemporal_stream) : "never wins") << "\n";
-  for (const ChunkStudy &c : f.chunks) {
-    s << "  chunk study, " << c.method << " over " << human_bytes(c.size) << ":";
-    for (auto &[chunk, g] : c.gbps)
-      s << " " << (chunk ? format_size(chunk) : std::string("whole")) << " " << fmt("%.1f", g);
-    s << " GB/s";
-    if (c.smallest_90)
-      s << "; smallest chunk at 90% of whole: "
-        << (*c.smallest_90 ? format_size(*c.smallest_90) : "none smaller than the whole extent");
-    s << "\n";
-  }
-  if (f.fence) {
-    s << "  fence study, " << f.fence->per_chunk << " vs " << f.fence->at_end << ":";
-    for (auto &[size, g] : f.fence->gbps)
-      s << " " << human_bytes(size) << " " << fmt("%.1f", g.first) << " vs "
-        << fmt("%.1f", g.second);
-    s << " GB/s\n";
-  }
-  return s.str();
 }
 
 } // namespace cjit

@@ -1,8 +1,10 @@
-// The tuner: plans what to measure at each level, measures it, chooses, and writes the profile.
+// The tuner: measures in stages what the level's plan (plan.hpp) allows, chooses the tables and
+// makes the studies (findings.hpp); outputs.hpp writes the result.
 #pragma once
 
 #include "candidates.hpp"
 #include "choose.hpp"
+#include "findings.hpp"
 #include "measure.hpp"
 #include "smallpath.hpp"
 
@@ -20,26 +22,6 @@ struct TuneOptions {
   double time_limit = 0; //!< seconds; 0: the level's own budget
   std::vector<std::string> benchmark_flags;
   bool progress = true;
-};
-
-struct ChunkStudy {
-  std::string method;              //!< stosb or stosq
-  uint64_t size = 0;               //!< where it was measured (the largest size)
-  std::map<uint64_t, double> gbps; //!< by chunk; 0 is the whole extent
-  std::optional<uint64_t> smallest_90;
-};
-
-struct FenceStudy {
-  std::string per_chunk, at_end;                      //!< the two specs compared
-  std::map<uint64_t, std::pair<double, double>> gbps; //!< size -> (per 4 KiB chunk, at end)
-};
-
-struct Findings {
-  NoAllocate stosb_no_allocate;
-  std::string no_allocate_reference; //!< the temporal kernel stosb was compared with
-  std::vector<ChunkStudy> chunks;
-  std::optional<FenceStudy> fence;
-  std::optional<uint64_t> nontemporal_reuse, nontemporal_stream;
 };
 
 struct TuneResult {
@@ -62,18 +44,4 @@ struct TuneResult {
 //! Measures on this host and chooses. Throws std::runtime_error when it cannot measure at all.
 TuneResult tune(const TuneOptions &options, const CpuInfo &cpu);
 
-//! The profile TOML for a result (the contract of the profile format).
-std::string profile_toml(const TuneResult &r, const CpuInfo &cpu);
-//! Every measurement with the host, as JSON.
-std::string measurements_json(const TuneResult &r, const CpuInfo &cpu);
-//! The human summary printed on stdout.
-std::string summary_text(const TuneResult &r);
-//! "amd-family26-model2.toml"
-std::string default_profile_name(const CpuInfo &cpu);
-
-} // namespace cjit
-
-namespace cjit {
-//! One self-contained HTML page with SVG charts of a tuning run (tuner/report.cpp).
-std::string report_html(const TuneResult &r, const CpuInfo &cpu);
 } // namespace cjit

@@ -1,0 +1,94 @@
+// Golden dispatchers: the listing of each profile in tests/profiles/runtime matches its file
+// under tests/golden/dispatch, is the code byte for byte and routes like class_for.
+// Suite names start with "runtime_" so that `ctest -R runtime` selects them.
+#include "clearjit/clearjit.h"
+#include "clearjit/clearjit.hpp"
+#include "support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cjit {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace test;
+
+fs::path dispatch_golden_dir() { return test::golden_dir() / "dispatch"; }
+
+struct GoldenCase {
+  const char *profile; // tests/profiles/runtime/<profile>.toml
+  Intent intent;
+  bool avx;
+  std::string stem() const { return std::string(profile) + "_" + std::string(intent_name(intent)); }
+};
+void PrintTo(const GoldenCase &c, std::ostream *os) { *os << c.stem(); }
+
+// libc stays out of these profiles: its listing embeds memset's address, which ASLR moves.
+const GoldenCase kGoldenCases[] = {
+    {"golden_avx", Intent::reuse, true},
+    {"golden_avx", Intent::stream, true},
+    {"golden_sse", Intent::reuse, false},
+};
+
+class runtime_GoldenDispatch : public ::testing::TestWithParam<GoldenCase> {
+protected:
+  void SetUp() override {
+    const GoldenCase &c = GetParam();
+    // Loaded for a fake CPU so the listing is the same on every machine; without AVX the
+    // minimal CPU makes the loader refuse any AVX kernel.
+    profile_ = load_or_throw(kRuntimeProfiles / (std::string(c.profile) + ".toml"),
+                             c.avx ? full_cpu() : minimal_cpu());
+    table_ = &profile_.table(c.intent);
+    for (const SizeClass &cls : *table_)
+      ASSERT_NE(cls.kernel.method, Method::libc) << "libc has no stable listing";
+    code_ = make_dispatcher(*table_, c.avx ? full_cpu() : minimal_cpu());
+  }
+  Profile profile_;
+  const std::vector<SizeClass> *table_ = nullptr;
+  std::unique_ptr<GeneratedCode> code_;
+};
+
+TEST_P(runtime_GoldenDispatch, MatchesFile) {
+  const fs::path file = dispatch_golden_dir() / (GetParam().stem() + ".asm");
+  const std::string report = check_golden(file, code_->listing);
+  EXPECT_TRUE(report.empty()) << GetParam().stem() << " " << report;
+}
+
+// The listing describes the code byte for byte, and the tree in the code routes like class_for.
+TEST_P(runtime_GoldenDispatch, ListingIsTheCodeAndRoutesLikeClassFor) {
+  EXPECT_EQ(listing_vs_code(code_->listing, code_bytes(*code_)), "");
+  EXPECT_EQ(check_routing(*code_, *table_), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Profiles, runtime_GoldenDispatch, ::testing::ValuesIn(kGoldenCases),
+                         [](const auto &info) { return info.param.stem(); });
+
+// Bounds above INT32_MAX cannot be a sign-extended imm32: they go through r11.
+TEST(runtime_GoldenDispatchFiles, WideBoundsCompareThroughR11) {
+  const Profile p = load_or_throw(kRuntimeProfiles / "golden_avx.toml", full_cpu());
+  for (Intent i : kIntents) {
+    auto g = make_dispatcher(p.table(i), full_cpu());
+    EXPECT_NE(g->listing.find("cmp rsi, r11"), std::string::npos) << intent_name(i) << "\n"
+                                                                  << g->listing;
+  }
+}
+
+TEST(runtime_GoldenDispatchFiles, NoStaleFiles) {
+  std::set<std::string> wanted;
+  for (const GoldenCase &c : kGoldenCases)
+    wanted.insert(c.stem() + ".asm");
+  if (!fs::exists(dispatch_golden_dir())) GTEST_SKIP() << "no golden directory yet";
+  for (const auto &entry : fs::directory_iterator(dispatch_golden_dir()))
+    EXPECT_TRUE(wanted.count(entry.path().filename().string()))
+        << "stale golden file " << entry.path();
+}
+
+} // namespace
+} // namespace cjit

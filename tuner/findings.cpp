@@ -1,0 +1,145 @@
+#include "findings.hpp"
+
+#include "candidates.hpp"
+#include "plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cjit {
+namespace {
+
+bool runs(Method m, const CpuInfo &cpu) { return unsupported_reason(default_spec(m), cpu).empty(); }
+
+} // namespace
+
+Spec temporal_reference(const CpuInfo &cpu) {
+  for (Method m : {Method::avx512, Method::avx2, Method::sse})
+    if (runs(m, cpu)) return default_spec(m);
+  return default_spec(Method::mov);
+}
+
+Studies::Studies(const CpuInfo &cpu, uint64_t min_size, uint64_t max_size)
+    : cpu_(cpu), min_size_(min_size), max_size_(max_size), l3_(cpu.l3_bytes()) {}
+
+std::vector<Job> Studies::no_allocate_jobs() const {
+  std::vector<Job> jobs;
+  uint64_t lo = std::max(min_size_, l3_ / 4), hi = std::min(max_size_, 8 * l3_);
+  if (lo >= hi) return jobs;
+  for (uint64_t size : size_grid(lo, hi, 4)) {
+    jobs.push_back({default_spec(Method::stosb), size, Intent::stream});
+    jobs.push_back({temporal_reference(cpu_), size, Intent::stream});
+  }
+  return jobs;
+}
+
+std::vector<Job> Studies::chunk_jobs() const {
+  std::vector<Job> jobs;
+  for (Method m : {Method::stosb, Method::stosq})
+    for (uint64_t c : kStudyChunks) {
+      if (c >= max_size_) continue;
+      Spec s = default_spec(m);
+      s.chunk = c;
+      jobs.push_back({s, max_size_, Intent::stream});
+    }
+  return jobs;
+}
+
+Spec Studies::fence_at_end() const {
+  for (Method m : {Method::ntavx2, Method::ntsse, Method::movnti})
+    if (runs(m, cpu_)) return default_spec(m);
+  return default_spec(Method::movnti);
+}
+
+std::vector<uint64_t> Studies::fence_sizes() const {
+  std::vector<uint64_t> out;
+  for (uint64_t s : {uint64_t(64) << 10, uint64_t(2) << 20, uint64_t(64) << 20})
+    if (s >= min_size_ && s <= max_size_) out.push_back(s);
+  return out;
+}
+
+std::vector<Job> Studies::fence_jobs() const {
+  std::vector<Job> jobs;
+  const Spec at_end = fence_at_end(), per_chunk = fenced_per_chunk(at_end);
+  for (uint64_t size : fence_sizes()) {
+    jobs.push_back({at_end, size, Intent::stream});
+    jobs.push_back({per_chunk, size, Intent::stream});
+  }
+  return jobs;
+}
+
+// The no-allocate sweep so far: rep stosb and the temporal reference, clearing only, from a
+// quarter of the L3 up.
+Studies::Sweep Studies::no_allocate_sweep(const std::vector<Measurement> &all) const {
+  Sweep sw;
+  const std::string ref = format_spec(temporal_reference(cpu_));
+  for (const Measurement &m : all) {
+    if (m.intent != Intent::stream || m.size < l3_ / 4 || !plain(m)) continue;
+    if (m.spec == "stosb")
+      sw.stosb.push_back(m);
+    else if (m.spec == ref)
+      sw.temporal.push_back(m);
+  }
+  return sw;
+}
+
+// Bisection between the last size below the no-allocate step and the first one above it.
+std::vector<Job> Studies::step_jobs(const std::vector<Measurement> &all) const {
+  std::vector<Job> jobs;
+  Sweep sw = no_allocate_sweep(all);
+  NoAllocate na = find_no_allocate(sw.stosb, sw.temporal);
+  if (!na.size) return jobs;
+  uint64_t below = 0;
+  for (const Measurement &m : sw.stosb)
+    if (m.size < *na.size) below = std::max(below, m.size);
+  if (!below || double(*na.size) / double(below) < 1.05) return jobs;
+  uint64_t mid = round_boundary(std::sqrt(double(below) * double(*na.size)));
+  jobs.push_back({default_spec(Method::stosb), mid, Intent::stream});
+  jobs.push_back({temporal_reference(cpu_), mid, Intent::stream});
+  return jobs;
+}
+
+Findings Studies::findings(const std::vector<Measurement> &all, const std::vector<SizeClass> &reuse,
+                           const std::vector<SizeClass> &stream) const {
+  std::vector<Measurement> plain_ones;
+  for (const Measurement &m : all)
+    if (plain(m)) plain_ones.push_back(m);
+
+  Findings f;
+  f.no_allocate_reference = format_spec(temporal_reference(cpu_));
+  Sweep sw = no_allocate_sweep(all);
+  f.stosb_no_allocate = find_no_allocate(sw.stosb, sw.temporal);
+  if (sw.stosb.empty())
+    f.stosb_no_allocate.reason = max_size_ < l3_ / 4
+                                     ? "the largest size tuned is below a quarter of the L3"
+                                     : "not measured (time limit)";
+
+  for (Method method : {Method::stosb, Method::stosq}) {
+    ChunkStudy c;
+    c.method = std::string(info(method).name);
+    c.size = max_size_;
+    for (uint64_t chunk : kStudyChunks) {
+      Spec s = default_spec(method);
+      s.chunk = chunk;
+      auto g = pooled_gbps(plain_ones, Intent::stream, format_spec(s));
+      if (auto it = g.find(max_size_); it != g.end()) c.gbps[chunk] = it->second;
+    }
+    c.smallest_90 = smallest_good_chunk(c.gbps);
+    if (!c.gbps.empty()) f.chunks.push_back(c);
+  }
+
+  FenceStudy fs;
+  fs.at_end = format_spec(fence_at_end());
+  fs.per_chunk = format_spec(fenced_per_chunk(fence_at_end()));
+  auto per_chunk = pooled_gbps(plain_ones, Intent::stream, fs.per_chunk),
+       at_end = pooled_gbps(plain_ones, Intent::stream, fs.at_end);
+  for (uint64_t size : fence_sizes())
+    if (per_chunk.count(size) && at_end.count(size))
+      fs.gbps[size] = {per_chunk[size], at_end[size]};
+  if (!fs.gbps.empty()) f.fence = fs;
+  f.nontemporal_reuse = nontemporal_from(reuse);
+  f.nontemporal_stream = nontemporal_from(stream);
+  return f;
+}
+
+} // namespace cjit

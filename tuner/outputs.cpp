@@ -1,0 +1,174 @@
+#include "outputs.hpp"
+
+#include "format.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace cjit {
+namespace {
+
+std::string num(double v) { return fmt("%.1f", v); }
+
+} // namespace
+
+std::string default_profile_name(const CpuInfo &cpu) {
+  std::string vendor = cpu.vendor == "AuthenticAMD"   ? "amd"
+                       : cpu.vendor == "GenuineIntel" ? "intel"
+                                                      : "cpu";
+  return vendor + "-family" + std::to_string(cpu.family) + "-model" + std::to_string(cpu.model) +
+         ".toml";
+}
+
+std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
+  Profile p;
+  p.host = profile_host(cpu);
+  p.reuse = r.reuse;
+  p.stream = r.stream;
+  p.batch = r.batch;
+  if (r.small) { // warm ns per call: see `clearjit bench --small`
+    p.small_reuse = r.small->reuse;
+    p.small_stream = r.small->stream;
+  }
+  // [tuning] and [findings]: what the run was and what it found, for people and tools; the
+  // runtime reads neither.
+  std::ostringstream t;
+  t << "\n[tuning]\ntool = \"clearjit " CLEARJIT_VERSION "\"\ndate = " << r.date
+    << "\nlevel = " << toml_string(r.level) << "\nseconds = " << num(r.seconds) << "\n";
+  for (const std::string &n : r.notes)
+    t << "# " << n << "\n";
+
+  const Findings &f = r.findings;
+  t << "\n[findings]\n";
+  if (f.stosb_no_allocate.size) t << "stosb_no_allocate = " << *f.stosb_no_allocate.size << "\n";
+  t << "stosb_no_allocate_note = " << toml_string(f.stosb_no_allocate.reason) << "\n";
+  if (f.nontemporal_reuse) t << "nontemporal_reuse = " << *f.nontemporal_reuse << "\n";
+  if (f.nontemporal_stream) t << "nontemporal_stream = " << *f.nontemporal_stream << "\n";
+  for (const ChunkStudy &c : f.chunks) {
+    t << "\n[findings.chunk." << c.method << "]\nsize = " << c.size << "\n";
+    // 0: no chunk below the whole extent reached 90% of its speed.
+    if (c.smallest_90) t << "smallest_chunk_at_90_percent = " << *c.smallest_90 << "\n";
+    t << "gbps = { ";
+    bool first = true;
+    for (auto &[chunk, g] : c.gbps) {
+      t << (first ? "" : ", ") << (chunk ? "chunk_" + format_size(chunk) : std::string("whole"))
+        << " = " << num(g);
+      first = false;
+    }
+    t << " }\n";
+  }
+  if (f.fence) {
+    t << "\n[findings.fence]\nper_chunk = " << toml_string(f.fence->per_chunk)
+      << "\nat_end = " << toml_string(f.fence->at_end) << "\n";
+    for (auto &[size, g] : f.fence->gbps)
+      t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first)
+        << ", at_end = " << num(g.second) << " }\n";
+  }
+  return format_profile(p, {"# Written by `clearjit tune`; sizes are bytes.\n", t.str()});
+}
+
+std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
+  ProfileHost h = profile_host(cpu);
+  std::ostringstream j;
+  j << "{\n  \"host\": {\"vendor\": " << json_string(h.vendor) << ", \"family\": " << h.family
+    << ", \"model\": " << h.model << ", \"stepping\": " << h.stepping
+    << ", \"brand\": " << json_string(h.brand) << ", \"l1d\": " << h.l1d << ", \"l2\": " << h.l2
+    << ", \"l3\": " << h.l3 << ", \"hypervisor\": " << (h.hypervisor ? "true" : "false")
+    << "},\n  \"level\": " << json_string(r.level) << ",\n  \"date\": " << json_string(r.date)
+    << ",\n  \"seconds\": " << num(r.seconds) << ",\n  \"measurements\": [\n";
+  for (size_t i = 0; i < r.measurements.size(); ++i) {
+    const Measurement &m = r.measurements[i];
+    j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
+      << ", \"intent\": " << json_string(std::string(intent_name(m.intent)))
+      << ", \"pattern\": " << json_string(std::string(pattern_name(m.pattern)))
+      << ", \"batched\": " << (m.batched ? "true" : "false")
+      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
+      << ", \"samples\": [";
+    for (size_t k = 0; k < m.samples.size(); ++k)
+      j << (k ? ", " : "") << fmt("%.3f", m.samples[k]);
+    j << "]}" << (i + 1 < r.measurements.size() ? "," : "") << "\n";
+  }
+  j << "  ]\n}\n";
+  return j.str();
+}
+
+std::string summary_text(const TuneResult &r) {
+  std::ostringstream s;
+  s << "clearjit tune --level " << r.level << ": " << fmt("%.1f", r.seconds) << " s, "
+    << r.measurements.size() << " measurements\n";
+  for (const std::string &n : r.notes)
+    s << "note: " << n << "\n";
+  struct Table {
+    const char *title;
+    const std::vector<SizeClass> &classes;
+    const std::map<uint64_t, double> &memset;
+  };
+  const Table tables[] = {
+      {"reuse (clear, then one read pass)", r.reuse, r.memset_reuse},
+      {"stream (clear only)", r.stream, r.memset_stream},
+      {"batch (stream clears, one fence per 2 MiB of pieces)", r.batch, r.memset_batch}};
+  for (const Table &tb : tables) {
+    const auto &table = tb.classes;
+    const auto &memset = tb.memset;
+    if (table.empty()) continue;
+    s << "\n" << tb.title << "\n";
+    s << "  sizes                    kernel                          GB/s   vs memset\n";
+    uint64_t lower = 0;
+    for (const SizeClass &c : table) {
+      // memset's speed over the same class: geometric mean at the grid sizes inside it.
+      std::vector<double> inside;
+      for (auto &[size, g] : memset)
+        if (size >= lower && (!c.below || size < c.below) && g > 0) inside.push_back(g);
+      std::string range =
+          human_bytes(lower) + " .. " + (c.below ? human_bytes(c.below) : std::string("up"));
+      char line[200];
+      std::snprintf(line, sizeof line, "  %-24s %-28s %7.1f   %s\n", range.c_str(),
+                    format_spec(c.kernel).c_str(), c.gbps,
+                    inside.empty() ? "-" : fmt("%.2fx", c.gbps / geomean(inside)).c_str());
+      s << line;
+      lower = c.below;
+    }
+  }
+  if (std::any_of(r.measurements.begin(), r.measurements.end(),
+                  [](const Measurement &m) { return m.pattern == Pattern::consecutive; }))
+    s << "\n(GB/s: geometric mean of scattered and consecutive destinations, where both were "
+         "measured)\n";
+  if (!r.disagreements.empty()) {
+    s << "\nwhere the destination patterns disagree\n";
+    for (const std::string &d : r.disagreements)
+      s << "  " << d << "\n";
+  }
+  const Findings &f = r.findings;
+  if (r.small) s << small_study_text(*r.small);
+  s << "\nfindings\n  stosb_no_allocate: "
+    << (f.stosb_no_allocate.size
+            ? human_bytes(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason +
+                  ", against " + f.no_allocate_reference + ")"
+            : "none: " + f.stosb_no_allocate.reason)
+    << "\n";
+  s << "  nontemporal_reuse: "
+    << (f.nontemporal_reuse ? "from " + human_bytes(*f.nontemporal_reuse) : "never wins")
+    << "\n  nontemporal_stream: "
+    << (f.nontemporal_stream ? "from " + human_bytes(*f.nontemporal_stream) : "never wins") << "\n";
+  for (const ChunkStudy &c : f.chunks) {
+    s << "  chunk study, " << c.method << " over " << human_bytes(c.size) << ":";
+    for (auto &[chunk, g] : c.gbps)
+      s << " " << (chunk ? format_size(chunk) : std::string("whole")) << " " << fmt("%.1f", g);
+    s << " GB/s";
+    if (c.smallest_90)
+      s << "; smallest chunk at 90% of whole: "
+        << (*c.smallest_90 ? format_size(*c.smallest_90) : "none smaller than the whole extent");
+    s << "\n";
+  }
+  if (f.fence) {
+    s << "  fence study, " << f.fence->per_chunk << " vs " << f.fence->at_end << ":";
+    for (auto &[size, g] : f.fence->gbps)
+      s << " " << human_bytes(size) << " " << fmt("%.1f", g.first) << " vs "
+        << fmt("%.1f", g.second);
+    s << " GB/s\n";
+  }
+  return s.str();
+}
+
+} // namespace cjit
