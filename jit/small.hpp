@@ -22,7 +22,7 @@ enum class Small : uint8_t { tree, ladder, vec, masked, stosb };
 //! Where the small path's branches land: glibc's memset aligns its blocks to 64 bytes too. On
 //! AMD family 26 (Zen 5) it made the tree 1.20x and vec 1.32x faster at 100 B and vec 1.14x at
 //! 8 B (warm, ratio to memset, median over 48 code placements; bench/small_placement.cpp).
-constexpr unsigned kSmallTargetAlign = 1; // TEMP until the listing parsers know `align`
+constexpr unsigned kSmallTargetAlign = 64;
 
 //! Where the small path's code goes: `big` is where sizes above max continue (the size classes).
 struct SmallContext {

@@ -606,6 +606,14 @@ inline std::optional<size_t> tree_landing(std::span<const uint8_t> code, uint64_
 
 //! The code offsets where the listing binds its labels, and "" or why the listing's bytes
 //! ("text ; HEX", '.' for a nibble not yet resolved when logged) are not the code's bytes.
+//! N for an AsmJit "align N" line (padding up to the next N-byte boundary), else 0.
+inline size_t alignment_of(std::string_view line) {
+  while (!line.empty() && line.front() == ' ')
+    line.remove_prefix(1);
+  if (!line.starts_with("align ")) return 0;
+  return size_t(std::strtoul(std::string(line.substr(6)).c_str(), nullptr, 10));
+}
+
 inline std::string listing_vs_code(std::string_view listing, std::span<const uint8_t> code,
                                    std::set<size_t> *label_offsets = nullptr) {
   static const char digits[] = "0123456789ABCDEF";
@@ -614,6 +622,13 @@ inline std::string listing_vs_code(std::string_view listing, std::span<const uin
     ++line_no;
     if (line.size() >= 2 && line[0] == 'L' && line.back() == ':') {
       if (label_offsets) label_offsets->insert(pos);
+      continue;
+    }
+    if (size_t n = alignment_of(line)) { // padding bytes the listing does not show
+      const size_t end = (pos + n - 1) / n * n;
+      if (end > code.size())
+        return "listing line " + std::to_string(line_no) + " aligns past the end of the code";
+      pos = end;
       continue;
     }
     size_t semi = line.rfind(';');

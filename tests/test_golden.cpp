@@ -25,7 +25,7 @@
 //                                 each class's main path a "; main path of <spec>" comment
 //   small/<strategy>_256_<cpus>.asm  a dispatcher's small path alone, on the synthetic CPUs
 //                                 (sse, avx, avx512) on which it is that listing
-// (dispatch/ holds test_runtime's whole dispatchers.) Every block, every kernel the tuner may
+// Every block, every kernel the tuner may
 // consider, every small path and every golden dispatcher is cross-checked against Zydis.
 // Suite names start with "golden_" so that `ctest -R 'spec|golden'` selects them: ctest names
 // are Suite.Test and its regular expressions are case-sensitive.
@@ -63,6 +63,7 @@ void PrintTo(const Spec &s, std::ostream *os) { *os << format_spec(s); }
 namespace {
 
 namespace fs = std::filesystem;
+using test::alignment_of;
 using test::check_golden;
 using test::code_bytes;
 using test::first_difference;
@@ -249,6 +250,7 @@ struct ListingEntry {
   std::string label; //!< set for "L3:" lines, which carry no bytes
   std::string text;  //!< instruction as AsmJit printed it
   std::string hex;   //!< its bytes; '.' is a nibble AsmJit had not resolved when logging
+  size_t align = 0;  //!< set for "align N" lines: NOPs up to the next N-byte boundary follow
 };
 
 bool is_label(std::string_view line) {
@@ -269,6 +271,10 @@ std::optional<std::vector<ListingEntry>> parse_listing(std::string_view listing,
     if (line.empty()) continue;
     if (is_label(line)) {
       entries.push_back({line_no, line.substr(0, line.size() - 1), {}, {}});
+      continue;
+    }
+    if (size_t n = alignment_of(line)) {
+      entries.push_back({line_no, {}, {}, {}, n});
       continue;
     }
     const size_t semi = line.rfind(';');
@@ -296,6 +302,10 @@ std::string cross_check(std::span<const uint8_t> code, std::string_view listing)
   std::map<std::string, uint64_t> labels;
   uint64_t offset = 0;
   for (const ListingEntry &e : *entries) {
+    if (e.align) {
+      offset = (offset + e.align - 1) / e.align * e.align;
+      continue;
+    }
     if (e.label.empty()) {
       offset += e.hex.size() / 2;
       continue;
@@ -322,6 +332,20 @@ std::string cross_check(std::span<const uint8_t> code, std::string_view listing)
     if (!e.label.empty()) continue;
     const std::string where =
         "at offset " + std::to_string(pos) + " (listing line " + std::to_string(e.line) + "): ";
+    if (e.align) { // the padding: NOPs only, ending exactly at the boundary
+      const size_t end = (pos + e.align - 1) / e.align * e.align;
+      while (pos < end) {
+        ZydisDecodedInstruction insn;
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&decoder, nullptr, code.data() + pos,
+                                                        code.size() - pos, &insn)) ||
+            insn.mnemonic != ZYDIS_MNEMONIC_NOP)
+          return where + "padding of 'align " + std::to_string(e.align) +
+                 "' is not NOPs: " + hex_bytes(code.subspan(pos, std::min<size_t>(15, end - pos)));
+        pos += insn.length;
+      }
+      if (pos != end) return where + "a NOP runs past the alignment boundary";
+      continue;
+    }
     const std::string listed = e.text + " ; " + e.hex;
     if (pos >= code.size())
       return where + "the listing goes on past the end of the code (" +
@@ -740,7 +764,7 @@ INSTANTIATE_TEST_SUITE_P(Strategies, golden_Small, ::testing::ValuesIn(small_cas
                          [](const auto &info) { return info.param.stem(); });
 
 // Every golden file is one some test above writes, so a renamed block, profile or strategy
-// cannot leave a stale file. dispatch/ holds test_runtime's golden dispatchers, which it checks.
+// cannot leave a stale file.
 TEST(golden_Files, NoStaleFiles) {
   std::set<fs::path> wanted;
   for (const BlockCase &c : block_cases())
@@ -753,7 +777,6 @@ TEST(golden_Files, NoStaleFiles) {
   for (auto it = fs::recursive_directory_iterator(golden_dir());
        it != fs::recursive_directory_iterator(); ++it) {
     const fs::path rel = fs::relative(it->path(), golden_dir());
-    if (it->is_directory() && rel == "dispatch") it.disable_recursion_pending();
     if (it->is_regular_file()) {
       EXPECT_TRUE(wanted.count(rel)) << "stale golden file " << rel;
     }
@@ -795,6 +818,26 @@ TEST_F(golden_CrossCheckNegative, AlteredCodeByte) {
   it[4] = 0x21;
   std::string report = cross_check(bytes_, g_->listing);
   EXPECT_NE(report.find("bytes differ"), std::string::npos) << report;
+}
+
+// The small path's "align 64" padding must be NOPs ending at the boundary: an int3 in it, or
+// the listing's alignment changed, is caught (and the listing as generated passes).
+TEST(golden_CrossCheckAlign, PaddingIsCheckedToo) {
+  auto g = small_path({Small::tree, 256, "avx512"});
+  std::vector<uint8_t> bytes(code_bytes(*g).begin(), code_bytes(*g).end());
+  ASSERT_EQ(cross_check(bytes, g->listing), "");
+  const size_t at = g->listing.find("align 64");
+  ASSERT_NE(at, std::string::npos);
+  std::string listing = g->listing;
+  EXPECT_NE(cross_check(bytes, listing.replace(at, 8, "align 128")), "");
+  // The first padding byte: after the instructions listed before the first "align".
+  size_t pos = 0;
+  for (const std::string &line : split_lines(g->listing.substr(0, at)))
+    if (size_t semi = line.rfind(';'); semi != std::string::npos)
+      pos += trim(line.substr(semi + 1)).size() / 2;
+  ASSERT_NE(pos % 64, 0u) << "no padding before the first target";
+  bytes[pos] = 0xCC;
+  EXPECT_NE(cross_check(bytes, g->listing).find("is not NOPs"), std::string::npos);
 }
 
 TEST_F(golden_CrossCheckNegative, WrongOperandText) {

@@ -20,8 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace test;
 
-fs::path dispatch_golden_dir() { return test::golden_dir() / "dispatch"; }
-
 struct GoldenCase {
   const char *profile; // tests/profiles/runtime/<profile>.toml
   Intent intent;
@@ -55,12 +53,6 @@ protected:
   std::unique_ptr<GeneratedCode> code_;
 };
 
-TEST_P(runtime_GoldenDispatch, MatchesFile) {
-  const fs::path file = dispatch_golden_dir() / (GetParam().stem() + ".asm");
-  const std::string report = check_golden(file, code_->listing);
-  EXPECT_TRUE(report.empty()) << GetParam().stem() << " " << report;
-}
-
 // The listing describes the code byte for byte, and the tree in the code routes like class_for.
 TEST_P(runtime_GoldenDispatch, ListingIsTheCodeAndRoutesLikeClassFor) {
   EXPECT_EQ(listing_vs_code(code_->listing, code_bytes(*code_)), "");
@@ -78,16 +70,6 @@ TEST(runtime_GoldenDispatchFiles, WideBoundsCompareThroughR11) {
     EXPECT_NE(g->listing.find("cmp rsi, r11"), std::string::npos) << intent_name(i) << "\n"
                                                                   << g->listing;
   }
-}
-
-TEST(runtime_GoldenDispatchFiles, NoStaleFiles) {
-  std::set<std::string> wanted;
-  for (const GoldenCase &c : kGoldenCases)
-    wanted.insert(c.stem() + ".asm");
-  if (!fs::exists(dispatch_golden_dir())) GTEST_SKIP() << "no golden directory yet";
-  for (const auto &entry : fs::directory_iterator(dispatch_golden_dir()))
-    EXPECT_TRUE(wanted.count(entry.path().filename().string()))
-        << "stale golden file " << entry.path();
 }
 
 } // namespace

@@ -1,30 +1,35 @@
 cmp rsi, 1                                  ; 4883FE01
 jae L1                                      ; 0F83........
 ret                                         ; C3
+align 64
 L1:
 cmp rsi, 3                                  ; 4883FE03
 jae L2                                      ; 0F83........
 mov byte ptr [rdi], 0                       ; C60700
 mov byte ptr [rdi+rsi-1], 0                 ; C64437FF00
 ret                                         ; C3
+align 64
 L2:
 cmp rsi, 5                                  ; 4883FE05
 jae L3                                      ; 0F83........
 mov word ptr [rdi], 0                       ; 66C7070000
 mov word ptr [rdi+rsi-2], 0                 ; 66C74437FE0000
 ret                                         ; C3
+align 64
 L3:
 cmp rsi, 9                                  ; 4883FE09
 jae L4                                      ; 0F83........
 mov dword ptr [rdi], 0                      ; C70700000000
 mov dword ptr [rdi+rsi-4], 0                ; C74437FC00000000
 ret                                         ; C3
+align 64
 L4:
 cmp rsi, 17                                 ; 4883FE11
 jae L5                                      ; 0F83........
 mov qword ptr [rdi], 0                      ; 48C70700000000
 mov qword ptr [rdi+rsi-8], 0                ; 48C74437F800000000
 ret                                         ; C3
+align 64
 L5:
 cmp rsi, 33                                 ; 4883FE21
 jae L6                                      ; 0F83........
@@ -32,6 +37,7 @@ pxor xmm0, xmm0                             ; 660FEFC0
 movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
 movdqu xmmword ptr [rdi+rsi-16], xmm0       ; F30F7F4437F0
 ret                                         ; C3
+align 64
 L6:
 cmp rsi, 65                                 ; 4883FE41
 jae L7                                      ; 0F83........
@@ -41,6 +47,7 @@ movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
 movdqu xmmword ptr [rdi+rsi-32], xmm0       ; F30F7F4437E0
 movdqu xmmword ptr [rdi+rsi-16], xmm0       ; F30F7F4437F0
 ret                                         ; C3
+align 64
 L7:
 cmp rsi, 129                                ; 4881FE81000000
 jae L8                                      ; 0F83........
@@ -54,6 +61,7 @@ movdqu xmmword ptr [rdi+rsi-48], xmm0       ; F30F7F4437D0
 movdqu xmmword ptr [rdi+rsi-32], xmm0       ; F30F7F4437E0
 movdqu xmmword ptr [rdi+rsi-16], xmm0       ; F30F7F4437F0
 ret                                         ; C3
+align 64
 L8:
 cmp rsi, 257                                ; 4881FE01010000
 jae L0                                      ; 0F83........
