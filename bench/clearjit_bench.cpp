@@ -12,14 +12,14 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   try {
-    const cjit::CpuInfo &cpu = cjit::host_cpu();
-    cjit::CompareOptions o;
-    o.sizes = cjit::default_compare_sizes();
+    const cjit::detail::CpuInfo &cpu = cjit::detail::host_cpu();
+    cjit::detail::CompareOptions o;
+    o.sizes = cjit::detail::default_compare_sizes();
     o.repetitions = 1; // --benchmark_repetitions decides
-    cjit::Bench bench(cpu, o.sizes.back());
-    cjit::Comparison c = cjit::plan_comparison(o, cpu);
+    cjit::detail::Bench bench(cpu, o.sizes.back());
+    cjit::detail::Comparison c = cjit::detail::plan_comparison(o, cpu);
     std::fprintf(stderr, "profile: %s\n", c.source.c_str());
-    cjit::MeasureOptions m;
+    cjit::detail::MeasureOptions m;
     m.repetitions = 1;
     m.min_time = 0.05;
     m.progress = false;

@@ -33,6 +33,7 @@
 namespace {
 
 using namespace cjit;
+using namespace cjit::detail;
 
 constexpr size_t kCalls = 4096, kLines = 128, kRegion = size_t(64) << 20;
 constexpr int kPairs = 5, kRounds = 200'000;

@@ -33,6 +33,7 @@
 namespace {
 
 using namespace cjit;
+using namespace cjit::detail;
 
 int cmd_cpu() {
   std::cout << describe(host_cpu());

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <mutex>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using namespace asmjit;
@@ -129,4 +129,4 @@ Result<std::unique_ptr<GeneratedCode>> compile_kernel(const Spec &s, const CpuIn
   return generate([&](x86::Assembler &a) { emit_kernel(a, s); }, format_spec(s));
 }
 
-} // namespace cjit
+} // namespace cjit::detail

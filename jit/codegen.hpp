@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-namespace cjit {
+namespace cjit::detail {
 
 //! Register contract of every generated function: rdi = dst, rsi = n (System V).
 using ClearFn = void (*)(void *dst, size_t n);
@@ -60,4 +60,4 @@ Result<std::unique_ptr<GeneratedCode>> compile_kernel(const Spec &s, const CpuIn
 //! Copies `msg` into a caller's buffer, NUL-terminated and truncated (the C API's convention).
 void write_error(char *err, size_t err_len, const std::string &msg);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -10,7 +10,7 @@
 #include <initializer_list>
 #include <optional>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 constexpr std::array<std::string_view, size_t(Feature::count_)> kNames{
@@ -296,4 +296,4 @@ std::string describe(const CpuInfo &cpu) {
   return out;
 }
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace cjit {
+namespace cjit::detail {
 
 //! A CPU feature a clearing method may need. `none` is a method that runs anywhere.
 enum class Feature : uint8_t {
@@ -62,4 +62,4 @@ const CpuInfo &host_cpu();
 //! Human-readable multi-line description, as printed by `clearjit cpu`.
 std::string describe(const CpuInfo &cpu);
 
-} // namespace cjit
+} // namespace cjit::detail

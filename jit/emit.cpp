@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using namespace asmjit;
@@ -396,4 +396,4 @@ void emit_dispatcher(Assembler &a, const std::vector<SizeClass> &table, const Sm
   emit_class_tree(a, table, small.max, cpu);
 }
 
-} // namespace cjit
+} // namespace cjit::detail

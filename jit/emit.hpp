@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 //! A kernel's parts, in the order emit_kernel writes them.
 enum class Block : uint8_t {
@@ -43,4 +43,4 @@ enum class Leaf : uint8_t {
 void emit_class_tree(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table,
                      unsigned small_max, const CpuInfo &cpu, Leaf leaf = Leaf::main_path);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <system_error>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 std::string errno_text(int e) { return std::generic_category().message(e); }
@@ -237,4 +237,4 @@ std::string clearjit_env(const char *name) {
   return v ? v : "";
 }
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace cjit {
+namespace cjit::detail {
 
 struct ReadLimits {
   size_t max_bytes = 1u << 20;
@@ -46,4 +46,4 @@ bool write_all(int fd, std::string_view bytes);
 //! (secure_getenv) so that their callers cannot steer files or profiles through it.
 std::string clearjit_env(const char *name);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -6,20 +6,21 @@
 #include <new>
 
 using namespace cjit;
+using namespace cjit::detail;
 
 struct clearjit_kernel {
   std::string spec;
   std::unique_ptr<GeneratedCode> code;
 };
 
-namespace cjit {
+namespace cjit::detail {
 void write_error(char *err, size_t err_len, const std::string &msg) {
   if (!err || err_len == 0) return;
   size_t n = std::min(msg.size(), err_len - 1);
   std::memcpy(err, msg.data(), n);
   err[n] = '\0';
 }
-} // namespace cjit
+} // namespace cjit::detail
 
 extern "C" {
 

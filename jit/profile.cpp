@@ -24,7 +24,7 @@
 #include <sstream>
 #include <system_error>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 // A profile is a few kilobytes; the cap keeps a wrong path (a log, a device) from eating memory.
@@ -496,4 +496,4 @@ Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu, bool a
   }
 }
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 // Intent (clearjit.hpp): reuse: the caller touches the memory soon (cost = clear + one read
 // pass); stream: it does not (cost = the clear alone).
@@ -90,4 +90,4 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
 //! A TOML basic string, quotes included: for annotations' values.
 std::string toml_string(std::string_view s);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -18,7 +18,7 @@
 #define CLEARJIT_PROFILES_DIR "/usr/local/share/clearjit/profiles"
 #endif
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 SizeClass cls(uint64_t below, const char *spec) { return {below, *parse_spec(spec), 0}; }
@@ -134,9 +134,10 @@ Lookup default_lookup(const CpuInfo &cpu) {
   return out;
 }
 
-} // namespace cjit
+} // namespace cjit::detail
 
 using namespace cjit;
+using namespace cjit::detail;
 
 namespace {
 
@@ -212,7 +213,7 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
 
 } // namespace
 
-clearjit *cjit::open_default(const char *user) {
+clearjit *cjit::detail::open_default(const char *user) {
   const CpuInfo &cpu = host_cpu();
   bool verbose = env("CLEARJIT_VERBOSE") == "1";
   Lookup l = default_lookup(cpu);
@@ -234,7 +235,7 @@ clearjit *cjit::open_default(const char *user) {
   return cj;
 }
 
-const Profile &cjit::opened_profile(const clearjit *cj) { return state(cj).profile; }
+const Profile &cjit::detail::opened_profile(const clearjit *cj) { return state(cj).profile; }
 
 extern "C" {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 //! A profile derived from the CPU's features and cache sizes, for when no file applies:
 //!  reuse:  below 2 KiB vector stores (avx2:unroll=4 with AVX, else sse:unroll=4); then rep stosb
@@ -52,4 +52,4 @@ clearjit *open_default(const char *user);
 //! The profile an open handle was made from (its small paths, tables and source).
 const Profile &opened_profile(const clearjit *cj);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -7,7 +7,7 @@
 #include <span>
 #include <utility>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 constexpr std::pair<std::string_view, unsigned> kShort[] = {{"K", 10}, {"M", 20}, {"G", 30}};
@@ -67,4 +67,4 @@ std::string human_bytes(uint64_t bytes, bool exact) {
   return b;
 }
 
-} // namespace cjit
+} // namespace cjit::detail

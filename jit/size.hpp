@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace cjit {
+namespace cjit::detail {
 
 enum class SizeSuffixes : uint8_t {
   short_, //!< K, M, G
@@ -30,4 +30,4 @@ std::string format_size(uint64_t bytes);
 //! `exact`, which keeps the exact form ("1280 KiB").
 std::string human_bytes(uint64_t bytes, bool exact = false);
 
-} // namespace cjit
+} // namespace cjit::detail

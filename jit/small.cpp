@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using namespace asmjit;
@@ -271,4 +271,4 @@ void emit_small(Assembler &a, const SmallPath &p, const CpuInfo &cpu, const Labe
   info(p.strategy).emit(c);
 }
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace cjit {
+namespace cjit::detail {
 
 enum class Small : uint8_t { tree, ladder, vec, masked, stosb };
 
@@ -78,4 +78,4 @@ std::string describe(const SmallPath &p);
 void emit_small(asmjit::x86::Assembler &a, const SmallPath &p, const CpuInfo &cpu,
                 const asmjit::Label &big, unsigned target_align = kSmallTargetAlign);
 
-} // namespace cjit
+} // namespace cjit::detail

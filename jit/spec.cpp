@@ -4,7 +4,7 @@
 #include <array>
 #include <charconv>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 // clang-format off
@@ -193,4 +193,4 @@ std::string unsupported_reason(const Spec &s, const CpuInfo &cpu) {
          ", which this CPU lacks";
 }
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace cjit {
+namespace cjit::detail {
 
 enum class Method : uint8_t {
   stosb,
@@ -83,7 +83,7 @@ struct Spec {
   unsigned align = 0;
 
   bool operator==(const Spec &) const = default;
-  const MethodInfo &info() const { return cjit::info(method); }
+  const MethodInfo &info() const { return cjit::detail::info(method); }
 };
 
 //! The spec with every option at its default for `m`.
@@ -110,4 +110,4 @@ std::string format_spec(const Spec &s);
 //! lacks".
 std::string unsupported_reason(const Spec &s, const CpuInfo &cpu);
 
-} // namespace cjit
+} // namespace cjit::detail

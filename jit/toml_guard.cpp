@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 bool toml_mishandles(char32_t cp) {
   // Mirrors toml++'s table: mask 0x7FFFFFFFFFFFF75E over (cp - 0xA0) / 0x3FA, special cases
@@ -272,4 +272,4 @@ std::string toml_guard(std::string_view text, const std::string &name) {
   return Guard(text, name).run();
 }
 
-} // namespace cjit
+} // namespace cjit::detail

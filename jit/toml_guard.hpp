@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace cjit {
+namespace cjit::detail {
 
 //! Deepest node a profile may describe: [header] parts (two levels each, since each may be an
 //! array of tables), dotted-key parts, arrays and inline tables, counted together (the format
@@ -30,4 +30,4 @@ bool toml_mishandles(char32_t cp);
 //! "U+00E9".
 std::string code_point_name(char32_t cp);
 
-} // namespace cjit
+} // namespace cjit::detail

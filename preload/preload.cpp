@@ -43,8 +43,8 @@ using MemsetFn = void *(*)(void *, int, size_t);
 enum State : int { before, initialising, ready, off };
 std::atomic<int> state{before};
 std::atomic<MemsetFn> libc_memset{nullptr};
-const clearjit *dispatcher = nullptr; // written before state becomes ready (release)
-size_t min_size = cjit::kPreloadMin;  // see runtime.hpp
+const clearjit *dispatcher = nullptr;        // written before state becomes ready (release)
+size_t min_size = cjit::detail::kPreloadMin; // see runtime.hpp
 
 // Counting mode (CLEARJIT_TRACE=FILE, for `clearjit trace`): zero fills by octave of n
 // (bucket k holds 2^(k-1) <= n < 2^k; bucket 0 holds n == 0), written to FILE at exit.
@@ -111,7 +111,7 @@ __attribute__((constructor)) void initialise() {
     return;
   }
   if (const char *min = secure_getenv("CLEARJIT_PRELOAD_MIN")) {
-    if (auto v = cjit::parse_size(min))
+    if (auto v = cjit::detail::parse_size(min))
       min_size = *v;
     else if (verbose)
       std::fprintf(stderr, "clearjit-preload: CLEARJIT_PRELOAD_MIN=%s is not a size, using %zu\n",
@@ -126,7 +126,7 @@ __attribute__((constructor)) void initialise() {
   timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   try {
-    dispatcher = cjit::open_default("clearjit-preload");
+    dispatcher = cjit::detail::open_default("clearjit-preload");
   } catch (...) {
     dispatcher = nullptr;
   }

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cjit::test {
+namespace cjit::detail::test {
 
 //! Canonical spec texts (format_spec form, so each names a distinct kernel).
 inline const std::vector<std::string> &representative_specs() {
@@ -60,4 +60,4 @@ inline std::string spec_test_name(std::string_view spec) {
   return out;
 }
 
-} // namespace cjit::test
+} // namespace cjit::detail::test

@@ -39,7 +39,7 @@
 #include <thread>
 #include <vector>
 
-namespace cjit::test {
+namespace cjit::detail::test {
 
 inline size_t page_size() { return size_t(sysconf(_SC_PAGESIZE)); }
 
@@ -707,4 +707,4 @@ inline std::string check_routing(const GeneratedCode &g, const std::vector<SizeC
   return report.str();
 }
 
-} // namespace cjit::test
+} // namespace cjit::detail::test

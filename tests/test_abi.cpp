@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit::test {
+namespace cjit::detail::test {
 namespace {
 
 using namespace asmjit;
@@ -388,9 +388,9 @@ TEST_P(abi_Small, PreservesCalleeSavedStateAndCleansUpAvx) {
 
 INSTANTIATE_TEST_SUITE_P(Strategies, abi_Small, ::testing::ValuesIn(small_abi_cases()),
                          [](const auto &info) {
-                           return std::string(cjit::info(info.param.strategy).name) + "_" +
+                           return std::string(cjit::detail::info(info.param.strategy).name) + "_" +
                                   std::to_string(info.param.max) + (info.param.avx ? "" : "_noavx");
                          });
 
 } // namespace
-} // namespace cjit::test
+} // namespace cjit::detail::test

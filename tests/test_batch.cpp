@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -173,4 +173,4 @@ TEST(batch_Profile, TheBatchTableLoadsAndIsChecked) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

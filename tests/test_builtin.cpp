@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using namespace test;
@@ -141,4 +141,4 @@ TEST(runtime_Builtin, AmdWithoutErmsUsesVectorStores) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

@@ -10,6 +10,7 @@
 #include <map>
 
 using namespace cjit;
+using namespace cjit::detail;
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit::test {
+namespace cjit::detail::test {
 namespace {
 
 constexpr size_t KiB = size_t(1) << 10, MiB = size_t(1) << 20;
@@ -367,4 +367,4 @@ TEST(correctness_SpecSet, CoverEveryMethodAndOptionValue) {
 }
 
 } // namespace
-} // namespace cjit::test
+} // namespace cjit::detail::test

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -190,4 +190,4 @@ TEST(runtime_DebugAids, DispatcherListingsAreKeptOnlyForADump) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

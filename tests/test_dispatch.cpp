@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using namespace test;
@@ -196,4 +196,4 @@ TEST(runtime_DispatchTree, CheckCatchesWrongBounds) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

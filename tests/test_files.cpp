@@ -14,7 +14,7 @@
 #include <fstream>
 #include <string>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -210,4 +210,4 @@ TEST(files_Env, ClearjitVariablesAreReadLikeSecureGetenv) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

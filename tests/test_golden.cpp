@@ -55,7 +55,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 // Parameterised tests name a Spec by its canonical text rather than its bytes.
 void PrintTo(const Spec &s, std::ostream *os) { *os << format_spec(s); }
@@ -932,4 +932,4 @@ TEST(golden_LibcListing, Shape) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -73,4 +73,4 @@ TEST(runtime_GoldenDispatchFiles, WideBoundsCompareThroughR11) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

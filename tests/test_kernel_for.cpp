@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using namespace test;
@@ -116,4 +116,4 @@ TEST_F(runtime_KernelFor, ClearerWrapper) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

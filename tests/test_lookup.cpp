@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -231,4 +231,4 @@ TEST_F(runtime_Lookup, NothingMeansBuiltIn) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

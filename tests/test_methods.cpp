@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 //! The instruction that makes a method what it is, with the width of what it stores.
@@ -183,8 +183,9 @@ std::vector<Method> all_methods() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, golden_MethodInstruction_Default,
-                         ::testing::ValuesIn(all_methods()),
-                         [](const auto &info) { return std::string(cjit::info(info.param).name); });
+                         ::testing::ValuesIn(all_methods()), [](const auto &info) {
+                           return std::string(cjit::detail::info(info.param).name);
+                         });
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using namespace test;
@@ -181,4 +181,4 @@ TEST_F(runtime_Open, UnknownIntentWarns) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

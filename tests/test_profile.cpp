@@ -22,7 +22,7 @@
 #include <string_view>
 #include <tuple>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -919,4 +919,4 @@ TEST(ProfileBad, ALongInvalidSpecIsEchoedOnceAndShort) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using namespace test;
@@ -145,4 +145,4 @@ TEST(runtime_Threads, SharedClearerFromManyThreads) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit::test {
+namespace cjit::detail::test {
 namespace {
 
 struct Case {
@@ -286,4 +286,4 @@ TEST(small_Api, OpenedProfileUsesItsSmallPath) {
 }
 
 } // namespace
-} // namespace cjit::test
+} // namespace cjit::detail::test

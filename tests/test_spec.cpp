@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 // Parameterised and EXPECT_EQ output shows a Spec as its canonical text.
 void PrintTo(const Spec &s, std::ostream *os) { *os << format_spec(s); }
@@ -544,4 +544,4 @@ TEST(spec_WriteXorExecuteDeathTest, WritingThroughEntryPointFaults) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using namespace test;
@@ -115,4 +115,4 @@ TEST(runtime_ZeroDeathTest, BadProfileFallsBackToBuiltInAndSaysWhy) {
 }
 
 } // namespace
-} // namespace cjit
+} // namespace cjit::detail

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace cjit {
+namespace cjit::detail {
 
 std::optional<Level> level_by_name(std::string_view name) {
   if (name == "quick") return Level::quick;
@@ -64,4 +64,4 @@ std::vector<Spec> candidates(Level level) {
   return out;
 }
 
-} // namespace cjit
+} // namespace cjit::detail

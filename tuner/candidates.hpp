@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 enum class Level : uint8_t { quick, default_, exhaustive };
 
@@ -24,4 +24,4 @@ Spec fenced_per_chunk(Spec s);
 //! duplicates, in method-table order.
 std::vector<Spec> candidates(Level level);
 
-} // namespace cjit
+} // namespace cjit::detail

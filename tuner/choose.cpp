@@ -5,7 +5,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 struct Candidate {
@@ -368,4 +368,4 @@ std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gb
   return 0;
 }
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 struct ChooseOptions {
   //! Kernels within max(noise_floor, 2 * cv) of the best at a size are tied, up to max_band.
@@ -101,4 +101,4 @@ std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table);
 std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps_by_chunk,
                                             double fraction = 0.9);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -19,7 +19,7 @@
 #include <stdexcept>
 #include <tuple>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 clearjit *open_or_throw(const std::string &path) {
@@ -448,4 +448,4 @@ std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o) {
   return s.str();
 }
 
-} // namespace cjit
+} // namespace cjit::detail

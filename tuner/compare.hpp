@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 struct CompareOptions {
   std::string profile; //!< path, or "" for the default lookup
@@ -89,4 +89,4 @@ std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o);
 //! The tuner's small-path study (smallpath.hpp) for the profile's tables, as text.
 std::string small_study(const CpuInfo &cpu, const CompareOptions &o);
 
-} // namespace cjit
+} // namespace cjit::detail

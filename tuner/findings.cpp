@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 bool runs(Method m, const CpuInfo &cpu) { return unsupported_reason(default_spec(m), cpu).empty(); }
@@ -142,4 +142,4 @@ Findings Studies::findings(const std::vector<Measurement> &all, const std::vecto
   return f;
 }
 
-} // namespace cjit
+} // namespace cjit::detail

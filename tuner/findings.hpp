@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 struct ChunkStudy {
   std::string method;              //!< stosb or stosq
@@ -67,4 +67,4 @@ private:
   uint64_t min_size_, max_size_, l3_;
 };
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace cjit {
+namespace cjit::detail {
 
 std::string fmt(const char *format, double value) {
   char b[64];
@@ -27,4 +27,4 @@ std::string json_string(std::string_view s) {
   return out + "\"";
 }
 
-} // namespace cjit
+} // namespace cjit::detail

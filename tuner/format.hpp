@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace cjit {
+namespace cjit::detail {
 
 //! printf of one number, e.g. fmt("%.2fx", ratio).
 std::string fmt(const char *format, double value);
@@ -15,4 +15,4 @@ std::string fmt(const char *format, double value);
 //! A JSON string literal, quotes included.
 std::string json_string(std::string_view s);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -19,7 +19,7 @@
 #include <random>
 #include <stdexcept>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -534,4 +534,4 @@ std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureO
   return out;
 }
 
-} // namespace cjit
+} // namespace cjit::detail

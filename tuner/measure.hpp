@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 //! Where one timed clear after another lands: scattered over the pool in a shuffled order (no
 //! prefetcher helps, every destination is cold), or consecutive: one region cleared piece by
@@ -151,4 +151,4 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
-} // namespace cjit
+} // namespace cjit::detail

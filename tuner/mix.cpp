@@ -13,7 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace cjit {
+namespace cjit::detail {
 
 uint64_t Histogram::total_calls() const {
   uint64_t t = 0;
@@ -393,4 +393,4 @@ std::string mix_text(const MixResult &r) {
   return o.str();
 }
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -10,7 +10,7 @@
 
 struct clearjit;
 
-namespace cjit {
+namespace cjit::detail {
 
 //! Zero fills by octave of the size n: bucket k holds 2^(k-1) <= n < 2^k, bucket 0 holds n == 0.
 struct Histogram {
@@ -67,4 +67,4 @@ MixResult measure_mix(const Histogram &h, const clearjit *cj, uint64_t l2, uint6
 //! dispatcher, and as the preload does it (libc below `preload_min`).
 std::string mix_text(const MixResult &r);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 std::string num(double v) { return fmt("%.1f", v); }
@@ -171,4 +171,4 @@ std::string summary_text(const TuneResult &r) {
   return s.str();
 }
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace cjit {
+namespace cjit::detail {
 
 //! The profile TOML for a result, with the run's [tuning] and [findings] tables.
 std::string profile_toml(const TuneResult &r, const CpuInfo &cpu);
@@ -19,4 +19,4 @@ std::string default_profile_name(const CpuInfo &cpu);
 //! One self-contained HTML page with SVG charts of a tuning run (report.cpp).
 std::string report_html(const TuneResult &r, const CpuInfo &cpu);
 
-} // namespace cjit
+} // namespace cjit::detail

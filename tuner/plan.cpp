@@ -5,7 +5,7 @@
 #include <cmath>
 #include <set>
 
-namespace cjit {
+namespace cjit::detail {
 
 LevelPlan plan_for(Level l) {
   switch (l) {
@@ -27,4 +27,4 @@ std::vector<uint64_t> size_grid(uint64_t lo, uint64_t hi, int steps) {
   return {out.begin(), out.end()};
 }
 
-} // namespace cjit
+} // namespace cjit::detail

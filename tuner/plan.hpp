@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 struct LevelPlan {
   int steps_per_octave; //!< size grid density
@@ -23,4 +23,4 @@ LevelPlan plan_for(Level l);
 //! Sizes from lo to hi, `steps` per octave, rounded to 4 KiB (or 64 bytes below it).
 std::vector<uint64_t> size_grid(uint64_t lo, uint64_t hi, int steps);
 
-} // namespace cjit
+} // namespace cjit::detail

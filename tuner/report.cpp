@@ -11,7 +11,7 @@
 #include <sstream>
 #include <tuple>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 std::string esc(std::string_view s) {
@@ -531,4 +531,4 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
   return h.str();
 }
 
-} // namespace cjit
+} // namespace cjit::detail

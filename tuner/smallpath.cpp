@@ -12,7 +12,7 @@
 #include <sstream>
 #include <tuple>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 constexpr Mix kMixes[] = {Mix::log_uniform, Mix::objects};
@@ -214,4 +214,4 @@ std::string small_study_text(const SmallStudy &s) {
   return t.str();
 }
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 //! "small:masked:256": the label of a candidate's measurements.
 std::string small_label(const SmallPath &p);
@@ -64,4 +64,4 @@ double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const Measure
 //! A table: strategy x size, ns per call, memset beside; the choice per intent.
 std::string small_study_text(const SmallStudy &s);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -12,7 +12,7 @@
 #include <ctime>
 #include <set>
 
-namespace cjit {
+namespace cjit::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -492,4 +492,4 @@ TuneResult tune(const TuneOptions &options, const CpuInfo &cpu) {
   return Tuner(options, cpu).run();
 }
 
-} // namespace cjit
+} // namespace cjit::detail

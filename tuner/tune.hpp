@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace cjit {
+namespace cjit::detail {
 
 struct TuneOptions {
   Level level = Level::default_;
@@ -44,4 +44,4 @@ struct TuneResult {
 //! Measures on this host and chooses. Throws std::runtime_error when it cannot measure at all.
 TuneResult tune(const TuneOptions &options, const CpuInfo &cpu);
 
-} // namespace cjit
+} // namespace cjit::detail

@@ -1,5 +1,6 @@
 // C++ interface to clearjit: RAII wrappers over the C API. The namespace is cjit because the
-// C API's `struct clearjit` owns the global name `clearjit`.
+// C API's `struct clearjit` owns the global name `clearjit`. The library's internals live in
+// cjit::detail, which nothing here exposes.
 #pragma once
 
 #include "clearjit.h"
