@@ -115,10 +115,17 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
       cases.push_back({size, Mix::fixed});
     cases.push_back({0, Mix::log_uniform});
     cases.push_back({0, Mix::objects});
+    std::vector<const clearjit *> handles{cj};
+    while (handles.size() < size_t(kWarmPlacements)) {
+      c.placements.emplace_back(open_or_throw(o.profile), clearjit_close);
+      handles.push_back(c.placements.back().get());
+    }
     for (Intent i : o.intents)
       for (auto [size, mix] : cases) {
-        c.jobs.push_back(warm_job(kTuned, Call::exported, i, size, mix, nullptr, cj));
-        c.jobs.push_back(warm_job(kTunedInline, Call::inlined, i, size, mix, nullptr, cj));
+        for (const clearjit *h : handles) {
+          c.jobs.push_back(warm_job(kTuned, Call::exported, i, size, mix, nullptr, h));
+          c.jobs.push_back(warm_job(kTunedInline, Call::inlined, i, size, mix, nullptr, h));
+        }
         c.jobs.push_back(warm_job("memset", Call::memset, i, size, mix));
       }
   }
@@ -157,13 +164,15 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   using Key = std::tuple<bool, Pattern, Intent, uint64_t>;
   std::map<Key, std::vector<Measurement>> by_row;
   std::map<std::tuple<Intent, Mix, uint64_t>, WarmRow> warm;
+  // ns per call of each placement, per (case, label): geometric means below
+  std::map<std::pair<std::tuple<Intent, Mix, uint64_t>, std::string>, std::vector<double>> warm_ns;
   for (const Measurement &x : r.measurements) {
     if (x.warm) {
       WarmRow &w = warm[{x.intent, x.mix, x.size}];
       w.intent = x.intent;
       w.mix = x.mix;
       w.size = x.size;
-      (x.spec == kTuned ? w.tuned : x.spec == kTunedInline ? w.inlined : w.memset) = x.ns;
+      if (x.ns > 0) warm_ns[{{x.intent, x.mix, x.size}, x.spec}].push_back(x.ns);
       continue;
     }
     // The batch section's per-call rows join the main tables only where those were asked for.
@@ -202,6 +211,12 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
     return std::tuple(a.batched, a.pattern, a.intent, a.size) <
            std::tuple(b.batched, b.pattern, b.intent, b.size);
   });
+  for (const auto &[key, ns] : warm_ns) {
+    WarmRow &w = warm[key.first];
+    (key.second == kTuned         ? w.tuned
+     : key.second == kTunedInline ? w.inlined
+                                  : w.memset) = geomean(ns);
+  }
   for (auto &[key, w] : warm) // intents, then fixed sizes in order, then the mixes
     r.warm.push_back(w);
   return r;
@@ -285,8 +300,11 @@ std::string compare_text(const CompareResult &r) {
   }
   if (!r.warm.empty()) {
     s << "\nwarm (destination in L1, 64-byte lines at random, offsets 0..63), ns per call (thread "
-         "CPU time), medians;\nclearjit_clear as the header inlines it (load cj->clear, call), "
-         "the exported function (call, indirect jump), memset called through a pointer\n";
+         "CPU time), medians;\nclearjit_clear as the header inlines it (load cj->clear, call) "
+         "and the exported function (call, indirect jump), each the geometric mean over "
+      << kWarmPlacements << " dispatcher placements (the profile opened " << kWarmPlacements
+      << " times); "
+         "memset called through a pointer\n";
     Intent cur = Intent::stream;
     bool firstw = true;
     double worst = 0, worst_exported = 0;

@@ -44,7 +44,10 @@ inline constexpr const char *kTunedInline = "tuned-inline";
 //! kernel of the profile plus each runnable method's default spec.
 struct Comparison {
   std::shared_ptr<clearjit> opened; //!< the profile, open while its jobs are measured
-  std::string source;               //!< where the profile came from
+  //! The same profile opened again, each with its own dispatchers elsewhere in memory: warm
+  //! rows are measured with every one of these and `opened` (kWarmPlacements in all).
+  std::vector<std::shared_ptr<clearjit>> placements;
+  std::string source; //!< where the profile came from
   std::vector<Job> jobs;
   std::vector<std::string> kernels; //!< candidate specs, canonical
 };
@@ -62,6 +65,12 @@ struct CompareRow {
 };
 
 //! One warm row: ns per call, medians.
+//! Warm rows measure the dispatcher at this many places (the profile opened that many times)
+//! and report the geometric mean: the same code's warm time moved from 0.67x to 1.13x of
+//! memset's over 24 places on Zen 5 (bench/small_placement.cpp), and an application's
+//! dispatcher lands at one place it cannot choose.
+constexpr int kWarmPlacements = 3;
+
 struct WarmRow {
   Intent intent = Intent::reuse;
   uint64_t size = 0; //!< fixed size; 0 for a mix
