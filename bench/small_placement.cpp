@@ -1,10 +1,10 @@
 // How much a small clear's time depends on where its code lies, and what aligning the small
 // path's branch targets buys. Each small-path strategy (max 256), with targets unaligned and
 // aligned to 64 bytes, is copied to the same random 64-byte-aligned places in a 64 MiB region
-// and called warm beside memset, as `clearjit bench` calls it (8 KiB buffer, random lines,
-// offsets 0..63 in turn). A caller's code and the clearing code share the branch predictors, so
-// one placement can be lucky or unlucky by a cycle or two: medians over many places say what a
-// program gets on average.
+// and called warm beside memset on the tuner's and `clearjit bench`'s call sequences
+// (warm_calls: 8 KiB buffer, random lines, offsets 0..63 in turn). A caller's code and the clearing
+// code share the branch predictors, so one placement can be lucky or unlucky by a cycle or two:
+// medians over many places say what a program gets on average.
 //
 // Control: glibc's own memset bytes, copied to the same places (sizes up to 128 B only: above,
 // glibc reads a threshold rip-relative, which a copy breaks). Its ratio is what placement
@@ -15,13 +15,13 @@
 // over the places (each place: median of 5 interleaved pairs).
 #include "codegen.hpp"
 #include "cpu.hpp"
+#include "measure.hpp"
 #include "small.hpp"
 
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,32 +35,18 @@ namespace {
 using namespace cjit;
 using namespace cjit::detail;
 
-constexpr size_t kCalls = 4096, kLines = 128, kRegion = size_t(64) << 20;
+constexpr size_t kRegion = size_t(64) << 20;
 constexpr int kPairs = 5, kRounds = 200'000;
 
-alignas(4096) uint8_t g_buf[kLines * 64 + 64 + 1024];
+alignas(4096) uint8_t g_buf[kWarmBytes];
 void *(*volatile g_memset)(void *, int, size_t) = &std::memset;
 
-struct Call {
-  uint32_t off, n;
-};
-
-// n == 0: log-uniform 1..256.
-std::vector<Call> calls_for(uint32_t n) {
-  std::mt19937_64 rng(n);
-  std::uniform_real_distribution<double> u(0, 1);
-  std::vector<Call> calls(kCalls);
-  for (size_t i = 0; i < kCalls; ++i)
-    calls[i] = {uint32_t(rng() % kLines * 64 + i % 64),
-                n ? n : std::clamp(uint32_t(std::pow(257.0, u(rng))), 1u, 256u)};
-  return calls;
-}
-
-template <class Clear> double ns_per_call(const std::vector<Call> &calls, bool reuse, Clear clear) {
+template <class Clear>
+double ns_per_call(const std::vector<WarmCall> &calls, bool reuse, Clear clear) {
   uint64_t sink = 0;
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < kRounds; ++i) {
-    const Call c = calls[i & (kCalls - 1)];
+    const WarmCall c = calls[i & (kWarmCalls - 1)];
     uint8_t *d = g_buf + c.off;
     clear(d, c.n);
     if (reuse) sink += *(volatile uint8_t *)d + *(volatile uint8_t *)(d + c.n - 1);
@@ -94,7 +80,7 @@ int main(int argc, char **argv) {
       {"memset's code", reinterpret_cast<const void *>(g_memset), kMemsetCopy, true}};
   for (const SmallInfo &s : small_strategies()) {
     if (!small_unsupported_reason(s.strategy, cpu).empty()) continue;
-    for (unsigned align : {1u, kSmallTargetAlign == 1 ? 64u : kSmallTargetAlign}) {
+    for (unsigned align : {1u, kSmallTargetAlign}) {
       auto g = generate(
           [&](asmjit::x86::Assembler &a) {
             asmjit::Label big = a.newLabel();
@@ -105,9 +91,9 @@ int main(int argc, char **argv) {
           "placement");
       if (!g) return std::fprintf(stderr, "%s\n", g.error.c_str()), 1;
       codes.push_back(std::move(*g.value));
-      cands.push_back({std::string(s.name) + (align > 1 ? "/align64" : "/unaligned"),
-                       reinterpret_cast<const void *>(codes.back()->fn), codes.back()->size,
-                       false});
+      cands.push_back(
+          {std::string(s.name) + (align > 1 ? "/align" + std::to_string(align) : "/unaligned"),
+           reinterpret_cast<const void *>(codes.back()->fn), codes.back()->size, false});
     }
   }
   auto *region = static_cast<uint8_t *>(
@@ -118,9 +104,10 @@ int main(int argc, char **argv) {
               cpu.brand.c_str(), places);
   std::mt19937_64 rng(7);
   for (uint32_t n : sizes) {
-    const std::vector<Call> calls = calls_for(n);
+    const Mix mix = n ? Mix::fixed : Mix::log_uniform;
+    const std::vector<WarmCall> calls = warm_calls(mix, n);
     for (bool reuse : {false, true}) {
-      std::printf("%s, %s\n", n ? (std::to_string(n) + " B").c_str() : "log-uniform 1..256 B",
+      std::printf("%s, %s\n", n ? (std::to_string(n) + " B").c_str() : mix_name(mix).data(),
                   reuse ? "reuse (clear, read first and last byte)" : "stream (clear only)");
       std::vector<std::vector<double>> ratios(cands.size());
       for (int p = 0; p < places; ++p) {

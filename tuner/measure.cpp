@@ -32,16 +32,6 @@ __attribute__((noinline)) uint64_t read_pass(const uint8_t *p, uint64_t n) {
   return sum;
 }
 
-// Warm measurements: a buffer that stays in L1 and a fixed sequence of calls, the same for
-// every contender of a (size or mix, seed).
-constexpr size_t kWarmCalls = 4096; // a power of two: the index wraps with a mask
-constexpr size_t kWarmLines = 128;  // 8 KiB of destinations: in L1 everywhere, two pages
-constexpr size_t kWarmBytes = kWarmLines * 64 + 64 + 1024;
-
-struct WarmCall {
-  uint32_t off, n;
-};
-
 // The sizes of a mix.
 //  log_uniform: every octave of 1..256 equally likely (n = floor(257^u), u uniform).
 //  objects: a synthetic stand-in for zeroing small objects and buffers, biased to multiples of
@@ -66,8 +56,15 @@ uint32_t draw(Mix mix, std::mt19937_64 &rng, uint64_t fixed) {
   return 1;
 }
 
-// Destinations: a random line of the buffer, offsets 0..63 in turn (fixed) or at random
-// (mixes), so some calls cross the page boundary in the middle of the buffer.
+std::string format_eta(double s) {
+  char buf[32];
+  int t = int(s + 0.5);
+  std::snprintf(buf, sizeof buf, "%d:%02d", t / 60, t % 60);
+  return buf;
+}
+
+} // namespace
+
 std::vector<WarmCall> warm_calls(Mix mix, uint64_t size) {
   std::mt19937_64 rng(0x5eed0000 + size * 8 + uint64_t(mix));
   std::vector<WarmCall> calls(kWarmCalls);
@@ -78,15 +75,6 @@ std::vector<WarmCall> warm_calls(Mix mix, uint64_t size) {
   }
   return calls;
 }
-
-std::string format_eta(double s) {
-  char buf[32];
-  int t = int(s + 0.5);
-  std::snprintf(buf, sizeof buf, "%d:%02d", t / 60, t % 60);
-  return buf;
-}
-
-} // namespace
 
 std::string_view pattern_name(Pattern p) {
   return p == Pattern::consecutive ? "consecutive" : "scattered";

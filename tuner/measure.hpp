@@ -33,6 +33,21 @@ enum class Mix : uint8_t {
 };
 std::string_view mix_name(Mix m);
 
+//! Warm measurements: a buffer that stays in L1 and a fixed sequence of calls, the same for
+//! every contender of a (size or mix, seed).
+constexpr size_t kWarmCalls = 4096; //!< a power of two: the index wraps with a mask
+constexpr size_t kWarmLines = 128;  //!< 8 KiB of destinations: in L1 everywhere, two pages
+constexpr size_t kWarmBytes = kWarmLines * 64 + 64 + 1024;
+
+struct WarmCall {
+  uint32_t off, n; //!< destination offset in the warm buffer, bytes to clear
+};
+
+//! The calls of a warm job: a random line of the buffer, offsets 0..63 in turn (fixed) or at
+//! random (mixes), so some calls cross the page boundary in the middle of the buffer; sizes
+//! drawn from `mix` (`size` for Mix::fixed).
+std::vector<WarmCall> warm_calls(Mix mix, uint64_t size);
+
 //! How a warm job calls: what an application does.
 enum class Call : uint8_t {
   kernel,   //!< Job::fn or the kernel of Job::spec
