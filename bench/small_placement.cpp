@@ -6,6 +6,10 @@
 // code share the branch predictors, so one placement can be lucky or unlucky by a cycle or two:
 // medians over many places say what a program gets on average.
 //
+// Every call, memset's included, comes from the generated timing loop (tuner/warmloop.hpp), at one
+// of its places per code place: the caller's own place moves a warm call as much as the callee's,
+// so memset and the candidates must share it.
+//
 // Control: glibc's own memset bytes, copied to the same places (sizes up to 128 B only: above,
 // glibc reads a threshold rip-relative, which a copy breaks). Its ratio is what placement
 // alone costs or gains against memset where the loader put it.
@@ -17,6 +21,7 @@
 #include "cpu.hpp"
 #include "measure.hpp"
 #include "small.hpp"
+#include "warmloop.hpp"
 
 #include <sys/mman.h>
 
@@ -40,17 +45,16 @@ constexpr int kPairs = 5, kRounds = 200'000;
 
 alignas(4096) uint8_t g_buf[kWarmBytes];
 void *(*volatile g_memset)(void *, int, size_t) = &std::memset;
+const void *const c_memset = reinterpret_cast<const void *>(g_memset);
 
-template <class Clear>
-double ns_per_call(const std::vector<WarmCall> &calls, bool reuse, Clear clear) {
-  uint64_t sink = 0;
+// ns per call of `*slot` called from the timing loop at `place` (warmloop.hpp): memset and every
+// candidate run from the same caller bytes at the same address.
+double ns_per_call(WarmLoops &loops, int place, const std::vector<WarmCall> &calls, bool reuse,
+                   const void *fn, uint64_t arg) {
+  const void *const slot[1] = {fn};
+  WarmLoopFn loop = loops.at(place, false, reuse);
   auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < kRounds; ++i) {
-    const WarmCall c = calls[i & (kWarmCalls - 1)];
-    uint8_t *d = g_buf + c.off;
-    clear(d, c.n);
-    if (reuse) sink += *(volatile uint8_t *)d + *(volatile uint8_t *)(d + c.n - 1);
-  }
+  uint64_t sink = loop(calls.data(), g_buf, kRounds, slot, arg);
   asm volatile("" : : "r"(sink));
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
          kRounds;
@@ -102,6 +106,7 @@ int main(int argc, char **argv) {
 
   std::printf("%s; warm; time / memset's time, median [min..max] over %d code placements\n",
               cpu.brand.c_str(), places);
+  WarmLoops loops; // place p calls everything measured at code place p
   std::mt19937_64 rng(7);
   for (uint32_t n : sizes) {
     const Mix mix = n ? Mix::fixed : Mix::log_uniform;
@@ -118,16 +123,11 @@ int main(int argc, char **argv) {
           mprotect(region, kRegion, PROT_READ | PROT_WRITE);
           std::memcpy(region + at, c.code, c.size);
           mprotect(region, kRegion, PROT_READ | PROT_EXEC);
-          auto fn = reinterpret_cast<ClearFn>(region + at);
-          auto copied_memset = reinterpret_cast<void *(*)(void *, int, size_t)>(region + at);
+          const uint64_t arg = c.is_memset ? kMemsetArg : kClearFnArg;
           std::vector<double> pair;
           for (int i = 0; i < kPairs; ++i) {
-            double m = ns_per_call(calls, reuse, [](void *d, size_t k) { g_memset(d, 0, k); });
-            double t =
-                c.is_memset
-                    ? ns_per_call(calls, reuse,
-                                  [copied_memset](void *d, size_t k) { copied_memset(d, 0, k); })
-                    : ns_per_call(calls, reuse, [fn](void *d, size_t k) { fn(d, k); });
+            double m = ns_per_call(loops, p, calls, reuse, c_memset, kMemsetArg);
+            double t = ns_per_call(loops, p, calls, reuse, region + at, arg);
             pair.push_back(t / m);
           }
           std::sort(pair.begin(), pair.end());

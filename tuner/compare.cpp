@@ -122,11 +122,12 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
     }
     for (Intent i : o.intents)
       for (auto [size, mix] : cases) {
-        for (const clearjit *h : handles) {
-          c.jobs.push_back(warm_job(kTuned, Call::exported, i, size, mix, nullptr, h));
-          c.jobs.push_back(warm_job(kTunedInline, Call::inlined, i, size, mix, nullptr, h));
+        for (int place = 0; place < kWarmPlacements; ++place) {
+          const clearjit *h = handles[size_t(place)];
+          c.jobs.push_back(warm_job(kTuned, Call::exported, i, size, mix, nullptr, h, place));
+          c.jobs.push_back(warm_job(kTunedInline, Call::inlined, i, size, mix, nullptr, h, place));
+          c.jobs.push_back(warm_job("memset", Call::memset, i, size, mix, nullptr, nullptr, place));
         }
-        c.jobs.push_back(warm_job("memset", Call::memset, i, size, mix));
       }
   }
   return c;

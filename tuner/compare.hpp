@@ -69,7 +69,7 @@ struct CompareRow {
 //! and report the geometric mean: the same code's warm time moved from 0.67x to 1.13x of
 //! memset's over 24 places on Zen 5 (bench/small_placement.cpp), and an application's
 //! dispatcher lands at one place it cannot choose.
-constexpr int kWarmPlacements = 3;
+constexpr int kWarmPlacements = 8;
 
 struct WarmRow {
   Intent intent = Intent::reuse;

@@ -2,6 +2,7 @@
 
 #include "clearjit/clearjit.h"
 #include "codegen.hpp"
+#include "warmloop.hpp"
 
 #include <benchmark/benchmark.h>
 #include <sys/mman.h>
@@ -104,12 +105,13 @@ std::string_view mix_name(Mix m) {
 }
 
 Job warm_job(std::string label, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
-             const clearjit *cj) {
+             const clearjit *cj, int place) {
   Job j(std::move(label), fn, size, i);
   j.cj = cj;
   j.warm = true;
   j.mix = mix;
   j.call = call;
+  j.place = place;
   return j;
 }
 
@@ -163,6 +165,8 @@ struct Bench::Impl {
   std::map<std::pair<uint64_t, Pattern>, Slots> slots;            // per size and pattern
   std::map<std::pair<Mix, uint64_t>, std::vector<WarmCall>> warm; // per (mix, size)
   uint8_t *warm_buf = nullptr;
+  std::unique_ptr<WarmLoops> warm_loops;                   // made on the first warm job
+  std::vector<std::unique_ptr<const void *>> fn_slots;     // what kernel jobs' loops call through
   double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
 
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
@@ -183,6 +187,11 @@ struct Bench::Impl {
   ~Impl() {
     munmap(pool, pool_bytes);
     std::free(warm_buf);
+  }
+
+  WarmLoops &loops() {
+    if (!warm_loops) warm_loops = std::make_unique<WarmLoops>();
+    return *warm_loops;
   }
 
   const std::vector<WarmCall> &warm_for(Mix mix, uint64_t size) {
@@ -270,8 +279,8 @@ public:
       Measurement &m = out_[idx];
       // Warm calls take a few ns: the thread's CPU time, so that a preemption by another process
       // on this shared machine does not count as the call's time (cold jobs keep wall time).
-      if (m.warm)
-        m.samples.push_back(r.cpu_accumulated_time / double(r.iterations) * 1e9);
+      if (m.warm) // an iteration is the whole call sequence
+        m.samples.push_back(r.cpu_accumulated_time / double(r.iterations) / kWarmCalls * 1e9);
       else
         m.samples.push_back(double(m.size) * double(r.iterations) / r.real_accumulated_time / 1e9);
     }
@@ -326,36 +335,33 @@ void Bench::register_jobs(const std::vector<Job> &jobs, const MeasureOptions &o)
 
 namespace {
 
-// The warm timing loop: one call per iteration from a fixed sequence; `clear` is the only
-// difference between contenders.
-template <class Clear>
-auto warm_loop(Clear clear, const std::vector<WarmCall> &calls, uint8_t *buf, bool reuse,
-               Progress *progress, double rep_estimate, double min_time) {
+// A warm repetition: each iteration runs the whole call sequence from the generated loop, which
+// calls `*slot` with `arg` (warmloop.hpp); the contender is the only difference.
+auto warm_body(WarmLoopFn loop, const std::vector<WarmCall> &calls, uint8_t *buf,
+               const void *const *slot, uint64_t arg, Progress *progress, double rep_estimate,
+               double min_time) {
   return [=, &calls](benchmark::State &st) {
-    const WarmCall *seq = calls.data();
-    size_t i = 0;
     uint64_t sink = 0;
     auto t0 = Clock::now();
-    for (auto _ : st) {
-      const WarmCall c = seq[i];
-      i = (i + 1) & (kWarmCalls - 1);
-      uint8_t *dst = buf + c.off;
-      clear(dst, size_t(c.n));
-      if (reuse) // the caller reads what it cleared: first and last byte
-        sink += *reinterpret_cast<volatile uint8_t *>(dst) +
-                *reinterpret_cast<volatile uint8_t *>(dst + c.n - 1);
-    }
+    for (auto _ : st)
+      sink += loop(calls.data(), buf, kWarmCalls, slot, arg);
     benchmark::DoNotOptimize(sink);
     if (progress && std::chrono::duration<double>(Clock::now() - t0).count() >= 0.9 * min_time)
       progress->add(rep_estimate);
   };
 }
 
+// What the loops call through: a function's address in memory, as a GOT entry holds it.
+void *(*const kMemsetSlot)(void *, int, size_t) = &std::memset;
+void (*const kExportedSlot[2])(const clearjit *, void *, size_t) = {&clearjit_clear,
+                                                                   &clearjit_clear_stream};
+
 } // namespace
 
 void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
                           Progress *progress) {
   benchmark::ClearRegisteredBenchmarks();
+  impl_->fn_slots.clear(); // the benchmarks that called through them are gone
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job &j = jobs[i];
     if (j.warm) {
@@ -437,42 +443,29 @@ void Bench::register_warm(const Job &j, size_t index, const MeasureOptions &o, P
   std::string name = (j.name.empty() ? format_spec(j.spec) : j.name) + "/warm/" +
                      std::string(mix_name(j.mix)) + "/" + std::to_string(j.size) + "/" +
                      std::string(intent_name(j.intent)) + "#" + std::to_string(index);
-  std::function<void(benchmark::State &)> body;
   const clearjit *cj = j.cj;
+  const void *const *slot = nullptr;
+  uint64_t arg = kClearFnArg;
   switch (j.call) {
-  case Call::kernel: {
-    ClearFn fn = j.fn ? j.fn : impl_->kernel(j.spec);
-    body = warm_loop([fn](void *d, size_t n) { fn(d, n); }, calls, buf, reuse, progress, rep,
-                     o.min_time);
+  case Call::kernel:
+    impl_->fn_slots.push_back(std::make_unique<const void *>(
+        reinterpret_cast<const void *>(j.fn ? j.fn : impl_->kernel(j.spec))));
+    slot = impl_->fn_slots.back().get();
     break;
-  }
   case Call::exported:
-    if (reuse)
-      body = warm_loop([cj](void *d, size_t n) { (clearjit_clear)(cj, d, n); }, calls, buf, reuse,
-                       progress, rep, o.min_time);
-    else
-      body = warm_loop([cj](void *d, size_t n) { (clearjit_clear_stream)(cj, d, n); }, calls, buf,
-                       reuse, progress, rep, o.min_time);
+    slot = reinterpret_cast<const void *const *>(&kExportedSlot[reuse ? 0 : 1]);
+    arg = reinterpret_cast<uintptr_t>(cj);
     break;
   case Call::inlined:
-    if (reuse)
-      body = warm_loop([cj](void *d, size_t n) { cj->clear(d, n); }, calls, buf, reuse, progress,
-                       rep, o.min_time);
-    else
-      body = warm_loop([cj](void *d, size_t n) { cj->clear_stream(d, n); }, calls, buf, reuse,
-                       progress, rep, o.min_time);
+    slot = reinterpret_cast<const void *const *>(reuse ? &cj->clear : &cj->clear_stream);
     break;
-  case Call::memset: {
-    body = warm_loop(
-        [](void *d, size_t n) {
-          void *(*ms)(void *, int, size_t) = &std::memset;
-          benchmark::DoNotOptimize(ms); // the compiler cannot see which function it calls
-          ms(d, 0, n);
-        },
-        calls, buf, reuse, progress, rep, o.min_time);
+  case Call::memset:
+    slot = reinterpret_cast<const void *const *>(&kMemsetSlot);
+    arg = kMemsetArg;
     break;
   }
-  }
+  WarmLoopFn loop = impl_->loops().at(j.place, j.call == Call::exported, reuse);
+  auto body = warm_body(loop, calls, buf, slot, arg, progress, rep, o.min_time);
   benchmark::RegisterBenchmark(name.c_str(), body)
       ->Repetitions(o.repetitions)
       ->MinTime(o.min_time)

@@ -85,11 +85,14 @@ struct Job {
   bool warm = false;
   Mix mix = Mix::fixed;
   Call call = Call::kernel;
+  //! Warm: which place of the generated timing loop calls it (warmloop.hpp). Contenders to be
+  //! compared share a place: the caller's own place moves a warm call's time by a cycle or two.
+  int place = 0;
 };
 
 //! A warm job: `call` through `fn`/`cj` (as the Call says) at a fixed `size` or a mix.
 Job warm_job(std::string label, Call call, Intent i, uint64_t size, Mix mix = Mix::fixed,
-             ClearFn fn = nullptr, const clearjit *cj = nullptr);
+             ClearFn fn = nullptr, const clearjit *cj = nullptr, int place = 0);
 
 //! The result of one Job: GB/s per repetition, their median and coefficient of variation.
 struct Measurement {

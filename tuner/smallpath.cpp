@@ -104,9 +104,8 @@ namespace {
 template <class Code>
 std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chosen[2], Code code) {
   std::vector<Job> jobs;
-  auto add = [&](std::string label, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn) {
-    jobs.push_back(warm_job(std::move(label), call, i, size, mix, fn));
-  };
+  auto add = [&](std::string label, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
+                 int place) { jobs.push_back(warm_job(label, call, i, size, mix, fn, nullptr, place)); };
   const std::vector<uint64_t> sizes = stage == 1 ? small_strategy_sizes() : small_max_sizes();
   for (Intent i : kIntents) {
     std::vector<SmallPath> candidates;
@@ -118,18 +117,20 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
       for (unsigned max : kSmallMaxes)
         if (max >= kSmallTunedFrom) candidates.push_back({chosen[size_t(i)].strategy, max});
     }
-    for (uint64_t size : sizes)
-      add("memset", Call::memset, i, size, Mix::fixed, nullptr);
-    if (stage == 1)
-      for (Mix mix : kMixes)
-        add("memset", Call::memset, i, 0, mix, nullptr);
+    for (int copy = 0; copy < kSmallPlacements; ++copy) {
+      for (uint64_t size : sizes)
+        add("memset", Call::memset, i, size, Mix::fixed, nullptr, copy);
+      if (stage == 1)
+        for (Mix mix : kMixes)
+          add("memset", Call::memset, i, 0, mix, nullptr, copy);
+    }
     for (const SmallPath &p : candidates) {
       for (int copy = 0; copy < kSmallPlacements; ++copy) {
         for (uint64_t size : sizes)
-          add(small_label(p), Call::kernel, i, size, Mix::fixed, code(i, p, copy));
+          add(small_label(p), Call::kernel, i, size, Mix::fixed, code(i, p, copy), copy);
         if (stage == 1)
           for (Mix mix : kMixes)
-            add(small_label(p), Call::kernel, i, 0, mix, code(i, p, copy));
+            add(small_label(p), Call::kernel, i, 0, mix, code(i, p, copy), copy);
       }
       if (stage == 1)
         for (uint64_t size : small_cold_sizes())
