@@ -302,10 +302,11 @@ std::string compare_text(const CompareResult &r) {
   if (!r.warm.empty()) {
     s << "\nwarm (destination in L1, 64-byte lines at random, offsets 0..63), ns per call (thread "
          "CPU time), medians;\nclearjit_clear as the header inlines it (load cj->clear, call) "
-         "and the exported function (call, indirect jump), each the geometric mean over "
-      << kWarmPlacements << " dispatcher placements (the profile opened " << kWarmPlacements
-      << " times); "
-         "memset called through a pointer\n";
+         "and the exported function (call, indirect jump), memset called through a pointer;\n"
+         "each the geometric mean over "
+      << kWarmPlacements << " places: the profile opened " << kWarmPlacements
+      << " times, and one generated timing loop copied to as many places, from which memset and "
+         "clearjit are called alike\n";
     Intent cur = Intent::stream;
     bool firstw = true;
     double worst = 0, worst_exported = 0;

@@ -65,10 +65,11 @@ struct CompareRow {
 };
 
 //! One warm row: ns per call, medians.
-//! Warm rows measure the dispatcher at this many places (the profile opened that many times)
-//! and report the geometric mean: the same code's warm time moved from 0.67x to 1.13x of
-//! memset's over 24 places on Zen 5 (bench/small_placement.cpp), and an application's
-//! dispatcher lands at one place it cannot choose.
+//! Warm rows measure the dispatcher at this many places (the profile opened that many times),
+//! each called from its own place of the timing loop, where memset is called too
+//! (warmloop.hpp), and report the geometric mean: a warm call moves by a cycle or two with where
+//! its code and its caller lie (0.76x..1.02x of memset over 12 places, vec at 8 B on Zen 5,
+//! bench/small_placement.cpp), and an application's code lands where it cannot choose.
 constexpr int kWarmPlacements = 8;
 
 struct WarmRow {

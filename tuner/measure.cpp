@@ -165,8 +165,8 @@ struct Bench::Impl {
   std::map<std::pair<uint64_t, Pattern>, Slots> slots;            // per size and pattern
   std::map<std::pair<Mix, uint64_t>, std::vector<WarmCall>> warm; // per (mix, size)
   uint8_t *warm_buf = nullptr;
-  std::unique_ptr<WarmLoops> warm_loops;                   // made on the first warm job
-  std::vector<std::unique_ptr<const void *>> fn_slots;     // what kernel jobs' loops call through
+  std::unique_ptr<WarmLoops> warm_loops;               // made on the first warm job
+  std::vector<std::unique_ptr<const void *>> fn_slots; // what kernel jobs' loops call through
   double calibration = 1; // measured seconds / raw estimate, learned from earlier batches
 
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
@@ -354,7 +354,7 @@ auto warm_body(WarmLoopFn loop, const std::vector<WarmCall> &calls, uint8_t *buf
 // What the loops call through: a function's address in memory, as a GOT entry holds it.
 void *(*const kMemsetSlot)(void *, int, size_t) = &std::memset;
 void (*const kExportedSlot[2])(const clearjit *, void *, size_t) = {&clearjit_clear,
-                                                                   &clearjit_clear_stream};
+                                                                    &clearjit_clear_stream};
 
 } // namespace
 

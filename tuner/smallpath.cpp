@@ -105,7 +105,9 @@ template <class Code>
 std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chosen[2], Code code) {
   std::vector<Job> jobs;
   auto add = [&](std::string label, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
-                 int place) { jobs.push_back(warm_job(label, call, i, size, mix, fn, nullptr, place)); };
+                 int place) {
+    jobs.push_back(warm_job(label, call, i, size, mix, fn, nullptr, place));
+  };
   const std::vector<uint64_t> sizes = stage == 1 ? small_strategy_sizes() : small_max_sizes();
   for (Intent i : kIntents) {
     std::vector<SmallPath> candidates;

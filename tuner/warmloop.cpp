@@ -16,10 +16,10 @@ namespace {
 
 using namespace asmjit::x86;
 
-constexpr int kForms = 4;                           // pointer/exported x stream/reuse
-constexpr size_t kQuarter = size_t(256) << 10;      // one form's share of the region
-constexpr size_t kSlot = 256;                       // a place's room: more than a loop's bytes
-constexpr size_t kSlots = kQuarter / kSlot;         // places the region can hold
+constexpr int kForms = 4;                      // pointer/exported x stream/reuse
+constexpr size_t kQuarter = size_t(256) << 10; // one form's share of the region
+constexpr size_t kSlot = 256;                  // a place's room: more than a loop's bytes
+constexpr size_t kSlots = kQuarter / kSlot;    // places the region can hold
 constexpr size_t kRegion = kQuarter * kForms;
 
 int form(bool exported, bool reuse) { return int(exported) * 2 + int(reuse); }
@@ -30,7 +30,7 @@ void emit_warm_loop(Assembler &a, bool exported, bool reuse) {
   const Gp calls = rbx, buf = rbp, count = r12, slot = r13, arg = r14, i = r15;
   for (const Gp &r : {rbx, rbp, r12, r13, r14, r15})
     a.push(r);
-  a.sub(rsp, 8); // six pushes and the return address: the call needs rsp 16-aligned
+  a.sub(rsp, 8);            // six pushes and the return address: the call needs rsp 16-aligned
   a.mov(qword_ptr(rsp), 0); // sum of the bytes read back
   a.mov(calls, rdi);
   a.mov(buf, rsi);
@@ -90,8 +90,8 @@ struct WarmLoops::Impl {
 WarmLoops::WarmLoops() : impl_(std::make_unique<Impl>()) {
   for (bool exported : {false, true})
     for (bool reuse : {false, true}) {
-      auto g = generate([&](Assembler &a) { emit_warm_loop(a, exported, reuse); },
-                        "clearjit_warm_loop");
+      auto g =
+          generate([&](Assembler &a) { emit_warm_loop(a, exported, reuse); }, "clearjit_warm_loop");
       if (!g) throw std::runtime_error("cannot generate the warm timing loop: " + g.error);
       if ((*g.value)->size > kSlot) throw std::logic_error("the warm timing loop outgrew its slot");
       impl_->longest = std::max(impl_->longest, (*g.value)->size);
@@ -121,8 +121,7 @@ WarmLoopFn WarmLoops::at(int place, bool exported, bool reuse) {
       throw std::runtime_error("cannot place a warm timing loop: mprotect failed");
     for (int f = 0; f < kForms; ++f) {
       const GeneratedCode &code = *m.forms[f];
-      std::memcpy(m.region + f * kQuarter + at, reinterpret_cast<const void *>(code.fn),
-                  code.size);
+      std::memcpy(m.region + f * kQuarter + at, reinterpret_cast<const void *>(code.fn), code.size);
     }
     if (mprotect(m.region, kRegion, PROT_READ | PROT_EXEC) != 0)
       throw std::runtime_error("cannot place a warm timing loop: mprotect failed");
