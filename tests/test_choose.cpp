@@ -448,6 +448,32 @@ TEST(ChooseRobust, AKernelOutOfPlayAtOneSizeDoesNotServeIt) {
   EXPECT_EQ(ws[2].spec, "ntavx2");
 }
 
+TEST(ChooseSmall, MixesWeighAsMuchAsEveryFixedSizeTogether) {
+  // vec is 5% faster than masked at each of the 18 fixed sizes but 10% slower on both mixes. Over
+  // 20 cases alike vec would win (0.95^18 * 1.1^2 < 1); with the two families weighing half each
+  // (sqrt(0.95 * 1.1) > 1) masked does.
+  std::vector<Measurement> ms;
+  auto warm = [&](const char *label, uint64_t size, Mix mix, double ns) {
+    Measurement m{label, size, Intent::stream, {ns}, 0, ns, 0};
+    m.warm = true;
+    m.mix = mix;
+    ms.push_back(m);
+  };
+  for (uint64_t size : small_strategy_sizes()) {
+    warm("small:vec:256", size, Mix::fixed, 0.95);
+    warm("small:masked:256", size, Mix::fixed, 1.0);
+  }
+  for (Mix mix : {Mix::log_uniform, Mix::objects}) {
+    warm("small:vec:256", 0, mix, 1.1);
+    warm("small:masked:256", 0, mix, 1.0);
+  }
+  EXPECT_EQ(choose_small(ms, Intent::stream, {Small::tree, 256}).strategy, Small::masked);
+  // And it is not the mixes alone: 20% faster at every fixed size outweighs 10% slower mixes.
+  for (Measurement &m : ms)
+    if (m.spec == "small:vec:256" && m.mix == Mix::fixed) m.ns = m.samples[0] = 0.8;
+  EXPECT_EQ(choose_small(ms, Intent::stream, {Small::tree, 256}).strategy, Small::vec);
+}
+
 TEST(ChooseSmall, AStrategyFarSlowerColdIsOutHoweverFastWarm) {
   // masked is 10% faster than tree warm everywhere, but 1.8x slower at 8 cold consecutive
   // bytes: tree is chosen. Without the cold measurements masked would be.
@@ -476,6 +502,11 @@ TEST(ChooseSmall, AStrategyFarSlowerColdIsOutHoweverFastWarm) {
       ms.push_back(m);
     }
   EXPECT_EQ(choose_small(ms, Intent::stream, fallback).strategy, Small::tree);
+  const SmallCold cold = small_cold(ms, Intent::stream);
+  ASSERT_EQ(cold.out.size(), 1u);
+  EXPECT_EQ(cold.out.begin()->first, "small:masked:256");
+  EXPECT_EQ(cold.out.begin()->second, "8 B: 5.80 ns against 3.20");
+  EXPECT_NEAR(cold.ns.at("small:tree:256").at(64), 3.2, 1e-9);
   EXPECT_EQ(choose_small(ms, Intent::reuse, fallback).strategy, Small::ladder)
       << "nothing measured for reuse: the fallback";
 }

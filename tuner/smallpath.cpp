@@ -17,8 +17,11 @@ namespace {
 
 constexpr Mix kMixes[] = {Mix::log_uniform, Mix::objects};
 
-//! Geometric mean of ns per call of `label` over the given cases (repeated measurements of a
-//! case are averaged geometrically first); 0 when any case is missing.
+//! ns per call of `label` over the given cases (repeated measurements of a case are averaged
+//! geometrically first): the geometric mean of the fixed sizes, and with `mixes` the geometric
+//! mean of that and the mixes' (fixed sizes model call sites of one size, mixes call sites whose
+//! size varies: each family weighs half, however many sizes the grid lists). 0 when any case is
+//! missing.
 double score(const std::vector<Measurement> &ms, Intent intent, const std::string &label,
              const std::vector<uint64_t> &sizes, bool mixes) {
   std::set<uint64_t> fixed(sizes.begin(), sizes.end());
@@ -29,10 +32,10 @@ double score(const std::vector<Measurement> &ms, Intent intent, const std::strin
     cases[{int(m.mix), m.size}].push_back(m.ns);
   }
   if (cases.empty() || cases.size() != sizes.size() + (mixes ? std::size(kMixes) : 0)) return 0;
-  std::vector<double> per_case;
+  std::vector<double> per_size, per_mix;
   for (auto &[key, ns] : cases)
-    per_case.push_back(geomean(ns));
-  return geomean(per_case);
+    (key.first == int(Mix::fixed) ? per_size : per_mix).push_back(geomean(ns));
+  return mixes ? std::sqrt(geomean(per_size) * geomean(per_mix)) : geomean(per_size);
 }
 
 std::string padded(const std::string &s, int width) {
@@ -55,27 +58,33 @@ std::vector<uint64_t> small_max_sizes() { return {160, 256, 320, 384, 512, 640, 
 
 std::vector<uint64_t> small_cold_sizes() { return {8, 64, 256}; }
 
-SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback) {
-  // Cold, consecutive: ns per call of each candidate per size, and the fastest per size.
-  std::map<std::string, std::map<uint64_t, std::vector<double>>> cold;
+SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
+  SmallCold c;
+  std::map<std::string, std::map<uint64_t, std::vector<double>>> samples;
   for (const Measurement &m : ms)
     if (!m.warm && m.intent == intent && m.pattern == Pattern::consecutive && m.gbps > 0)
-      cold[m.spec][m.size].push_back(double(m.size) / m.gbps);
+      samples[m.spec][m.size].push_back(double(m.size) / m.gbps);
   std::map<uint64_t, double> fastest;
-  for (const auto &[label, by_size] : cold)
-    for (const auto &[size, ns] : by_size)
-      if (!fastest.count(size) || median(ns) < fastest[size]) fastest[size] = median(ns);
-  auto slow_cold = [&](const std::string &label) {
-    auto it = cold.find(label);
-    if (it == cold.end()) return false;
-    for (const auto &[size, ns] : it->second)
-      if (median(ns) > kColdBand * fastest[size]) return true;
-    return false;
-  };
+  for (const auto &[label, by_size] : samples)
+    for (const auto &[size, ns] : by_size) {
+      const double t = median(ns);
+      c.ns[label][size] = t;
+      if (!fastest.count(size) || t < fastest[size]) fastest[size] = t;
+    }
+  for (const auto &[label, by_size] : c.ns)
+    for (const auto &[size, t] : by_size)
+      if (t > kColdBand * fastest[size] && !c.out.count(label))
+        c.out[label] = human_bytes(size) + ": " + fmt("%.2f", t) + " ns against " +
+                       fmt("%.2f", fastest[size]);
+  return c;
+}
+
+SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback) {
+  const SmallCold cold = small_cold(ms, intent);
   SmallPath best = fallback;
   double best_score = 0;
   for (const SmallInfo &s : small_strategies()) {
-    if (slow_cold(small_label({s.strategy, 256}))) continue;
+    if (cold.out.count(small_label({s.strategy, 256}))) continue;
     double v = score(ms, intent, small_label({s.strategy, 256}), small_strategy_sizes(), true);
     if (v > 0 && (best_score == 0 || v < best_score)) best_score = v, best = {s.strategy, 256};
   }
@@ -213,6 +222,19 @@ std::string small_study_text(const SmallStudy &s) {
         t << " " << (row.count(l) ? fmt("%17.2f", geomean(row[l])) : padded("-", 17));
       t << "\n";
     }
+    const SmallCold cold = small_cold(s.measurements, i);
+    for (uint64_t size : small_cold_sizes()) {
+      t << "  " << padded(human_bytes(size) + " cold, consecutive", -22);
+      for (const std::string &l : labels) {
+        auto it = cold.ns.find(l);
+        const bool has = it != cold.ns.end() && it->second.count(size);
+        t << " " << (has ? fmt("%17.2f", it->second.at(size)) : padded("-", 17));
+      }
+      t << "\n";
+    }
+    for (const auto &[label, why] : cold.out)
+      t << "  out: " << label.substr(6) << ", more than " << fmt("%.2f", kColdBand)
+        << "x the fastest cold (" << why << ")\n";
   }
   return t.str();
 }
