@@ -40,7 +40,9 @@ std::vector<uint64_t> small_cold_sizes();
 constexpr double kColdBand = 1.25;
 
 //! Cold, consecutive: each label's median ns per call at small_cold_sizes(), and the labels out
-//! by kColdBand, each with why ("8 B: 5.80 ns against 3.20").
+//! by kColdBand, each with why ("8 B: 5.80 ns against 3.20"). Out one at a time, the furthest
+//! from the fastest of those left first, so that one strategy fast at one size and far slower
+//! at another cannot put every other one out.
 struct SmallCold {
   std::map<std::string, std::map<uint64_t, double>> ns;
   std::map<std::string, std::string> out;
