@@ -1,6 +1,8 @@
 // The comparisons of `clearjit bench` as a Google Benchmark binary, for people who use its flags
 // and reporters (--benchmark_filter, --benchmark_format=json, --benchmark_repetitions, ...).
-// Names: <kernel or "tuned">/<size>/<intent>#<index>. CLEARJIT_PROFILE picks the profile.
+// Names: <kernel or "tuned">/<size>/<intent>#<index>; warm rows <label>/warm/<mix>/<size>/<intent>,
+// where an iteration is 4096 calls and the per_call column is one call's time. CLEARJIT_PROFILE
+// picks the profile.
 #include "compare.hpp"
 
 #include <benchmark/benchmark.h>

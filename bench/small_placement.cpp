@@ -14,8 +14,8 @@
 // glibc reads a threshold rip-relative, which a copy breaks). Its ratio is what placement
 // alone costs or gains against memset where the loader put it.
 //
-// Usage: clearjit_small_placement [PLACES [SIZES...]]   (default 24 places; sizes 1 8 33 ..)
-// Output: per size, intent, strategy and alignment: time / memset's time, median [min..max]
+// Usage: clearjit_small_placement [PLACES [SIZES...]]   (default 24 places, at most 1024; sizes 1 8
+// 33 ..) Output: per size, intent, strategy and alignment: time / memset's time, median [min..max]
 // over the places (each place: median of 5 interleaved pairs).
 #include "codegen.hpp"
 #include "cpu.hpp"
@@ -72,7 +72,7 @@ constexpr size_t kMemsetCopy = 4096; // glibc's entry and every path it takes up
 } // namespace
 
 int main(int argc, char **argv) {
-  const int places = argc > 1 ? std::max(1, std::atoi(argv[1])) : 24;
+  const int places = argc > 1 ? std::clamp(std::atoi(argv[1]), 1, kWarmLoopPlaces) : 24;
   std::vector<uint32_t> sizes;
   for (int i = 2; i < argc; ++i)
     sizes.push_back(uint32_t(std::clamp(std::atoi(argv[i]), 0, 256)));

@@ -68,8 +68,9 @@ struct CompareRow {
 //! Warm rows measure the dispatcher at this many places (the profile opened that many times),
 //! each called from its own place of the timing loop, where memset is called too
 //! (warmloop.hpp), and report the geometric mean: a warm call moves by a cycle or two with where
-//! its code and its caller lie (0.76x..1.02x of memset over 12 places, vec at 8 B on Zen 5,
-//! bench/small_placement.cpp), and an application's code lands where it cannot choose.
+//! its code and its caller lie (vec at 8 B on Zen 5: 0.77x..1.03x of memset over 24 places,
+//! docs/small-placement-amd-family26-model2.txt), and an application's code lands where it cannot
+//! choose.
 constexpr int kWarmPlacements = 8;
 
 struct WarmRow {

@@ -25,7 +25,8 @@ constexpr unsigned kSmallTunedFrom = 256;
 //! Each warm case of a candidate is measured with its code at this many places (copies generated
 //! one after another), each called from its own place of the timing loop (warmloop.hpp; memset
 //! too), and scored by their geometric mean: on Zen 5 the same code's warm time ranged
-//! 0.76x..1.02x of memset's over 12 places (bench/small_placement.cpp, vec aligned, 8 B).
+//! 0.77x..1.03x of memset's over 24 places (docs/small-placement-amd-family26-model2.txt, vec
+//! aligned, 8 B).
 constexpr int kSmallPlacements = 3;
 
 //! Sizes the max is chosen on, for the chosen strategy: 160 B..1 KiB.

@@ -21,6 +21,7 @@ constexpr size_t kQuarter = size_t(256) << 10; // one form's share of the region
 constexpr size_t kSlot = 256;                  // a place's room: more than a loop's bytes
 constexpr size_t kSlots = kQuarter / kSlot;    // places the region can hold
 constexpr size_t kRegion = kQuarter * kForms;
+static_assert(kSlots == size_t(kWarmLoopPlaces));
 
 int form(bool exported, bool reuse) { return int(exported) * 2 + int(reuse); }
 

@@ -3,10 +3,10 @@
 //
 // Why: a warm call takes 2-3 ns, and where the *calling* loop lies moves that by a cycle or two.
 // Compiled C++ loops are one instantiation per contender, each at its own address: on Zen 5
-// glibc's memset took 1.86 ns from `clearjit bench`'s compiled loop and 2.40 ns from a loop at
-// other places, while a dispatcher called from the same loop as memset took 0.82x..1.00x of it
-// (docs/warm-caller-amd-family26-model2.txt). Comparing from different loops measured the
-// loops' luck, not the clearing code.
+// glibc's memset took 1.72..2.33 ns per call from `clearjit bench`'s compiled loop and 2.18..2.49
+// ns from this loop minutes later, and the same tree dispatcher went from 1.17x..1.52x of memset
+// to 0.93x..1.24x (docs/warm-caller-amd-family26-model2.txt). Comparing from different loops
+// measured the loops' luck, not the clearing code.
 #pragma once
 
 #include "measure.hpp"
@@ -29,6 +29,9 @@ using WarmLoopFn = uint64_t (*)(const WarmCall *calls, uint8_t *buf, uint64_t co
 
 //! The argument that makes the pointer form call memset(dst, 0, n) or a ClearFn(dst, n).
 constexpr uint64_t kMemsetArg = 0, kClearFnArg = ~uint64_t(0);
+
+//! How many places WarmLoops holds.
+constexpr int kWarmLoopPlaces = 1024;
 
 //! Timing loops at random places of one executable region, made on first use of a place. Place p
 //! holds every form of the loop at the same offset modulo 4 KiB, so contenders of a place differ
