@@ -44,8 +44,7 @@ constexpr size_t kRegion = size_t(64) << 20;
 constexpr int kPairs = 5, kRounds = 200'000;
 
 alignas(4096) uint8_t g_buf[kWarmBytes];
-void *(*volatile g_memset)(void *, int, size_t) = &std::memset;
-const void *const c_memset = reinterpret_cast<const void *>(g_memset);
+const void *const c_memset = reinterpret_cast<const void *>(&std::memset);
 
 // ns per call of `*slot` called from the timing loop at `place` (warmloop.hpp): memset and every
 // candidate run from the same caller bytes at the same address.
@@ -80,8 +79,7 @@ int main(int argc, char **argv) {
 
   const CpuInfo &cpu = host_cpu();
   std::vector<std::unique_ptr<GeneratedCode>> codes;
-  std::vector<Candidate> cands{
-      {"memset's code", reinterpret_cast<const void *>(g_memset), kMemsetCopy, true}};
+  std::vector<Candidate> cands{{"memset's code", c_memset, kMemsetCopy, true}};
   for (const SmallInfo &s : small_strategies()) {
     if (!small_unsupported_reason(s.strategy, cpu).empty()) continue;
     for (unsigned align : {1u, kSmallTargetAlign}) {

@@ -448,6 +448,33 @@ TEST(ChooseRobust, AKernelOutOfPlayAtOneSizeDoesNotServeIt) {
   EXPECT_EQ(ws[2].spec, "ntavx2");
 }
 
+namespace {
+
+// The small-path study's stage 1 for one strategy, warm (stream): `fixed_ns` per call at every
+// size of small_strategy_sizes(), `mix_ns` on both mixes.
+void add_warm_study(std::vector<Measurement> &ms, const char *label, double fixed_ns,
+                    double mix_ns) {
+  auto add = [&](uint64_t size, Mix mix, double ns) {
+    Measurement m{label, size, Intent::stream, {ns}, 0, ns, 0};
+    m.warm = true;
+    m.mix = mix;
+    ms.push_back(m);
+  };
+  for (uint64_t size : small_strategy_sizes())
+    add(size, Mix::fixed, fixed_ns);
+  for (Mix mix : {Mix::log_uniform, Mix::objects})
+    add(0, mix, mix_ns);
+}
+
+// A cold clear of `size` bytes at consecutive destinations taking `ns` per call.
+Measurement cold_point(const std::string &label, uint64_t size, double ns, Intent intent) {
+  Measurement m = point(label, size, double(size) / ns, intent);
+  m.pattern = Pattern::consecutive;
+  return m;
+}
+
+} // namespace
+
 TEST(ChooseSmall, OneStrategyOutDoesNotPutTheOthersOut) {
   // Measured on Zen 5 (reuse): stosb was the fastest at 8 cold bytes and far the slowest at 256,
   // every other strategy more than 1.25x stosb at 8 B. Drawn once, the band put all of them out
@@ -460,9 +487,7 @@ TEST(ChooseSmall, OneStrategyOutDoesNotPutTheOthersOut) {
   for (const auto &[label, ns] : cold)
     for (size_t k = 0; k < 3; ++k) {
       const uint64_t size = small_cold_sizes()[k];
-      Measurement m = point(label, size, double(size) / ns[k], Intent::reuse);
-      m.pattern = Pattern::consecutive;
-      ms.push_back(m);
+      ms.push_back(cold_point(label, size, ns[k], Intent::reuse));
     }
   const SmallCold c = small_cold(ms, Intent::reuse);
   ASSERT_EQ(c.out.size(), 1u);
@@ -475,20 +500,8 @@ TEST(ChooseSmall, MixesWeighAsMuchAsEveryFixedSizeTogether) {
   // 20 cases alike vec would win (0.95^18 * 1.1^2 < 1); with the two families weighing half each
   // (sqrt(0.95 * 1.1) > 1) masked does.
   std::vector<Measurement> ms;
-  auto warm = [&](const char *label, uint64_t size, Mix mix, double ns) {
-    Measurement m{label, size, Intent::stream, {ns}, 0, ns, 0};
-    m.warm = true;
-    m.mix = mix;
-    ms.push_back(m);
-  };
-  for (uint64_t size : small_strategy_sizes()) {
-    warm("small:vec:256", size, Mix::fixed, 0.95);
-    warm("small:masked:256", size, Mix::fixed, 1.0);
-  }
-  for (Mix mix : {Mix::log_uniform, Mix::objects}) {
-    warm("small:vec:256", 0, mix, 1.1);
-    warm("small:masked:256", 0, mix, 1.0);
-  }
+  add_warm_study(ms, "small:vec:256", 0.95, 1.1);
+  add_warm_study(ms, "small:masked:256", 1.0, 1.0);
   EXPECT_EQ(choose_small(ms, Intent::stream, {Small::tree, 256}).strategy, Small::masked);
   // And it is not the mixes alone: 20% faster at every fixed size outweighs 10% slower mixes.
   for (Measurement &m : ms)
@@ -500,28 +513,14 @@ TEST(ChooseSmall, AStrategyFarSlowerColdIsOutHoweverFastWarm) {
   // masked is 10% faster than tree warm everywhere, but 1.8x slower at 8 cold consecutive
   // bytes: tree is chosen. Without the cold measurements masked would be.
   std::vector<Measurement> ms;
-  auto warm = [&](const char *label, uint64_t size, Mix mix, double ns) {
-    Measurement m{label, size, Intent::stream, {ns}, 0, ns, 0};
-    m.warm = true;
-    m.mix = mix;
-    ms.push_back(m);
-  };
-  for (uint64_t size : small_strategy_sizes()) {
-    warm("small:masked:256", size, Mix::fixed, 2.0);
-    warm("small:tree:256", size, Mix::fixed, 2.2);
-  }
-  for (Mix mix : {Mix::log_uniform, Mix::objects}) {
-    warm("small:masked:256", 0, mix, 2.0);
-    warm("small:tree:256", 0, mix, 2.2);
-  }
+  add_warm_study(ms, "small:masked:256", 2.0, 2.0);
+  add_warm_study(ms, "small:tree:256", 2.2, 2.2);
   const SmallPath fallback{Small::ladder, 256};
   EXPECT_EQ(choose_small(ms, Intent::stream, fallback).strategy, Small::masked);
   for (uint64_t size : small_cold_sizes())
     for (const char *label : {"small:masked:256", "small:tree:256"}) {
       const double ns = size == 8 && std::string(label) == "small:masked:256" ? 5.8 : 3.2;
-      Measurement m = point(label, size, double(size) / ns);
-      m.pattern = Pattern::consecutive;
-      ms.push_back(m);
+      ms.push_back(cold_point(label, size, ns, Intent::stream));
     }
   EXPECT_EQ(choose_small(ms, Intent::stream, fallback).strategy, Small::tree);
   const SmallCold cold = small_cold(ms, Intent::stream);
