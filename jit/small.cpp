@@ -192,6 +192,11 @@ void emit_vec(SmallContext &c) {
 // never written and cannot fault). Its one branch avoids a 64-byte window crossing a page,
 // where masked stores are slow: those few go through a tree. Above 128 bytes, octave rungs of
 // zmm head/tail stores.
+// One addition: a prefetch of dst before the masked store. On Zen 5 a masked store to a line
+// not in the cache holds up the stores after it until the line arrives (clears of 32 cold
+// consecutive bytes took 2.3x as long as two ymm stores, memset's own 1.6x); a prefetch issued
+// just before starts the fill and the masked store then costs what a plain one does. It never
+// faults and writes nothing, so n == 0 and any dst stay safe.
 void emit_masked(SmallContext &c) {
   Gen g(c);
   Assembler &a = g.a;
@@ -203,6 +208,8 @@ void emit_masked(SmallContext &c) {
 
   g.head_tail_leaf(64, 64);
   g.bind_aligned(less);
+  a.prefetcht0(
+      byte_ptr(rdi)); // see above: a masked store waits for a missing line, a prefetch does not
   a.mov(eax, edi);
   a.and_(eax, 4095);
   a.cmp(eax, 4096 - 64);

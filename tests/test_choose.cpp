@@ -484,11 +484,10 @@ TEST(ChooseSmall, OneStrategyOutDoesNotPutTheOthersOut) {
                                                           {"small:tree:256", {6.74, 5.58, 11.04}},
                                                           {"small:vec:256", {6.53, 5.42, 12.68}},
                                                           {"small:stosb:256", {4.93, 4.97, 17.77}}};
+  const uint64_t sizes[3] = {8, 64, 256};
   for (const auto &[label, ns] : cold)
-    for (size_t k = 0; k < 3; ++k) {
-      const uint64_t size = small_cold_sizes()[k];
-      ms.push_back(cold_point(label, size, ns[k], Intent::reuse));
-    }
+    for (size_t k = 0; k < 3; ++k)
+      ms.push_back(cold_point(label, sizes[k], ns[k], Intent::reuse));
   const SmallCold c = small_cold(ms, Intent::reuse);
   ASSERT_EQ(c.out.size(), 1u);
   EXPECT_EQ(c.out.begin()->first, "small:stosb:256");

@@ -56,7 +56,9 @@ std::vector<uint64_t> small_strategy_sizes() {
 
 std::vector<uint64_t> small_max_sizes() { return {160, 256, 320, 384, 512, 640, 768, 1024}; }
 
-std::vector<uint64_t> small_cold_sizes() { return {8, 64, 256}; }
+// 32 B is where one masked store writes most (a masked store waits for a missing line: see
+// emit_masked) and where the tree's two ymm stores are.
+std::vector<uint64_t> small_cold_sizes() { return {8, 32, 64, 256}; }
 
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   SmallCold c;

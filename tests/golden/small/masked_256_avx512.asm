@@ -8,6 +8,7 @@ vmovdqu64 zmmword ptr [rdi+rsi-64], zmm16   ; 62E1FE487F4437FF
 ret                                         ; C3
 align 64
 L1:
+prefetcht0 byte ptr [rdi]                   ; 0F180F
 mov eax, edi                                ; 89F8
 and eax, 4095                               ; 25FF0F0000
 cmp eax, 4032                               ; 3DC00F0000
