@@ -17,26 +17,51 @@ namespace {
 
 constexpr Mix kMixes[] = {Mix::log_uniform, Mix::objects};
 
-//! ns per call of `label` over the given cases (repeated measurements of a case are averaged
-//! geometrically first): the geometric mean of the fixed sizes, and with `mixes` the geometric
-//! mean of that and the mixes' (fixed sizes model call sites of one size, mixes call sites whose
-//! size varies: each family weighs half, however many sizes the grid lists). 0 when any case is
-//! missing.
-double score(const std::vector<Measurement> &ms, Intent intent, const std::string &label,
-             const std::vector<uint64_t> &sizes, bool mixes) {
+using Case = std::pair<int, uint64_t>; // (mix, size): size 0 for a mix
+
+//! ns per call of `label` in each case: the fixed sizes listed and, with `mixes`, both mixes
+//! (repeated measurements of a case, one per code place, averaged geometrically). Empty when
+//! any case is missing.
+std::map<Case, double> cases(const std::vector<Measurement> &ms, Intent intent,
+                             const std::string &label, const std::vector<uint64_t> &sizes,
+                             bool mixes) {
   std::set<uint64_t> fixed(sizes.begin(), sizes.end());
-  std::map<std::pair<int, uint64_t>, std::vector<double>> cases; // ns per call of each case
+  std::map<Case, std::vector<double>> ns;
   for (const Measurement &m : ms) {
     if (m.spec != label || m.intent != intent || !m.warm || m.ns <= 0) continue;
     if (m.mix == Mix::fixed ? !fixed.count(m.size) : !mixes) continue;
-    cases[{int(m.mix), m.size}].push_back(m.ns);
+    ns[{int(m.mix), m.size}].push_back(m.ns);
   }
-  if (cases.empty() || cases.size() != sizes.size() + (mixes ? std::size(kMixes) : 0)) return 0;
-  std::vector<double> per_size, per_mix;
-  for (auto &[key, ns] : cases)
-    (key.first == int(Mix::fixed) ? per_size : per_mix).push_back(geomean(ns));
-  return mixes ? std::sqrt(geomean(per_size) * geomean(per_mix)) : geomean(per_size);
+  std::map<Case, double> out;
+  if (ns.size() != sizes.size() + (mixes ? std::size(kMixes) : 0)) return out;
+  for (auto &[key, v] : ns)
+    out[key] = geomean(v);
+  return out;
 }
+
+//! The geometric mean of `label`'s ns per call over the sizes; 0 when any is missing.
+double score(const std::vector<Measurement> &ms, Intent intent, const std::string &label,
+             const std::vector<uint64_t> &sizes) {
+  std::vector<double> v;
+  for (const auto &[key, ns] : cases(ms, intent, label, sizes, false))
+    v.push_back(ns);
+  return v.empty() ? 0 : geomean(v);
+}
+
+} // namespace
+
+double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
+                             const std::string &label) {
+  const auto mine = cases(ms, intent, label, small_strategy_sizes(), true);
+  const auto memset = cases(ms, intent, "memset", small_strategy_sizes(), true);
+  if (mine.empty() || memset.empty()) return 0;
+  double worst = 0;
+  for (const auto &[key, ns] : mine)
+    worst = std::max(worst, ns / memset.at(key));
+  return worst;
+}
+
+namespace {
 
 std::string padded(const std::string &s, int width) {
   char b[128];
@@ -99,7 +124,7 @@ SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallP
   double best_score = 0;
   for (const SmallInfo &s : small_strategies()) {
     if (cold.out.count(small_label({s.strategy, 256}))) continue;
-    double v = score(ms, intent, small_label({s.strategy, 256}), small_strategy_sizes(), true);
+    double v = worst_ratio_to_memset(ms, intent, small_label({s.strategy, 256}));
     if (v > 0 && (best_score == 0 || v < best_score)) best_score = v, best = {s.strategy, 256};
   }
   if (best_score == 0) return fallback;
@@ -110,7 +135,7 @@ SmallPath choose_small_max(const std::vector<Measurement> &ms, Intent intent, Sm
   double best_max = 0;
   for (unsigned max : kSmallMaxes) {
     if (max < kSmallTunedFrom) continue;
-    double v = score(ms, intent, small_label({chosen.strategy, max}), small_max_sizes(), false);
+    double v = score(ms, intent, small_label({chosen.strategy, max}), small_max_sizes());
     if (v > 0 && (best_max == 0 || v < best_max)) best_max = v, chosen.max = max;
   }
   return chosen;
@@ -236,6 +261,12 @@ std::string small_study_text(const SmallStudy &s) {
         t << " " << (row.count(l) ? fmt("%17.2f", geomean(row[l])) : padded("-", 17));
       t << "\n";
     }
+    t << "  " << padded("worst vs memset", -22); // what stage 1 chooses by
+    for (const std::string &l : labels) {
+      const double w = l == "memset" ? 0 : worst_ratio_to_memset(s.measurements, i, l);
+      t << " " << (w > 0 ? fmt("%16.2fx", w) : padded("-", 17));
+    }
+    t << "\n";
     const SmallCold cold = small_cold(s.measurements, i);
     for (uint64_t size : small_cold_sizes()) {
       t << "  " << padded(human_bytes(size) + " cold, consecutive", -22);

@@ -50,10 +50,15 @@ struct SmallCold {
 };
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent);
 
-//! Stage 1, a pure function: the strategy with the lowest score among candidates measured at
-//! max 256 for `intent` and not out by kColdBand. The score is the geometric mean of two
-//! geometric means of ns per call, over small_strategy_sizes() and over both mixes: the mixes
-//! weigh as much as every fixed size together.
+//! The largest ratio of `label`'s ns per call to memset's, measured beside it, over
+//! small_strategy_sizes() and both mixes; 0 when a case of either is missing.
+double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
+                             const std::string &label);
+
+//! Stage 1, a pure function: among candidates measured at max 256 for `intent` and not out by
+//! kColdBand, the one with the lowest worst_ratio_to_memset(). The promise is "never slower
+//! than memset" at every size and mix, so the worst case chooses: on Zen 5 quad won an average
+//! (mixes 0.92x memset) while taking 1.3x memset's time at 64..128 B.
 //! Stage 2: for that strategy, the max with the lowest geometric mean over small_max_sizes()
 //! (sizes above a max are the classes' kernels). Falls back to `fallback` without measurements.
 SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback);
