@@ -36,8 +36,9 @@ std::vector<uint64_t> small_max_sizes();
 std::vector<uint64_t> small_cold_sizes();
 
 //! A strategy more than this factor slower than the fastest one cold, at any of
-//! small_cold_sizes(), is out however fast it is warm: on Zen 5 masked stores won warm by ~10%
-//! but took 5.8 ns against the tree's 3.2 for 8 consecutive cold bytes (stream).
+//! small_cold_sizes(), is out however fast it is warm: on Zen 5 masked stores (before their
+//! prefetch) won warm by ~10% but took 5.8 ns against the tree's 3.2 for 8 consecutive cold
+//! bytes (stream).
 constexpr double kColdBand = 1.25;
 
 //! Cold, consecutive: each label's median ns per call at small_cold_sizes(), and the labels out
