@@ -62,35 +62,6 @@ public:
     a.ret();
   }
 
-  //! `width` bytes at m in stores up to `unit` wide (a 64-byte slot is two ymm stores on AVX2).
-  void store_slot(const Mem &m, unsigned width, unsigned unit) {
-    const unsigned w = std::min(width, unit);
-    for (unsigned off = 0; off < width; off += w)
-      store(m.cloneAdjusted(off), w);
-  }
-
-  //! A whole leaf for n in [w, 4w] (w a power of two) in four w-byte slots, whatever n is: no
-  //! branch. With q = (n / 2w) * w, the slots at 0, n - w, q and n - w - q cover [0, n) and stay
-  //! inside it (n < 2w: q = 0, two slots overlap; n < 4w: q = w; n = 4w: q = 2w, end to end).
-  //! w == 1 takes n in [1, 3] with the first three (n - 1 - q repeats one of them).
-  //!   [AAAA____________]  0          [____________BBBB]  n - w
-  //!   [____CCCC________]  q          [________DDDD____]  n - w - q
-  void quad_leaf(unsigned w, unsigned unit) {
-    if (std::min(w, unit) >= 16) zero_vector();
-    a.mov(rax, rsi);
-    a.shr(rax, 1);
-    if (w > 1) a.and_(rax, -int32_t(w)); // q: n / 2 rounded down to a multiple of w
-    store_slot(ptr(rdi), w, unit);
-    store_slot(ptr(rdi, rsi, 0, -int32_t(w)), w, unit);
-    store_slot(ptr(rdi, rax), w, unit);
-    if (w > 1) {
-      a.mov(rcx, rsi);
-      a.sub(rcx, rax);
-      store_slot(ptr(rdi, rcx, 0, -int32_t(w)), w, unit);
-    }
-    ret_after(std::min(w, unit));
-  }
-
   //! A whole leaf for n in [s, 2s] (s == 0: n == 0, nothing to store): the first and the last s
   //! bytes, overlapping in the middle, in stores up to `unit` wide, then ret.
   //!   [HHHHHHHH________]     head at dst
@@ -227,42 +198,6 @@ void emit_masked(SmallContext &c) {
   g.rungs(128, 64);
 }
 
-// glibc's AVX-512 skeleton without its masked store, which stalls on a line not in the cache
-// (8 cold consecutive bytes: 7.45 ns against vec's 4.47 on Zen 5, tune study): each range
-// [w, 4w] is four overlapping w-byte stores whatever n is (Gen::quad_leaf), so a mix of sizes
-// takes one branch per range instead of one per octave. [64, 256] is the fall-through (64-byte
-// slots), then [16, 64) in xmm, [4, 16) in dwords, [1, 4) in bytes; above 256 bytes, octave rungs
-// of head/tail stores.
-void emit_quad(SmallContext &c) {
-  Gen g(c);
-  Assembler &a = g.a;
-  const unsigned top = std::min(c.max, 256u);
-  Label less = a.newLabel(), more = a.newLabel(), dwords = a.newLabel(), bytes = a.newLabel(),
-        some = a.newLabel();
-  g.cmp_n(64);
-  a.jb(less);
-  g.cmp_n(top + 1);
-  a.jae(c.max == top ? c.big : more);
-  g.quad_leaf(64, g.widest());
-  g.bind_aligned(less);
-  g.cmp_n(16);
-  a.jb(dwords);
-  g.quad_leaf(16, 16);
-  g.bind_aligned(dwords);
-  g.cmp_n(4);
-  a.jb(bytes);
-  g.quad_leaf(4, 4);
-  g.bind_aligned(bytes);
-  a.test(rsi, rsi);
-  a.jnz(some);
-  a.ret(); // n == 0
-  g.bind_aligned(some);
-  g.quad_leaf(1, 1);
-  if (c.max == top) return;
-  g.bind_aligned(more);
-  g.rungs(256, g.widest());
-}
-
 // One `rep stosb` for every small size: with FSRM (fast short rep mov; AMD Zen 3 and later
 // also make short rep stosb fast) the microcode start-up is a few cycles, and there are no
 // branches to mispredict on a mix of sizes.
@@ -300,12 +235,6 @@ constexpr SmallInfo kStrategies[] = {
      "one AVX-512 masked store up to 64 bytes (page-cross guard), then zmm head/tail rungs",
      {Feature::avx512f, Feature::avx512bw, Feature::avx512vl, Feature::bmi2},
      emit_masked},
-    {Small::quad,
-     "quad",
-     "four overlapping stores per range (1..3, 4..15, 16..63, 64..256 B): one branch per range, "
-     "not per octave, and no masked store",
-     {Feature::sse2, N, N, N},
-     emit_quad},
     {Small::stosb,
      "stosb",
      "one rep stosb (fast short strings)",
