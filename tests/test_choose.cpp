@@ -1,6 +1,8 @@
 // The chooser is a pure function of measurements: tested here on synthetic data.
 #include "choose.hpp"
+#include "outputs.hpp"
 #include "smallpath.hpp"
+#include "tune.hpp"
 
 #include <gtest/gtest.h>
 
@@ -539,4 +541,33 @@ TEST(ChooseSmall, AStrategyFarSlowerColdIsOutHoweverFastWarm) {
   EXPECT_NEAR(cold.ns.at("small:tree:256").at(64), 3.2, 1e-9);
   EXPECT_EQ(choose_small(ms, Intent::reuse, fallback).strategy, Small::ladder)
       << "nothing measured for reuse: the fallback";
+}
+
+TEST(ChooseSmall, TheReportShowsEachStrategyAgainstMemset) {
+  // The study as the tuner hands it to --report: each strategy's worst ratio and mixes against
+  // memset, the chosen one marked, the one out cold with its reason.
+  std::vector<Measurement> ms;
+  add_warm_study(ms, "memset", 2.5, 2.5);
+  add_warm_study(ms, "small:vec:256", 2.0, 3.0);
+  add_warm_study(ms, "small:masked:256", 2.5, 2.6);
+  add_warm_study(ms, "small:tree:256", 2.75, 2.5);
+  for (uint64_t size : small_cold_sizes())
+    for (const char *label : {"small:vec:256", "small:masked:256", "small:tree:256"})
+      ms.push_back(cold_point(label, size,
+                              size == 8 && std::string(label) == "small:masked:256" ? 5.8 : 3.2,
+                              Intent::stream));
+  TuneResult r;
+  r.small = SmallStudy{ms, {Small::tree, 256}, choose_small(ms, Intent::stream, {})};
+  ASSERT_EQ(r.small->stream.strategy, Small::tree) << "masked is out cold, vec 1.2x on the mixes";
+  CpuInfo cpu;
+  cpu.vendor = "AuthenticAMD";
+  const std::string html = report_html(r, cpu);
+  auto has = [&](const std::string &s) { return html.find(s) != std::string::npos; };
+  EXPECT_TRUE(has("<h3>stream: tree, up to 256 B</h3>"));
+  EXPECT_TRUE(has("<tr class=\"pick\"><td><code>tree</code></td><td class=\"n\"><span "
+                  "class=\"down\">1.10&times;</span></td>"))
+      << html;
+  EXPECT_TRUE(has("<td><code>vec</code></td><td class=\"n\"><span class=\"down\">1.20&times;"));
+  EXPECT_TRUE(has("<td>out: 8 B: 5.80 ns against 3.20</td>"));
+  EXPECT_FALSE(has("<h3>reuse:")) << "nothing measured for reuse: no table";
 }

@@ -50,14 +50,22 @@ double score(const std::vector<Measurement> &ms, Intent intent, const std::strin
 
 } // namespace
 
-double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
-                             const std::string &label) {
+std::map<std::pair<int, uint64_t>, double>
+ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::string &label) {
   const auto mine = cases(ms, intent, label, small_strategy_sizes(), true);
   const auto memset = cases(ms, intent, "memset", small_strategy_sizes(), true);
-  if (mine.empty() || memset.empty()) return 0;
-  double worst = 0;
+  std::map<Case, double> out;
+  if (mine.empty() || memset.empty()) return out;
   for (const auto &[key, ns] : mine)
-    worst = std::max(worst, ns / memset.at(key));
+    out[key] = ns / memset.at(key);
+  return out;
+}
+
+double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
+                             const std::string &label) {
+  double worst = 0;
+  for (const auto &[key, r] : ratios_to_memset(ms, intent, label))
+    worst = std::max(worst, r);
   return worst;
 }
 

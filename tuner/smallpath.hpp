@@ -51,8 +51,12 @@ struct SmallCold {
 };
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent);
 
-//! The largest ratio of `label`'s ns per call to memset's, measured beside it, over
-//! small_strategy_sizes() and both mixes; 0 when a case of either is missing.
+//! `label`'s ns per call / memset's, measured beside it, in each case of stage 1: key (mix,
+//! size), size 0 for a mix. Empty when a case of either is missing.
+std::map<std::pair<int, uint64_t>, double>
+ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::string &label);
+
+//! The largest of ratios_to_memset(); 0 when there are none.
 double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
                              const std::string &label);
 
