@@ -433,7 +433,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       }
       if (rows.str().empty()) continue; // nothing measured for this intent
       h << "<h3>" << intent_name(i) << ": " << esc(describe(chosen)) << "</h3>\n<table>\n<tr><th>"
-        << "strategy</th><th class=\"n\">worst time / memset's</th><th class=\"n\">log-uniform</th>"
+        << "strategy</th><th class=\"n\">worst band / memset</th><th class=\"n\">log-uniform</th>"
         << "<th class=\"n\">objects</th><th>cold</th></tr>\n";
       h << rows.str() << "</table>\n";
     }

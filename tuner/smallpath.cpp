@@ -63,9 +63,17 @@ ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::s
 
 double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
                              const std::string &label) {
-  double worst = 0;
+  // Bands of sizes a strategy clears alike (1..3, 4..15, 16..63, 64..128, 129..256 B; the mixes).
+  auto band = [](const Case &c) {
+    const uint64_t n = c.second;
+    return c.first != int(Mix::fixed) ? 5 : n < 4 ? 0 : n < 16 ? 1 : n < 64 ? 2 : n <= 128 ? 3 : 4;
+  };
+  std::map<int, std::vector<double>> bands;
   for (const auto &[key, r] : ratios_to_memset(ms, intent, label))
-    worst = std::max(worst, r);
+    bands[band(key)].push_back(r);
+  double worst = 0;
+  for (const auto &[b, rs] : bands)
+    worst = std::max(worst, geomean(rs));
   return worst;
 }
 
@@ -269,7 +277,7 @@ std::string small_study_text(const SmallStudy &s) {
         t << " " << (row.count(l) ? fmt("%17.2f", geomean(row[l])) : padded("-", 17));
       t << "\n";
     }
-    t << "  " << padded("worst vs memset", -22); // what stage 1 chooses by
+    t << "  " << padded("worst band vs memset", -22); // what stage 1 chooses by
     for (const std::string &l : labels) {
       const double w = l == "memset" ? 0 : worst_ratio_to_memset(s.measurements, i, l);
       t << " " << (w > 0 ? fmt("%16.2fx", w) : padded("-", 17));

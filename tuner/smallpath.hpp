@@ -56,7 +56,13 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent);
 std::map<std::pair<int, uint64_t>, double>
 ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::string &label);
 
-//! The largest of ratios_to_memset(); 0 when there are none.
+//! The worst band of ratios_to_memset(): sizes that take the same code path (1..3, 4..15,
+//! 16..63, 64..128 and 129..256 B) and the two mixes are bands, each the geometric mean of its
+//! ratios, and the largest is returned; 0 when there are none. A band, not a single size: one
+//! case's ratio moves by ±5% from run to run, and the largest of 20 such is a draw between
+//! strategies at parity (on Zen 5 masked lost a tune to vec by 1.09x to 1.08x on one 32 B
+//! case, where every `clearjit bench` run put vec's mixes at 1.05..1.14x and masked's at
+//! 0.95..1.01x); a loss over a whole band or both mixes is systematic.
 double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
                              const std::string &label);
 
