@@ -180,8 +180,8 @@ void emit_masked(SmallContext &c) {
 
   g.head_tail_leaf(64, 64);
   g.bind_aligned(less);
-  a.prefetcht0(
-      byte_ptr(rdi)); // see above: a masked store waits for a missing line, a prefetch does not
+  // A masked store waits for a missing line, a prefetch does not (see above).
+  a.prefetcht0(byte_ptr(rdi));
   a.mov(eax, edi);
   a.and_(eax, 4095);
   a.cmp(eax, 4096 - 64);

@@ -64,8 +64,9 @@ std::string small_unsupported_reason(Small s, const CpuInfo &cpu);
 //! The default for a CPU without a measured choice (a profile without [small]): the tree up to
 //! 256 bytes for both intents, from the study on AMD family 26 (Zen 5; README). Loads that
 //! follow a masked or 64-byte store wait ~4 ns for it (reuse). For stream a tune there chose
-//! masked (worst 1.04x memset warm against the tree's 1.15x), but it needs AVX-512 and was
-//! measured on one CPU family: a tune chooses it, the default does not. Every CPU runs the tree.
+//! masked (worst band 1.00x memset warm against the tree's 1.14x;
+//! docs/tune-amd-family26-model2-masked-band.txt), but it needs AVX-512 and was measured on one
+//! CPU family: a tune chooses it, the default does not. Every CPU runs the tree.
 SmallPath default_small(const CpuInfo &cpu, Intent intent);
 
 //! "masked, up to 256 B" style text.

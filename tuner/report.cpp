@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -403,39 +404,45 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
 
   // The small path: each strategy's warm time against memset's, and why any is out cold.
   if (r.small) {
+    const std::vector<Measurement> stage1 = r.small->stage1_measurements(); // what chose
     h << "<h2>Small sizes</h2>\n<div class=\"card\">\n<p>Sizes up to the small path's max are "
-         "cleared by the dispatcher itself. Each strategy, warm, at 18 sizes from 1 to 256 B and "
-         "two mixes, memset beside at the same code places; the one with the lowest worst ratio "
-         "to memset is chosen among those not out cold (more than "
+         "cleared by the dispatcher itself. Each strategy, warm, at "
+      << small_strategy_sizes().size()
+      << " sizes from 1 to 256 B and two mixes, memset beside at the same code places. Ratios "
+         "are time / memset's; a band is the geometric mean over neighbouring sizes (1..3, "
+         "4..15, 16..63, 64..128, 129..256 B) or one mix, and the strategy with the lowest "
+         "worst band is chosen among those not out cold (more than "
       << fmt("%.2f", kColdBand) << "&times; the fastest at cold, consecutive destinations).</p>\n";
+    auto cell = [](std::optional<double> x) {
+      if (!x) return std::string("<td class=\"n\">&ndash;</td>");
+      const char *c = *x >= 1.02 ? " class=\"down\"" : *x <= 0.98 ? " class=\"up\"" : "";
+      return "<td class=\"n\"><span" + std::string(c) + ">" + fmt("%.2f&times;", *x) +
+             "</span></td>";
+    };
     for (Intent i : kIntents) {
       const SmallPath chosen = i == Intent::reuse ? r.small->reuse : r.small->stream;
       const SmallCold cold = small_cold(r.small->measurements, i);
       std::ostringstream rows;
       for (const SmallInfo &s : small_strategies()) {
         const std::string label = small_label({s.strategy, 256});
-        const auto ratios = ratios_to_memset(r.small->measurements, i, label);
+        const auto ratios = ratios_to_memset(stage1, i, label);
         if (ratios.empty()) continue; // not run on this CPU
-        auto cell = [&](double x) {
-          return "<td class=\"n\"><span class=\"" +
-                 std::string(x > 1.02   ? "down"
-                             : x < 0.98 ? "up"
-                                        : "") +
-                 "\">" + fmt("%.2f&times;", x) + "</span></td>";
+        auto mix = [&](Mix m) -> std::optional<double> {
+          auto it = ratios.find({int(m), 0});
+          if (it == ratios.end()) return std::nullopt;
+          return it->second;
         };
         const auto out = cold.out.find(label);
         rows << "<tr" << (s.strategy == chosen.strategy ? " class=\"pick\"" : "") << "><td><code>"
-             << s.name << "</code></td>"
-             << cell(worst_ratio_to_memset(r.small->measurements, i, label))
-             << cell(ratios.at({int(Mix::log_uniform), 0}))
-             << cell(ratios.at({int(Mix::objects), 0})) << "<td>"
+             << s.name << "</code></td>" << cell(worst_ratio_to_memset(stage1, i, label))
+             << cell(mix(Mix::log_uniform)) << cell(mix(Mix::objects)) << "<td>"
              << (out == cold.out.end() ? "in" : "out: " + esc(out->second)) << "</td></tr>\n";
       }
       if (rows.str().empty()) continue; // nothing measured for this intent
       h << "<h3>" << intent_name(i) << ": " << esc(describe(chosen)) << "</h3>\n<table>\n<tr><th>"
         << "strategy</th><th class=\"n\">worst band / memset</th><th class=\"n\">log-uniform</th>"
-        << "<th class=\"n\">objects</th><th>cold</th></tr>\n";
-      h << rows.str() << "</table>\n";
+        << "<th class=\"n\">objects</th><th>cold</th></tr>\n"
+        << rows.str() << "</table>\n";
     }
     h << "</div>\n";
   }

@@ -56,17 +56,25 @@ ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::s
   const auto memset = cases(ms, intent, "memset", small_strategy_sizes(), true);
   std::map<Case, double> out;
   if (mine.empty() || memset.empty()) return out;
-  for (const auto &[key, ns] : mine)
-    out[key] = ns / memset.at(key);
+  for (const auto &[key, ns] : mine) {
+    auto m = memset.find(key);
+    if (m == memset.end()) return {}; // not the same cases: no ratio for this label
+    out[key] = ns / m->second;
+  }
   return out;
 }
 
 double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
                              const std::string &label) {
-  // Bands of sizes a strategy clears alike (1..3, 4..15, 16..63, 64..128, 129..256 B; the mixes).
+  // Bands: 1..3, 4..15, 16..63, 64..128 and 129..256 B, then one per mix (worst_ratio_to_memset).
   auto band = [](const Case &c) {
     const uint64_t n = c.second;
-    return c.first != int(Mix::fixed) ? 5 : n < 4 ? 0 : n < 16 ? 1 : n < 64 ? 2 : n <= 128 ? 3 : 4;
+    return c.first != int(Mix::fixed) ? 5 + c.first
+           : n < 4                    ? 0
+           : n < 16                   ? 1
+           : n < 64                   ? 2
+           : n <= 128                 ? 3
+                                      : 4;
   };
   std::map<int, std::vector<double>> bands;
   for (const auto &[key, r] : ratios_to_memset(ms, intent, label))
@@ -237,6 +245,7 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
   MeasureOptions o = options;
   o.label = "small path: strategies";
   out.measurements = bench.run(study_jobs(1, cpu, chosen, dispatcher), o);
+  out.stage1 = out.measurements.size();
   for (Intent i : kIntents)
     chosen[size_t(i)] = choose_small(out.measurements, i, chosen[size_t(i)]);
 
@@ -251,6 +260,7 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
 
 std::string small_study_text(const SmallStudy &s) {
   std::ostringstream t;
+  const std::vector<Measurement> stage1 = s.stage1_measurements(); // what chose the strategy
   for (Intent i : kIntents) {
     const SmallPath chosen = i == Intent::reuse ? s.reuse : s.stream;
     t << "\nsmall path, " << intent_name(i)
@@ -279,7 +289,7 @@ std::string small_study_text(const SmallStudy &s) {
     }
     t << "  " << padded("worst band vs memset", -22); // what stage 1 chooses by
     for (const std::string &l : labels) {
-      const double w = l == "memset" ? 0 : worst_ratio_to_memset(s.measurements, i, l);
+      const double w = l == "memset" ? 0 : worst_ratio_to_memset(stage1, i, l);
       t << " " << (w > 0 ? fmt("%16.2fx", w) : padded("-", 17));
     }
     t << "\n";

@@ -5,6 +5,8 @@
 
 #include "measure.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -56,13 +58,13 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent);
 std::map<std::pair<int, uint64_t>, double>
 ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::string &label);
 
-//! The worst band of ratios_to_memset(): sizes that take the same code path (1..3, 4..15,
-//! 16..63, 64..128 and 129..256 B) and the two mixes are bands, each the geometric mean of its
-//! ratios, and the largest is returned; 0 when there are none. A band, not a single size: one
-//! case's ratio moves by ±5% from run to run, and the largest of 20 such is a draw between
-//! strategies at parity (on Zen 5 masked lost a tune to vec by 1.09x to 1.08x on one 32 B
-//! case, where every `clearjit bench` run put vec's mixes at 1.05..1.14x and masked's at
-//! 0.95..1.01x); a loss over a whole band or both mixes is systematic.
+//! The worst band of ratios_to_memset(), each band the geometric mean of its ratios: neighbouring
+//! sizes 1..3, 4..15, 16..63, 64..128 and 129..256 B (64 and 128 are where glibc's memset, vec
+//! and masked change stores), and each mix alone. 0 when there are none. Bands, not single
+//! sizes: one case's ratio moves by ±5% from run to run, and the largest of 20 such is a draw
+//! between strategies at parity (on Zen 5 a tune chose vec over masked by 1.08x to 1.09x, the
+//! latter on one 32 B case, where every `clearjit bench` run put vec's mixes at 1.05..1.14x and
+//! masked's at 0.95..1.01x); a loss over a band of sizes or on a mix is systematic.
 double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
                              const std::string &label);
 
@@ -82,6 +84,12 @@ SmallPath choose_small_max(const std::vector<Measurement> &ms, Intent intent, Sm
 struct SmallStudy {
   std::vector<Measurement> measurements;
   SmallPath reuse, stream;
+  //! measurements[0, stage1) are stage 1's, the ones the strategy was chosen on (stage 2 measures
+  //! memset and the chosen strategy again at 160 and 256 B); all of them when larger.
+  size_t stage1 = SIZE_MAX;
+  std::vector<Measurement> stage1_measurements() const {
+    return {measurements.begin(), measurements.begin() + std::min(stage1, measurements.size())};
+  }
 };
 
 //! Measures every strategy (both stages) for `profile`'s tables and chooses per intent.
