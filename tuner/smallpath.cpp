@@ -66,7 +66,7 @@ ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::s
 
 double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
                              const std::string &label) {
-  // Bands: 1..3, 4..15, 16..63, 64..128 and 129..256 B, then one per mix (worst_ratio_to_memset).
+  // Bands: 1..3, 4..15, 16..63, 64..128 and 129..256 B, then one per mix (smallpath.hpp: why).
   auto band = [](const Case &c) {
     const uint64_t n = c.second;
     return c.first != int(Mix::fixed) ? 5 + c.first
@@ -105,8 +105,8 @@ std::vector<uint64_t> small_strategy_sizes() {
 
 std::vector<uint64_t> small_max_sizes() { return {160, 256, 320, 384, 512, 640, 768, 1024}; }
 
-// 32 B is where one masked store writes most (a masked store waits for a missing line: see
-// emit_masked) and where the tree's two ymm stores are.
+// 32 B lies between 8 and 64 on masked's masked-store path, whose cold cost grows with the
+// bytes written (a masked store waits for a missing line: see emit_masked).
 std::vector<uint64_t> small_cold_sizes() { return {8, 32, 64, 256}; }
 
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
