@@ -434,8 +434,8 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
         };
         const auto out = cold.out.find(label);
         rows << "<tr" << (s.strategy == chosen.strategy ? " class=\"pick\"" : "") << "><td><code>"
-             << s.name << "</code></td>" << cell(worst_ratio_to_memset(stage1, i, label))
-             << cell(mix(Mix::log_uniform)) << cell(mix(Mix::objects)) << "<td>"
+             << s.name << "</code></td>" << cell(worst_band(ratios)) << cell(mix(Mix::log_uniform))
+             << cell(mix(Mix::objects)) << "<td>"
              << (out == cold.out.end() ? "in" : "out: " + esc(out->second)) << "</td></tr>\n";
       }
       if (rows.str().empty()) continue; // nothing measured for this intent

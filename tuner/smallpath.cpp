@@ -64,8 +64,7 @@ ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::s
   return out;
 }
 
-double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
-                             const std::string &label) {
+double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios) {
   // Bands: 1..3, 4..15, 16..63, 64..128 and 129..256 B, then one per mix (smallpath.hpp: why).
   auto band = [](const Case &c) {
     const uint64_t n = c.second;
@@ -77,12 +76,17 @@ double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
                                       : 4;
   };
   std::map<int, std::vector<double>> bands;
-  for (const auto &[key, r] : ratios_to_memset(ms, intent, label))
+  for (const auto &[key, r] : ratios)
     bands[band(key)].push_back(r);
   double worst = 0;
   for (const auto &[b, rs] : bands)
     worst = std::max(worst, geomean(rs));
   return worst;
+}
+
+double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
+                             const std::string &label) {
+  return worst_band(ratios_to_memset(ms, intent, label));
 }
 
 namespace {

@@ -67,6 +67,8 @@ ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::s
 //! masked's at 0.95..1.01x); a loss over a band of sizes or on a mix is systematic.
 double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
                              const std::string &label);
+//! The same from ratios already taken (ratios_to_memset()).
+double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios);
 
 //! Stage 1, a pure function: among candidates measured at max 256 for `intent` and not out by
 //! kColdBand, the one with the lowest worst_ratio_to_memset(). The promise is "never slower
