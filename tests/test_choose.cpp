@@ -450,6 +450,65 @@ TEST(ChooseRobust, AKernelOutOfPlayAtOneSizeDoesNotServeIt) {
   EXPECT_EQ(ws[2].spec, "ntavx2");
 }
 
+TEST(ChooseRobust, ACachedDestinationVetoesAFenceThatAColdGainDoesNotPayFor) {
+  // Zen 5's shape (docs/tune-amd-family26-model2-cached.txt): at 4 KiB clzero gains 20% cold,
+  // but a cached destination costs it its sfence, ~10x memset there; at 256 KiB it gains 1.7x
+  // cold and loses 2x cached, and memset's cached clear is 4x faster than its cold one, so the
+  // gain pays for the loss. Times per call (ns): at 4 KiB cold memset 372, clzero 310; cached
+  // memset 30, clzero 300. At 256 KiB cold memset 12000, clzero 7060; cached memset 3000,
+  // clzero 6000.
+  std::vector<Measurement> s, c, w;
+  auto add = [&](const char *k, uint64_t size, double cold_ns, double cached_ns) {
+    s.push_back(at(k, size, double(size) / cold_ns, Pattern::scattered));
+    c.push_back(at(k, size, double(size) / cold_ns, Pattern::consecutive));
+    if (cached_ns > 0) w.push_back(at(k, size, double(size) / cached_ns, Pattern::cached));
+  };
+  add("libc", 4 * KiB, 372, 30);
+  add("clzero", 4 * KiB, 310, 300);
+  add("libc", 256 * KiB, 12000, 3000);
+  add("clzero", 256 * KiB, 7060, 6000);
+  auto gbps = [](const std::vector<Measurement> &ms, const std::string &spec, uint64_t size) {
+    for (const Measurement &m : ms)
+      if (m.spec == spec && m.size == size) return m.gbps;
+    ADD_FAILURE() << spec << " missing at " << size;
+    return -1.0;
+  };
+  const auto cold_only = robust_measurements(s, c);
+  EXPECT_GT(gbps(cold_only, "clzero", 4 * KiB), gbps(cold_only, "libc", 4 * KiB))
+      << "cold alone, clzero wins at 4 KiB";
+  const auto vetoed = robust_measurements(s, c, w);
+  EXPECT_EQ(gbps(vetoed, "clzero", 4 * KiB), 0) << "310 + 300 ns against memset's 372 + 30";
+  EXPECT_NEAR(gbps(vetoed, "clzero", 256 * KiB), 256.0 * KiB / 7060, 1e-3)
+      << "7060 + 6000 ns against memset's 12000 + 3000: the cold choice stands, unchanged";
+  EXPECT_GT(gbps(vetoed, "libc", 4 * KiB), 0) << "memset is never vetoed";
+  const auto table = dispatch_table(winners(vetoed, Intent::stream, kComplexity));
+  ASSERT_EQ(table.size(), 2u);
+  EXPECT_EQ(format_spec(table[0].kernel), "libc");
+  EXPECT_EQ(format_spec(table[1].kernel), "clzero");
+
+  // Within memset_floor (3%) of memset's two calls is no loss; beyond it is.
+  std::vector<Measurement> w2 = w;
+  for (Measurement &m : w2)
+    if (m.spec == "clzero" && m.size == 4 * KiB)
+      m = at("clzero", 4 * KiB, 4096.0 / 100, Pattern::cached);
+  EXPECT_GT(gbps(robust_measurements(s, c, w2), "clzero", 4 * KiB), 0) << "310 + 100 <= 1.03 x 402";
+  for (Measurement &m : w2)
+    if (m.spec == "clzero" && m.size == 4 * KiB)
+      m = at("clzero", 4 * KiB, 4096.0 / 110, Pattern::cached);
+  EXPECT_EQ(gbps(robust_measurements(s, c, w2), "clzero", 4 * KiB), 0) << "310 + 110 > 1.03 x 402";
+
+  // A kernel not measured cached where memset was is out; a size not measured cached at all
+  // (above the L2) keeps the cold choice; without consecutive measurements the veto still holds.
+  s.push_back(at("avx2", 4 * KiB, 40, Pattern::scattered));
+  c.push_back(at("avx2", 4 * KiB, 40, Pattern::consecutive));
+  s.push_back(at("clzero", 4 * MiB, 40, Pattern::scattered));
+  s.push_back(at("libc", 4 * MiB, 20, Pattern::scattered));
+  const auto more = robust_measurements(s, c, w);
+  EXPECT_EQ(gbps(more, "avx2", 4 * KiB), 0) << "never measured cached";
+  EXPECT_EQ(gbps(more, "clzero", 4 * MiB), 40) << "no cached measurement at 4 MiB";
+  EXPECT_EQ(gbps(robust_measurements(s, {}, w), "clzero", 4 * KiB), 0) << "scattered alone";
+}
+
 namespace {
 
 // The small-path study's stage 1 for one strategy (or memset), warm (stream): `fixed_ns` per call

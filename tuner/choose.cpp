@@ -187,6 +187,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 
 std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
                                              const std::vector<Measurement> &consecutive,
+                                             const std::vector<Measurement> &cached,
                                              const ChooseOptions &o) {
   auto pool = [](const std::vector<Measurement> &ms) {
     std::map<std::pair<uint64_t, std::string>, Measurement> out;
@@ -196,29 +197,35 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
       summarize(m);
     return out;
   };
-  const auto s = pool(scattered), c = pool(consecutive);
-  std::set<uint64_t> consecutive_sizes;
-  for (const auto &[key, m] : c)
-    consecutive_sizes.insert(key.first);
+  const auto s = pool(scattered), c = pool(consecutive), w = pool(cached);
+  auto sizes_of = [](const auto &pooled) {
+    std::set<uint64_t> out;
+    for (const auto &[key, m] : pooled)
+      out.insert(key.first);
+    return out;
+  };
+  const std::set<uint64_t> consecutive_sizes = sizes_of(c), cached_sizes = sizes_of(w);
   auto loses_to_memset = [&](const Measurement &k, const auto &pattern) {
     auto libc = pattern.find({k.size, std::string("libc")});
     if (libc == pattern.end() || k.spec == "libc") return false;
     return k.gbps < libc->second.gbps * (1 - o.memset_floor);
   };
-  std::vector<Measurement> out;
+  // Kept as measured but never tied (0 GB/s): a size where it was left out must end its runs,
+  // not look like a partly measured size that it may cross.
+  auto out_of_play = [](Measurement m) {
+    m.samples = {0.0};
+    summarize(m);
+    return m;
+  };
+  std::map<std::pair<uint64_t, std::string>, Measurement> cold;
   for (const auto &[key, a] : s) {
     if (!consecutive_sizes.count(key.first)) { // a size without consecutive measurements
-      out.push_back(a);
+      cold[key] = a;
       continue;
     }
     auto b = c.find(key);
     if (b == c.end() || loses_to_memset(a, s) || loses_to_memset(b->second, c)) {
-      // Kept as measured but never tied (0 GB/s): a size where it was left out must end its
-      // runs, not look like a partly measured size that it may cross.
-      Measurement out_of_play = a;
-      out_of_play.samples = {0.0};
-      summarize(out_of_play);
-      out.push_back(std::move(out_of_play));
+      cold[key] = out_of_play(a);
       continue;
     }
     Measurement m = a;
@@ -227,7 +234,30 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
       for (double y : b->second.samples)
         m.samples.push_back(std::sqrt(x * y));
     summarize(m);
-    out.push_back(std::move(m));
+    cold[key] = std::move(m);
+  }
+  // The cached veto: cold and cached calls taken as equally likely, a kernel whose two calls
+  // take longer than memset's two (beyond memset_floor) is out, whatever it gains cold.
+  auto both_ns = [](const Measurement &cold_one, const Measurement &cached_one) {
+    return double(cold_one.size) / cold_one.gbps + double(cached_one.size) / cached_one.gbps;
+  };
+  std::vector<Measurement> out;
+  for (auto &[key, m] : cold) {
+    if (!cached_sizes.count(key.first) || m.spec == "libc" || m.gbps <= 0) {
+      out.push_back(std::move(m));
+      continue;
+    }
+    auto k = w.find(key), libc = w.find({key.first, std::string("libc")});
+    auto libc_cold = cold.find({key.first, std::string("libc")});
+    if (libc == w.end() || libc_cold == cold.end() || libc->second.gbps <= 0 ||
+        libc_cold->second.gbps <= 0) { // nothing to compare with: the cold choice stands
+      out.push_back(std::move(m));
+      continue;
+    }
+    const bool vetoed =
+        k == w.end() || k->second.gbps <= 0 ||
+        both_ns(m, k->second) > both_ns(libc_cold->second, libc->second) * (1 + o.memset_floor);
+    out.push_back(vetoed ? out_of_play(m) : std::move(m));
   }
   return out;
 }

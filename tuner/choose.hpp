@@ -58,10 +58,16 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 //! play at that size (kept at 0 GB/s, so it ends a run there): a class never wins one pattern
 //! by losing the other to memset. A size with no consecutive measurement at all (the tuner
 //! measured every other size to fit its time) keeps its scattered ones as they are.
-//! `scattered` and `consecutive` hold one
-//! intent each (the tuner selects them).
+//! `cached` (the same region every call, measured up to the L2's size) only vetoes: at a size
+//! where memset was measured cached, a kernel whose cold time (both patterns' geometric-mean
+//! speed) plus cached time exceeds memset's two by more than options.memset_floor, or that was
+//! not measured cached there, is out of play too. Cold and cached calls count as equally likely:
+//! a non-temporal clear's sfence costs a cached destination ~380 ns on Zen 5 (20..80x memset at
+//! 1..2 KiB), which a cold gain of a few percent does not pay back, and a large cold gain does.
+//! `scattered`, `consecutive` and `cached` hold one intent each (the tuner selects them).
 std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
                                              const std::vector<Measurement> &consecutive,
+                                             const std::vector<Measurement> &cached = {},
                                              const ChooseOptions &options = {});
 
 //! Median GB/s per size and kernel for `intent`, every repetition of every measurement pooled.

@@ -96,6 +96,7 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
   for (Pattern p : o.patterns)
     for (uint64_t size : o.sizes)
       for (Intent i : o.intents) {
+        if (p == Pattern::cached && size > cpu.l2_bytes()) continue; // it would be cold again
         c.jobs.push_back(in_pattern({kTuned, cj, size, i}, p));
         for (const std::string &k : c.kernels)
           if (p == Pattern::scattered || k == "libc")
@@ -250,7 +251,11 @@ std::string compare_text(const CompareResult &r) {
       s << "\n"
         << intent_name(row.intent)
         << (row.intent == Intent::reuse ? " (clear, then one read pass)" : " (clear only)") << ", "
-        << pattern_name(row.pattern) << " destinations; below 4 KiB: ns per call, else GB/s\n";
+        << pattern_name(row.pattern) << " destinations"
+        << (row.pattern == Pattern::cached
+                ? " (the same region every call: in cache, up to the L2's size)"
+                : "")
+        << "; below 4 KiB: ns per call, else GB/s\n";
       char h[256];
       std::snprintf(h, sizeof h, "  %-8s %-26s %9s %9s %8s %-28s %9s\n", "size", "tuned kernel",
                     "tuned", "memset", "vs mem", scattered ? "fastest kernel here" : "",
@@ -357,7 +362,8 @@ std::string compare_text(const CompareResult &r) {
   std::map<Intent, std::vector<double>> both;
   for (auto &[g, v] : vs_memset) {
     const auto &[pattern, intent] = g;
-    both[intent].insert(both[intent].end(), v.begin(), v.end());
+    if (pattern != Pattern::cached) // "both patterns": the two cold ones
+      both[intent].insert(both[intent].end(), v.begin(), v.end());
     s << "  " << intent_name(intent) << ", " << pattern_name(pattern)
       << ": geometric mean vs memset " << fmt("%.2fx", geomean(v)) << ", worst vs memset "
       << fmt("%.2fx", *std::min_element(v.begin(), v.end()));

@@ -78,7 +78,12 @@ std::vector<WarmCall> warm_calls(Mix mix, uint64_t size) {
 }
 
 std::string_view pattern_name(Pattern p) {
-  return p == Pattern::consecutive ? "consecutive" : "scattered";
+  switch (p) {
+  case Pattern::scattered: return "scattered";
+  case Pattern::consecutive: return "consecutive";
+  case Pattern::cached: return "cached";
+  }
+  return "?";
 }
 
 Job in_pattern(Job job, Pattern p, bool batched) {
@@ -220,11 +225,19 @@ struct Bench::Impl {
   // Destinations for `size`. Scattered: line-aligned slots spread over the whole pool (so
   // small sizes are cold too), visited in a shuffled order so prefetchers cannot run ahead.
   // Consecutive: adjacent pieces from the start of the pool on, wrapping at its end (the pool
-  // is 4x the L3, so a wrapped region is cold again).
+  // is 4x the L3, so a wrapped region is cold again). Cached: below.
   Slots &slots_for(uint64_t size, Pattern pattern) {
     Slots &s = slots[{size, pattern}];
     if (s.count == 0) {
       const uint64_t piece = (size + 63) / 64 * 64;
+      // Cached: one region, the pool's last piece (slot 1 at that stride), cleared again and
+      // again; far from where consecutive clears start.
+      if (pattern == Pattern::cached) {
+        s.count = 1;
+        s.stride = (pool_bytes - piece) / 64 * 64;
+        s.order = {1};
+        return s;
+      }
       if (pattern == Pattern::consecutive) { // slot k at k * piece: no order to keep
         s.count = std::max<uint64_t>(1, pool_bytes / piece);
         s.stride = piece;

@@ -67,7 +67,7 @@ public:
     // scattered destinations alone).
     std::vector<Job> consecutive;
     for (size_t stride : {1, 2, 4})
-      if (consecutive = consecutive_jobs(stride); fits(consecutive)) {
+      if (consecutive = contender_jobs(stride, Pattern::consecutive); fits(consecutive)) {
         if (stride > 1)
           notes_.push_back("consecutive destinations measured at every " +
                            std::string(stride == 2 ? "second" : "fourth") +
@@ -81,6 +81,13 @@ public:
     else
       notes_.push_back("consecutive destinations not measured, to fit the time limit: the "
                        "tables are chosen from scattered destinations alone");
+    // Stage 3b: stream's contenders with a cached destination, up to the L2's size (a few
+    // seconds): a non-temporal class must pay back its fence there too (robust_measurements).
+    if (std::vector<Job> cached = contender_jobs(1, Pattern::cached); fits(cached))
+      measure(cached, "cached destinations");
+    else
+      notes_.push_back("cached destinations not measured, to fit the time limit: stream's "
+                       "non-temporal classes are chosen from cold destinations alone");
     if (std::vector<Job> batched = batch_jobs(); fits(batched))
       measure(batched, "batched stream clears");
     else
@@ -226,16 +233,24 @@ private:
     return out;
   }
 
+  // Cached destinations stay in cache up to the L2's size; beyond it they are cold again. Only
+  // stream is measured cached: reuse's read pass already makes a non-temporal class pay for
+  // the lines it sent to memory.
+  bool measured_cached(Intent intent, uint64_t size) const {
+    return intent == Intent::stream && size <= cpu_.l2_bytes();
+  }
+
   // At every point: the kernels within 10% of the best scattered there, the best of each
-  // family (string, temporal, non-temporal) and memset, with consecutive destinations.
-  // At every `stride`-th size.
-  std::vector<Job> consecutive_jobs(size_t stride) const {
+  // family (string, temporal, non-temporal) and memset, in another pattern: consecutive at
+  // every `stride`-th size, or cached where measured_cached says.
+  std::vector<Job> contender_jobs(size_t stride, Pattern pattern) const {
     std::vector<Job> jobs;
     const std::vector<Measurement> ms = table_measurements();
     for (Intent intent : kIntents) {
       size_t index = 0;
       for (const auto &[size, by_spec] : pooled_medians(ms, intent)) {
         if (index++ % stride) continue;
+        if (pattern == Pattern::cached && !measured_cached(intent, size)) continue;
         double best = 0;
         std::map<std::string, std::pair<double, std::string>> family_best;
         for (const auto &[spec, g] : by_spec) {
@@ -250,7 +265,7 @@ private:
           picked.insert(fb.second);
         for (const std::string &spec : picked)
           if (by_spec.count(spec))
-            jobs.push_back(in_pattern({*parse_spec(spec), size, intent}, Pattern::consecutive));
+            jobs.push_back(in_pattern({*parse_spec(spec), size, intent}, pattern));
       }
     }
     return jobs;
@@ -306,14 +321,22 @@ private:
   void note_disagreements(TuneResult &r, const std::string &table, Intent intent,
                           const std::vector<Measurement> &scattered,
                           const std::vector<Measurement> &consecutive,
+                          const std::vector<Measurement> &cached,
                           const std::vector<SizeClass> &chosen, const ComplexityMap &cx) const {
     if (consecutive.empty()) return;
-    const auto s = pooled_medians(scattered, intent), c = pooled_medians(consecutive, intent);
+    const auto s = pooled_medians(scattered, intent), c = pooled_medians(consecutive, intent),
+               in_cache = pooled_medians(cached, intent);
     auto vs_memset = [](const std::map<std::string, double> &at, const std::string &spec) {
       auto k = at.find(spec), m = at.find("libc");
       return k == at.end() || m == at.end() || m->second <= 0 ? 0.0 : k->second / m->second;
     };
     auto shown = [](double x) { return x > 0 ? fmt("%.2fx", x) : std::string("not measured"); };
+    // ", 0.05x cached" where the size was measured cached (the veto's evidence)
+    auto cached_part = [&](uint64_t size, const std::string &spec) {
+      auto at = in_cache.find(size);
+      return at == in_cache.end() ? std::string()
+                                  : ", " + shown(vs_memset(at->second, spec)) + " cached";
+    };
     struct Line {
       uint64_t first, last;
       std::string alone, pick, text;
@@ -334,9 +357,10 @@ private:
       lines.push_back({w.size, w.size, w.spec, pick,
                        "scattered alone picks " + w.spec + " (" +
                            shown(vs_memset(s.at(w.size), w.spec)) + " memset scattered, " +
-                           shown(alone_c) + " consecutive); chosen " + pick + " (" +
-                           shown(vs_memset(s.at(w.size), pick)) + ", " +
-                           shown(vs_memset(c.at(w.size), pick)) + ")"});
+                           shown(alone_c) + " consecutive" + cached_part(w.size, w.spec) +
+                           "); chosen " + pick + " (" + shown(vs_memset(s.at(w.size), pick)) +
+                           ", " + shown(vs_memset(c.at(w.size), pick)) + cached_part(w.size, pick) +
+                           ")"});
     }
     for (const Line &l : lines)
       r.disagreements.push_back(table + " " + human_bytes(l.first) +
@@ -387,7 +411,7 @@ private:
   }
 
   // Both winners and memset at the geometric middle of every pair of sizes where the winner
-  // changes, with consecutive destinations too where those were measured.
+  // changes, with consecutive and cached destinations too where those were measured.
   std::vector<Job> crossover_jobs() {
     std::vector<Job> jobs;
     for (Intent intent : kIntents) {
@@ -404,9 +428,13 @@ private:
         // memset is measured everywhere the table is, so every class is compared with it.
         jobs.push_back({default_spec(Method::libc), mid, intent});
       }
-      if (!select(all_, intent, Pattern::consecutive).empty())
-        for (size_t k = first, end = jobs.size(); k < end; ++k)
-          jobs.push_back(in_pattern(jobs[k], Pattern::consecutive));
+      const bool consecutive = !select(all_, intent, Pattern::consecutive).empty(),
+                 cached = !select(all_, intent, Pattern::cached).empty();
+      for (size_t k = first, end = jobs.size(); k < end; ++k) {
+        if (consecutive) jobs.push_back(in_pattern(jobs[k], Pattern::consecutive));
+        if (cached && measured_cached(intent, jobs[k].size))
+          jobs.push_back(in_pattern(jobs[k], Pattern::cached));
+      }
     }
     return jobs;
   }
@@ -430,17 +458,21 @@ private:
     return jobs;
   }
 
-  // What a table is chosen from: both patterns together where the consecutive one was
-  // measured, scattered destinations alone otherwise.
+  // What a table is chosen from: both cold patterns together where the consecutive one was
+  // measured, scattered destinations alone otherwise; cached destinations veto.
   static std::vector<Measurement> chosen_from(const std::vector<Measurement> &scattered,
-                                              const std::vector<Measurement> &consecutive) {
-    return consecutive.empty() ? scattered : robust_measurements(scattered, consecutive);
+                                              const std::vector<Measurement> &consecutive,
+                                              const std::vector<Measurement> &cached) {
+    return consecutive.empty() && cached.empty()
+               ? scattered
+               : robust_measurements(scattered, consecutive, cached);
   }
 
   // The winner at every size of one intent's table as the measurements so far choose it.
   std::vector<Winner> current_winners(Intent intent) {
     return winners(chosen_from(select(table_measurements(), intent, Pattern::scattered),
-                               select(all_, intent, Pattern::consecutive)),
+                               select(all_, intent, Pattern::consecutive),
+                               select(all_, intent, Pattern::cached)),
                    intent, complexity(), choose_options(intent));
   }
 
@@ -449,11 +481,12 @@ private:
     std::vector<Measurement> ms = table_measurements();
     for (Intent intent : kIntents) {
       std::vector<Measurement> s = select(ms, intent, Pattern::scattered),
-                               c = select(all_, intent, Pattern::consecutive);
-      const std::vector<Measurement> from = chosen_from(s, c);
+                               c = select(all_, intent, Pattern::consecutive),
+                               w = select(all_, intent, Pattern::cached);
+      const std::vector<Measurement> from = chosen_from(s, c, w);
       std::vector<SizeClass> &table = intent == Intent::reuse ? r.reuse : r.stream;
       table = dispatch_table(winners(from, intent, cx, choose_options(intent)));
-      note_disagreements(r, std::string(intent_name(intent)), intent, s, c, table, cx);
+      note_disagreements(r, std::string(intent_name(intent)), intent, s, c, w, table, cx);
       (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
           pooled_gbps(from, intent, "libc");
     }
@@ -462,9 +495,9 @@ private:
     if (std::vector<Measurement> bs = batch_measurements(Pattern::scattered),
         bc = batch_measurements(Pattern::consecutive);
         !select(all_, Intent::stream, Pattern::scattered, true).empty()) {
-      const std::vector<Measurement> from = chosen_from(bs, bc);
+      const std::vector<Measurement> from = chosen_from(bs, bc, {});
       r.batch = dispatch_table(winners(from, Intent::stream, cx));
-      note_disagreements(r, "batch", Intent::stream, bs, bc, r.batch, cx);
+      note_disagreements(r, "batch", Intent::stream, bs, bc, {}, r.batch, cx);
       r.memset_batch = pooled_gbps(from, Intent::stream, "libc");
     }
     r.findings = studies_.findings(all_, r.reuse, r.stream);
