@@ -540,7 +540,8 @@ int main(int argc, char **argv) {
   bench->add_option("--json", bench_args.json, "write every measurement as JSON");
   bench->add_flag("--warm-only", bench_args.warm_only,
                   "only the warm small sizes and mixes (ns per call against memset)");
-  bench->add_flag("--no-warm", bench_args.no_warm, "only the cold sizes");
+  bench->add_flag("--no-warm", bench_args.no_warm,
+                  "only the size rows (cold and cached destinations), no warm small sizes");
   bench->add_flag("--small", bench_args.small,
                   "the tuner's small-path study: every strategy and limit, warm, beside memset");
   bench->add_flag("--seeds", bench_args.seeds,

@@ -62,8 +62,9 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 //! where memset was measured cached, a kernel whose cold time (both patterns' geometric-mean
 //! speed) plus cached time exceeds memset's two by more than options.memset_floor, or that was
 //! not measured cached there, is out of play too. Cold and cached calls count as equally likely:
-//! a non-temporal clear's sfence costs a cached destination ~380 ns on Zen 5 (20..80x memset at
-//! 1..2 KiB), which a cold gain of a few percent does not pay back, and a large cold gain does.
+//! a non-temporal clear pays its sfence on lines in cache too (Zen 5: clzero at 320 B..1 KiB
+//! took 379..394 ns warm against memset's 3.5..7.4, docs/tune-amd-family26-model2-masked-band.txt),
+//! which a cold gain of a few percent does not pay back, and a large cold gain does.
 //! `scattered`, `consecutive` and `cached` hold one intent each (the tuner selects them).
 std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
                                              const std::vector<Measurement> &consecutive,

@@ -21,6 +21,9 @@ using Clock = std::chrono::steady_clock;
 // worth reporting (issue 11's floor: no class under 0.97x memset in either pattern).
 constexpr double kConsecutiveFloor = 0.97;
 
+// Repetitions of a cached measurement (stage 3a).
+constexpr int kCachedReps = 3;
+
 class Tuner {
 public:
   Tuner(const TuneOptions &o, const CpuInfo &cpu)
@@ -60,6 +63,15 @@ public:
 
     // Stage 2: variants of the methods that lead somewhere.
     if (plan_.variants) measure(variant_jobs(), "variants");
+    // Stage 3a: stream's contenders with a cached destination, up to the L2's size, so that a
+    // non-temporal class pays back its fence there too (robust_measurements). First, as a
+    // cached call can lose 20..80x where a cold one gains 1.2x; a cached clear varies little,
+    // so 3 repetitions do (a few seconds).
+    if (std::vector<Job> cached = contender_jobs(1, Pattern::cached); fits(cached, kCachedReps))
+      measure(cached, "cached destinations", kCachedReps);
+    else
+      notes_.push_back("cached destinations not measured, to fit the time limit: stream's "
+                       "non-temporal classes are chosen from cold destinations alone");
     // Stage 3: the contenders again with consecutive destinations, so no class loses to memset
     // in either pattern; stage 4: stream clears in batches, both patterns. Both come before
     // the bisections: a robust table matters more than where exactly its boundaries fall.
@@ -81,13 +93,6 @@ public:
     else
       notes_.push_back("consecutive destinations not measured, to fit the time limit: the "
                        "tables are chosen from scattered destinations alone");
-    // Stage 3b: stream's contenders with a cached destination, up to the L2's size (a few
-    // seconds): a non-temporal class must pay back its fence there too (robust_measurements).
-    if (std::vector<Job> cached = contender_jobs(1, Pattern::cached); fits(cached))
-      measure(cached, "cached destinations");
-    else
-      notes_.push_back("cached destinations not measured, to fit the time limit: stream's "
-                       "non-temporal classes are chosen from cold destinations alone");
     if (std::vector<Job> batched = batch_jobs(); fits(batched))
       measure(batched, "batched stream clears");
     else
@@ -135,8 +140,9 @@ private:
     to.insert(to.end(), from.begin(), from.end());
   }
 
-  MeasureOptions options(const std::string &label) const {
-    return {.repetitions = plan_.repetitions,
+  MeasureOptions options(const std::string &label, int repetitions = 0) const {
+    return {.repetitions =
+                repetitions > 0 ? std::min(repetitions, plan_.repetitions) : plan_.repetitions,
             .min_time = plan_.min_time,
             .benchmark_flags = o_.benchmark_flags,
             .progress = o_.progress,
@@ -145,13 +151,13 @@ private:
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   double remaining() const { return budget_ > 0 ? budget_ - elapsed() : 1e30; }
-  bool fits(const std::vector<Job> &jobs) const {
-    return bench_.estimate_seconds(jobs, options("")) <= remaining();
+  bool fits(const std::vector<Job> &jobs, int repetitions = 0) const {
+    return bench_.estimate_seconds(jobs, options("", repetitions)) <= remaining();
   }
 
-  void measure(const std::vector<Job> &jobs, const std::string &label) {
+  void measure(const std::vector<Job> &jobs, const std::string &label, int repetitions = 0) {
     if (jobs.empty()) return;
-    auto ms = bench_.run(jobs, options(label));
+    auto ms = bench_.run(jobs, options(label, repetitions));
     all_.insert(all_.end(), ms.begin(), ms.end());
   }
 
