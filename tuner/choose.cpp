@@ -242,22 +242,22 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
     return double(cold_one.size) / cold_one.gbps + double(cached_one.size) / cached_one.gbps;
   };
   std::vector<Measurement> out;
-  for (auto &[key, m] : cold) {
+  for (const auto &[key, m] : cold) { // copies: memset's entry is read at every size
     if (!cached_sizes.count(key.first) || m.spec == "libc" || m.gbps <= 0) {
-      out.push_back(std::move(m));
+      out.push_back(m);
       continue;
     }
     auto k = w.find(key), libc = w.find({key.first, std::string("libc")});
     auto libc_cold = cold.find({key.first, std::string("libc")});
     if (libc == w.end() || libc_cold == cold.end() || libc->second.gbps <= 0 ||
         libc_cold->second.gbps <= 0) { // nothing to compare with: the cold choice stands
-      out.push_back(std::move(m));
+      out.push_back(m);
       continue;
     }
     const bool vetoed =
         k == w.end() || k->second.gbps <= 0 ||
         both_ns(m, k->second) > both_ns(libc_cold->second, libc->second) * (1 + o.memset_floor);
-    out.push_back(vetoed ? out_of_play(m) : std::move(m));
+    out.push_back(vetoed ? out_of_play(m) : m);
   }
   return out;
 }

@@ -59,12 +59,14 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 //! by losing the other to memset. A size with no consecutive measurement at all (the tuner
 //! measured every other size to fit its time) keeps its scattered ones as they are.
 //! `cached` (the same region every call, measured up to the L2's size) only vetoes: at a size
-//! where memset was measured cached, a kernel whose cold time (both patterns' geometric-mean
-//! speed) plus cached time exceeds memset's two by more than options.memset_floor, or that was
-//! not measured cached there, is out of play too. Cold and cached calls count as equally likely:
-//! a non-temporal clear pays its sfence on lines in cache too (Zen 5: clzero at 320 B..1 KiB
-//! took 379..394 ns warm against memset's 3.5..7.4, docs/tune-amd-family26-model2-masked-band.txt),
-//! which a cold gain of a few percent does not pay back, and a large cold gain does.
+//! where memset was measured cached, a kernel whose cold time (at both patterns' geometric-mean
+//! speed, or the scattered one's where consecutive was not measured) plus cached time exceeds
+//! memset's two by more than options.memset_floor, or that was
+//! not measured cached there, is out of play too. Cold and cached calls count as equally likely.
+//! Cleared back to back, memset's lines stay in cache while a non-temporal kernel sends every
+//! line to memory on every call (Zen 5, 8..16 KiB: 3.2..4.3x memset's time,
+//! docs/bench-amd-family26-model2-cached.txt), which a cold gain of a few percent does not pay
+//! back, and a large cold gain does.
 //! `scattered`, `consecutive` and `cached` hold one intent each (the tuner selects them).
 std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
                                              const std::vector<Measurement> &consecutive,

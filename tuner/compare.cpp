@@ -183,7 +183,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
     if (x.batched || asked) by_row[{x.batched, x.pattern, x.intent, x.size}].push_back(x);
     if (x.batched) continue;
     if (std::find(o.batch_sizes.begin(), o.batch_sizes.end(), x.size) != o.batch_sizes.end() &&
-        x.intent == Intent::stream)
+        x.intent == Intent::stream && x.pattern != Pattern::cached) // batches are cold only
       by_row[{true, x.pattern, x.intent, x.size}].push_back(x);
   }
   std::map<Key, CompareRow> rows;
@@ -208,7 +208,8 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   }
   for (const auto &[key, row] : rows)
     r.rows.push_back(row);
-  // Scattered first, then consecutive, then the batches; by intent and size within each.
+  // Scattered first, then consecutive, then cached, then the batches; by intent and size within
+  // each.
   std::stable_sort(r.rows.begin(), r.rows.end(), [](const CompareRow &a, const CompareRow &b) {
     return std::tuple(a.batched, a.pattern, a.intent, a.size) <
            std::tuple(b.batched, b.pattern, b.intent, b.size);

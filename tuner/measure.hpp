@@ -16,8 +16,10 @@ namespace cjit::detail {
 //! Where one timed clear after another lands: scattered over the pool in a shuffled order (no
 //! prefetcher helps, every destination is cold), or consecutive: one region cleared piece by
 //! piece, as the kernel's clear_pages over a huge page or an allocator recycling a slab. Or
-//! cached: the same region every time, so up to the L2's size it is in cache when cleared (a
-//! pool scrubbing the object it just freed); a non-temporal clear there still pays its sfence.
+//! cached: the same region every time, so up to the L2's size memset finds it in cache (a pool
+//! scrubbing the object it just freed), while a non-temporal kernel finds it where its previous
+//! call sent it, in memory, and sends every line there again (bench/nt_cached.cpp times single
+//! clears of lines truly in cache).
 enum class Pattern : uint8_t { scattered, consecutive, cached };
 //! The cold patterns, which every table is chosen from; `cached` only vetoes (choose.hpp).
 constexpr Pattern kPatterns[] = {Pattern::scattered, Pattern::consecutive};

@@ -453,18 +453,23 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
          "chosen from scattered and consecutive destinations together: no class may lose to "
          "memset in either by more than the noise (the charts above show scattered "
          "destinations).</p>\n";
-    if (std::any_of(r.measurements.begin(), r.measurements.end(),
-                    [](const Measurement &m) { return m.pattern == Pattern::cached; }))
+    const bool cached =
+        std::any_of(r.measurements.begin(), r.measurements.end(),
+                    [](const Measurement &m) { return m.pattern == Pattern::cached; });
+    if (cached)
       h << "<p>Stream's contenders were also measured with a cached destination (the same "
            "region every call, up to the L2's size): a kernel whose cold time plus cached time "
-           "exceeds memset's two by more than 3% is out there, as a non-temporal clear pays its "
-           "fence even on lines in cache.</p>\n";
+           "exceeds memset's two by more than "
+        << fmt("%.0f%%", 100 * ChooseOptions{}.memset_floor)
+        << " is out there: cleared back to back, memset's lines stay in cache while a "
+           "non-temporal kernel sends every line to memory on every call.</p>\n";
     const bool consecutive =
         std::any_of(r.measurements.begin(), r.measurements.end(),
                     [](const Measurement &m) { return m.pattern == Pattern::consecutive; });
     if (!consecutive)
       h << "<p>Consecutive destinations were not measured (time limit): the tables come from "
-           "scattered ones alone.</p>\n";
+           "scattered ones alone"
+        << (cached ? ", and stream's from cached ones where those were measured" : "") << ".</p>\n";
     else if (r.disagreements.empty())
       h << "<p>The two patterns chose the same kernels at every size.</p>\n";
     else {

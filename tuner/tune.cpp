@@ -1,6 +1,6 @@
-// A tuning run's stages: the grid, variants, consecutive destinations, batches, bisections and
-// noisy points, each fitted to the time budget; then the tables are chosen, the studies read and
-// the small path studied on the chosen tables.
+// A tuning run's stages: the grid, variants, cached and consecutive destinations, batches,
+// bisections and noisy points, each fitted to the time budget; then the tables are chosen, the
+// studies read and the small path studied on the chosen tables.
 #include "tune.hpp"
 
 #include "format.hpp"
@@ -64,10 +64,12 @@ public:
     // Stage 2: variants of the methods that lead somewhere.
     if (plan_.variants) measure(variant_jobs(), "variants");
     // Stage 3a: stream's contenders with a cached destination, up to the L2's size, so that a
-    // non-temporal class pays back its fence there too (robust_measurements). First, as a
-    // cached call can lose 20..80x where a cold one gains 1.2x; a cached clear varies little,
-    // so 3 repetitions do (a few seconds).
-    if (std::vector<Job> cached = contender_jobs(1, Pattern::cached); fits(cached, kCachedReps))
+    // non-temporal class pays for the memory traffic that memset saves there
+    // (robust_measurements). First, as a cached call lost 3..10x here where a cold one gained
+    // 1.2x (README, Results); a cached clear varies little, so 3 repetitions do (a few seconds).
+    if (std::vector<Job> cached = contender_jobs(1, Pattern::cached); cached.empty())
+      ; // no size below the L2 tuned (--min-size)
+    else if (fits(cached, kCachedReps))
       measure(cached, "cached destinations", kCachedReps);
     else
       notes_.push_back("cached destinations not measured, to fit the time limit: stream's "
@@ -92,7 +94,8 @@ public:
       measure(consecutive, "consecutive destinations");
     else
       notes_.push_back("consecutive destinations not measured, to fit the time limit: the "
-                       "tables are chosen from scattered destinations alone");
+                       "tables are chosen from scattered destinations alone (and stream's, "
+                       "where measured, from cached ones too)");
     if (std::vector<Job> batched = batch_jobs(); fits(batched))
       measure(batched, "batched stream clears");
     else
@@ -239,9 +242,10 @@ private:
     return out;
   }
 
-  // Cached destinations stay in cache up to the L2's size; beyond it they are cold again. Only
-  // stream is measured cached: reuse's read pass already makes a non-temporal class pay for
-  // the lines it sent to memory.
+  // Cached destinations are measured up to the L2's size, where the L2 holds a region cleared
+  // call after call (beyond, it spills to the L3, whose size CPUID misstates on a VM: 508 MiB
+  // here). Only stream is measured cached: reuse's read pass already makes a non-temporal class
+  // pay for the lines it sent to memory.
   bool measured_cached(Intent intent, uint64_t size) const {
     return intent == Intent::stream && size <= cpu_.l2_bytes();
   }
@@ -329,12 +333,17 @@ private:
                           const std::vector<Measurement> &consecutive,
                           const std::vector<Measurement> &cached,
                           const std::vector<SizeClass> &chosen, const ComplexityMap &cx) const {
-    if (consecutive.empty()) return;
+    if (consecutive.empty() && cached.empty()) return;
     const auto s = pooled_medians(scattered, intent), c = pooled_medians(consecutive, intent),
                in_cache = pooled_medians(cached, intent);
     auto vs_memset = [](const std::map<std::string, double> &at, const std::string &spec) {
       auto k = at.find(spec), m = at.find("libc");
       return k == at.end() || m == at.end() || m->second <= 0 ? 0.0 : k->second / m->second;
+    };
+    // Against memset in one pattern at one size (0: not measured there).
+    auto in = [&](const auto &pattern, uint64_t size, const std::string &spec) {
+      auto at = pattern.find(size);
+      return at == pattern.end() ? 0.0 : vs_memset(at->second, spec);
     };
     auto shown = [](double x) { return x > 0 ? fmt("%.2fx", x) : std::string("not measured"); };
     // ", 0.05x cached" where the size was measured cached (the veto's evidence)
@@ -349,9 +358,11 @@ private:
     };
     std::vector<Line> lines;
     for (const Winner &w : winners(scattered, intent, cx, choose_options(intent))) {
-      if (!std::binary_search(grid_.begin(), grid_.end(), w.size) || !c.count(w.size)) continue;
+      if (!std::binary_search(grid_.begin(), grid_.end(), w.size) ||
+          (!c.count(w.size) && !in_cache.count(w.size)))
+        continue;
       const std::string pick = format_spec(class_for(chosen, w.size).kernel);
-      const double alone_c = vs_memset(c.at(w.size), w.spec);
+      const double alone_c = in(c, w.size, w.spec);
       const bool other_family =
           parse_spec(pick)->info().family != parse_spec(w.spec)->info().family;
       if (pick == w.spec || (!other_family && !(alone_c > 0 && alone_c < kConsecutiveFloor)))
@@ -361,12 +372,11 @@ private:
         continue;
       }
       lines.push_back({w.size, w.size, w.spec, pick,
-                       "scattered alone picks " + w.spec + " (" +
-                           shown(vs_memset(s.at(w.size), w.spec)) + " memset scattered, " +
-                           shown(alone_c) + " consecutive" + cached_part(w.size, w.spec) +
-                           "); chosen " + pick + " (" + shown(vs_memset(s.at(w.size), pick)) +
-                           ", " + shown(vs_memset(c.at(w.size), pick)) + cached_part(w.size, pick) +
-                           ")"});
+                       "scattered alone picks " + w.spec + " (" + shown(in(s, w.size, w.spec)) +
+                           " memset scattered, " + shown(alone_c) + " consecutive" +
+                           cached_part(w.size, w.spec) + "); chosen " + pick + " (" +
+                           shown(in(s, w.size, pick)) + ", " + shown(in(c, w.size, pick)) +
+                           cached_part(w.size, pick) + ")"});
     }
     for (const Line &l : lines)
       r.disagreements.push_back(table + " " + human_bytes(l.first) +
