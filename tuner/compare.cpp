@@ -103,9 +103,10 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
             c.jobs.push_back(in_pattern({*parse_spec(k), size, i}, p));
       }
   // Batches: the dispatcher per call is in the rows above when the size is; here it is
-  // measured again beside its batched self, with memset, in both patterns.
-  for (Pattern p : kPatterns)
+  // measured again beside its batched self, with memset, in both cold patterns and cached.
+  for (Pattern p : {Pattern::scattered, Pattern::consecutive, Pattern::cached})
     for (uint64_t size : o.batch_sizes) {
+      if (p == Pattern::cached && size > cpu.l2_bytes()) continue;
       c.jobs.push_back(in_pattern({kTuned, cj, size, Intent::stream}, p, true));
       c.jobs.push_back(in_pattern({kTuned, cj, size, Intent::stream}, p));
       c.jobs.push_back(in_pattern({default_spec(Method::libc), size, Intent::stream}, p));
@@ -183,7 +184,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
     if (x.batched || asked) by_row[{x.batched, x.pattern, x.intent, x.size}].push_back(x);
     if (x.batched) continue;
     if (std::find(o.batch_sizes.begin(), o.batch_sizes.end(), x.size) != o.batch_sizes.end() &&
-        x.intent == Intent::stream && x.pattern != Pattern::cached) // batches are cold only
+        x.intent == Intent::stream)
       by_row[{true, x.pattern, x.intent, x.size}].push_back(x);
   }
   std::map<Key, CompareRow> rows;

@@ -244,8 +244,8 @@ private:
 
   // Cached destinations are measured up to the L2's size, where the L2 holds a region cleared
   // call after call (beyond, it spills to the L3, whose size CPUID misstates on a VM: 508 MiB
-  // here). Only stream is measured cached: reuse's read pass already makes a non-temporal class
-  // pay for the lines it sent to memory.
+  // here). Only stream and its batches are measured cached: reuse's read pass already makes a
+  // non-temporal class pay for the lines it sent to memory.
   bool measured_cached(Intent intent, uint64_t size) const {
     return intent == Intent::stream && size <= cpu_.l2_bytes();
   }
@@ -304,9 +304,12 @@ private:
     std::vector<Job> jobs;
     const size_t stride = size_t(2 * plan_.steps_per_octave);
     for (size_t k = 0; k < grid_.size() && grid_[k] < kBatchBytes; k += stride)
-      for (const Spec &s : batch_candidates())
+      for (const Spec &s : batch_candidates()) {
         for (Pattern p : kPatterns)
           jobs.push_back(in_pattern({s, grid_[k], Intent::stream}, p, true));
+        if (measured_cached(Intent::stream, grid_[k]))
+          jobs.push_back(in_pattern({s, grid_[k], Intent::stream}, Pattern::cached, true));
+      }
     return jobs;
   }
 
@@ -511,9 +514,12 @@ private:
     if (std::vector<Measurement> bs = batch_measurements(Pattern::scattered),
         bc = batch_measurements(Pattern::consecutive);
         !select(all_, Intent::stream, Pattern::scattered, true).empty()) {
-      const std::vector<Measurement> from = chosen_from(bs, bc, {});
+      // Cached: the batched measurements only (a batch of one clear, from kBatchBytes on, is
+      // not measured cached as a batch candidate).
+      const std::vector<Measurement> bw = select(all_, Intent::stream, Pattern::cached, true);
+      const std::vector<Measurement> from = chosen_from(bs, bc, bw);
       r.batch = dispatch_table(winners(from, Intent::stream, cx));
-      note_disagreements(r, "batch", Intent::stream, bs, bc, {}, r.batch, cx);
+      note_disagreements(r, "batch", Intent::stream, bs, bc, bw, r.batch, cx);
       r.memset_batch = pooled_gbps(from, Intent::stream, "libc");
     }
     r.findings = studies_.findings(all_, r.reuse, r.stream);
