@@ -58,16 +58,15 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 //! play at that size (kept at 0 GB/s, so it ends a run there): a class never wins one pattern
 //! by losing the other to memset. A size with no consecutive measurement at all (the tuner
 //! measured every other size to fit its time) keeps its scattered ones as they are.
-//! `cached` (the same region every call, measured up to the L2's size) only vetoes: at a size
-//! where memset was measured cached, a kernel whose cold time (at both patterns' geometric-mean
-//! speed, or the scattered one's where consecutive was not measured) plus cached time exceeds
-//! memset's two by more than options.memset_floor, or that was
-//! not measured cached there, is out of play too. Cold and cached calls count as equally likely.
-//! Cleared back to back, memset's lines stay in cache while a non-temporal kernel sends every
-//! line to memory on every call (Zen 5, 8..16 KiB: 3.2..4.3x memset's time,
-//! docs/bench-amd-family26-model2-cached.txt), which a cold gain of a few percent does not pay
-//! back, and a large cold gain does.
-//! `scattered`, `consecutive` and `cached` hold one intent each (the tuner selects them).
+//! `cached` (half the L2 cleared piece by piece, measured up to the L2's size) only vetoes: at a
+//! size where memset was measured cached, a kernel whose cold time (at both patterns'
+//! geometric-mean speed, or the scattered one's where consecutive was not measured) plus cached
+//! time exceeds memset's two by more than options.memset_floor, or that was not measured cached
+//! there, is out of play too. Cold and cached calls count as equally likely. Cleared back to back,
+//! memset's lines stay in cache while a non-temporal kernel sends every line to memory on every
+//! call (Zen 5, 8..16 KiB: 3.2..4.3x memset's time, docs/bench-amd-family26-model2-cached.txt),
+//! which a cold gain of a few percent does not pay back, and a large cold gain does. `scattered`,
+//! `consecutive` and `cached` hold one intent each (the tuner selects them).
 std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
                                              const std::vector<Measurement> &consecutive,
                                              const std::vector<Measurement> &cached = {},

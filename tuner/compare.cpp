@@ -255,7 +255,8 @@ std::string compare_text(const CompareResult &r) {
         << (row.intent == Intent::reuse ? " (clear, then one read pass)" : " (clear only)") << ", "
         << pattern_name(row.pattern) << " destinations"
         << (row.pattern == Pattern::cached
-                ? " (the same region every call: in cache, up to the L2's size)"
+                ? " (half the L2 cleared piece by piece, round and round: in cache, up to the L2's "
+                  "size)"
                 : "")
         << "; below 4 KiB: ns per call, else GB/s\n";
       char h[256];

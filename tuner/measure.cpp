@@ -230,12 +230,16 @@ struct Bench::Impl {
     Slots &s = slots[{size, pattern}];
     if (s.count == 0) {
       const uint64_t piece = (size + 63) / 64 * 64;
-      // Cached: one region, the pool's last piece (slot 1 at that stride), cleared again and
-      // again; far from where consecutive clears start.
+      // Cached: half the L2 at the pool's end (far from where consecutive clears start), cleared
+      // piece by piece, round and round: memset finds each piece in the L2, and no clear
+      // repeats the one just before (clzero over lines it has just cleared waits for them,
+      // bench/nt_cached.cpp), unless one piece is all there is.
       if (pattern == Pattern::cached) {
-        s.count = 1;
-        s.stride = (pool_bytes - piece) / 64 * 64;
-        s.order = {1};
+        s.count = std::max<uint64_t>(1, cpu.l2_bytes() / 2 / piece);
+        s.stride = piece;
+        const uint64_t first = pool_bytes / piece - s.count;
+        for (uint64_t k = 0; k < s.count; ++k)
+          s.order.push_back(uint32_t(first + k));
         return s;
       }
       if (pattern == Pattern::consecutive) { // slot k at k * piece: no order to keep

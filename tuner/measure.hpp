@@ -16,10 +16,11 @@ namespace cjit::detail {
 //! Where one timed clear after another lands: scattered over the pool in a shuffled order (no
 //! prefetcher helps, every destination is cold), or consecutive: one region cleared piece by
 //! piece, as the kernel's clear_pages over a huge page or an allocator recycling a slab. Or
-//! cached: the same region every time, so up to the L2's size memset finds it in cache (a pool
-//! scrubbing the object it just freed), while a non-temporal kernel finds it where its previous
-//! call sent it, in memory, and sends every line there again (bench/nt_cached.cpp times single
-//! clears of lines truly in cache).
+//! cached: a region of half the L2 cleared piece by piece, round and round (one piece, cleared
+//! again and again, when the size is larger), so up to the L2's size memset finds each piece in
+//! cache (a pool scrubbing objects it has just freed), while a non-temporal kernel finds it where
+//! its previous round sent it, in memory, and sends every line there again
+//! (bench/nt_cached.cpp times single clears of lines truly in cache).
 enum class Pattern : uint8_t { scattered, consecutive, cached };
 //! The cold patterns, which every table is chosen from; `cached` only vetoes (choose.hpp).
 constexpr Pattern kPatterns[] = {Pattern::scattered, Pattern::consecutive};

@@ -457,8 +457,9 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
         std::any_of(r.measurements.begin(), r.measurements.end(),
                     [](const Measurement &m) { return m.pattern == Pattern::cached; });
     if (cached)
-      h << "<p>Stream's contenders were also measured with a cached destination (the same "
-           "region every call, up to the L2's size): a kernel whose cold time plus cached time "
+      h << "<p>Stream's contenders were also measured with a cached destination (half the L2 "
+           "cleared piece by piece, round and round, up to the L2's size): a kernel whose cold "
+           "time plus cached time "
            "exceeds memset's two by more than "
         << fmt("%.0f%%", 100 * ChooseOptions{}.memset_floor)
         << " is out there: cleared back to back, memset's lines stay in cache while a "

@@ -242,8 +242,8 @@ private:
     return out;
   }
 
-  // Cached destinations are measured up to the L2's size, where the L2 holds a region cleared
-  // call after call (beyond, it spills to the L3, whose size CPUID misstates on a VM: 508 MiB
+  // Cached destinations are measured up to the L2's size, where the L2 holds the pieces cleared
+  // round and round (beyond, they spill to the L3, whose size CPUID misstates on a VM: 508 MiB
   // here). Only stream and its batches are measured cached: reuse's read pass already makes a
   // non-temporal class pay for the lines it sent to memory.
   bool measured_cached(Intent intent, uint64_t size) const {
