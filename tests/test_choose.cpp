@@ -453,8 +453,8 @@ TEST(ChooseRobust, AKernelOutOfPlayAtOneSizeDoesNotServeIt) {
 }
 
 TEST(ChooseRobust, ACachedDestinationVetoesAFenceThatAColdGainDoesNotPayFor) {
-  // Zen 5's shape (docs/tune-amd-family26-model2.txt, stream 4 KiB: clzero 1.15x memset
-  // scattered, 1.02x consecutive, 0.11x cached): at 4 KiB clzero gains 20% cold, but a cached
+  // Zen 5's shape (docs/tune-amd-family26-model2.txt, stream 4 KiB: clzero 1.26x memset
+  // scattered, 0.96x consecutive, 0.19x cached): at 4 KiB clzero gains 20% cold, but a cached
   // destination costs it its sfence, ~10x memset there; at 256 KiB it gains 1.7x
   // cold and loses 2x cached, and memset's cached clear is 4x faster than its cold one, so the
   // gain pays for the loss. Times per call (ns): at 4 KiB cold memset 372, clzero 310; cached

@@ -64,7 +64,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 //! time exceeds memset's two by more than options.memset_floor, or that was not measured cached
 //! there, is out of play too. Cold and cached calls count as equally likely. Cleared back to back,
 //! memset's lines stay in cache while a non-temporal kernel sends every line to memory on every
-//! call (Zen 5, 8..16 KiB: 3.2..4.3x memset's time, docs/bench-amd-family26-model2-cached.txt),
+//! call (Zen 5, 8..16 KiB: 3.0..4.0x memset's time, docs/bench-amd-family26-model2-cached.txt),
 //! which a cold gain of a few percent does not pay back, and a large cold gain does. `scattered`,
 //! `consecutive` and `cached` hold one intent each (the tuner selects them).
 std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
