@@ -1,7 +1,8 @@
 // What one clear costs when its destination's lines are in cache (a read pass just before, not
-// timed) against when they are where the same kernel's previous clear left them (back to back):
-// for a non-temporal kernel, in memory. The tuner's `cached` pattern measures the second (the same
-// region every call); this shows how far that stands from the first.
+// timed) against when they are where the same kernel's previous clear left them, right before:
+// for a non-temporal kernel, on their way to memory. The tuner's `cached` pattern clears half the
+// L2 piece by piece, so a non-temporal kernel finds each piece in memory, sent there a round
+// earlier; this shows how single clears of lines truly in cache stand beside that.
 //
 //   clearjit_nt_cached [SPEC...]   (default: libc avx512 avx2 ntavx512 ntavx2 clzero, those this
 //                                  CPU runs)

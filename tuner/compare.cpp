@@ -96,7 +96,7 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
   for (Pattern p : o.patterns)
     for (uint64_t size : o.sizes)
       for (Intent i : o.intents) {
-        if (p == Pattern::cached && size > cpu.l2_bytes()) continue; // it would be cold again
+        if (p == Pattern::cached && size > cpu.l2_bytes()) continue; // the tuner's limit too
         c.jobs.push_back(in_pattern({kTuned, cj, size, i}, p));
         for (const std::string &k : c.kernels)
           if (p == Pattern::scattered || k == "libc")
