@@ -452,10 +452,10 @@ TEST(ChooseRobust, AKernelOutOfPlayAtOneSizeDoesNotServeIt) {
   EXPECT_EQ(ws[2].spec, "ntavx2");
 }
 
-TEST(ChooseRobust, ACachedDestinationVetoesAFenceThatAColdGainDoesNotPayFor) {
+TEST(ChooseRobust, ACachedLossThatAColdGainDoesNotPayForIsVetoed) {
   // Zen 5's shape (docs/tune-amd-family26-model2.txt, stream 4 KiB: clzero 1.26x memset
-  // scattered, 0.96x consecutive, 0.19x cached): at 4 KiB clzero gains 20% cold, but a cached
-  // destination costs it its sfence, ~10x memset there; at 256 KiB it gains 1.7x
+  // scattered, 0.96x consecutive, 0.19x cached): at 4 KiB clzero gains 20% cold, but with a
+  // cached destination it sends every line to memory, ~10x memset there; at 256 KiB it gains 1.7x
   // cold and loses 2x cached, and memset's cached clear is 4x faster than its cold one, so the
   // gain pays for the loss. Times per call (ns): at 4 KiB cold memset 372, clzero 310; cached
   // memset 30, clzero 300. At 256 KiB cold memset 12000, clzero 7060; cached memset 3000,

@@ -453,9 +453,11 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
          "chosen from scattered and consecutive destinations together: no class may lose to "
          "memset in either by more than the noise (the charts above show scattered "
          "destinations).</p>\n";
-    const bool cached =
-        std::any_of(r.measurements.begin(), r.measurements.end(),
-                    [](const Measurement &m) { return m.pattern == Pattern::cached; });
+    auto measured_in = [&](Pattern p) {
+      return std::any_of(r.measurements.begin(), r.measurements.end(),
+                         [p](const Measurement &m) { return m.pattern == p; });
+    };
+    const bool cached = measured_in(Pattern::cached);
     if (cached)
       h << "<p>Stream's contenders were also measured with a cached destination (half the L2 "
            "cleared piece by piece, round and round, up to the L2's size): a kernel whose cold "
@@ -464,10 +466,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
         << fmt("%.0f%%", 100 * ChooseOptions{}.memset_floor)
         << " is out there: cleared back to back, memset's lines stay in cache while a "
            "non-temporal kernel sends every line to memory on every call.</p>\n";
-    const bool consecutive =
-        std::any_of(r.measurements.begin(), r.measurements.end(),
-                    [](const Measurement &m) { return m.pattern == Pattern::consecutive; });
-    if (!consecutive)
+    if (!measured_in(Pattern::consecutive))
       h << "<p>Consecutive destinations were not measured (time limit): the tables come from "
            "scattered ones alone"
         << (cached ? ", and stream's from cached ones where those were measured" : "") << ".</p>\n";

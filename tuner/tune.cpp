@@ -66,7 +66,8 @@ public:
     // Stage 3a: stream's contenders with a cached destination, up to the L2's size, so that a
     // non-temporal class pays for the memory traffic that memset saves there
     // (robust_measurements). First, as a cached call lost 3..5x here where a cold one gained
-    // 1.2x (README, Results); a cached clear varies little, so 3 repetitions do (a few seconds).
+    // 1.2x (README, Results); a cached clear varies less than a cold one, so 3 repetitions do (a
+    // few seconds).
     if (std::vector<Job> cached = contender_jobs(1, Pattern::cached); cached.empty())
       ; // no size below the L2 tuned (--min-size)
     else if (fits(cached, kCachedReps))
@@ -351,9 +352,8 @@ private:
     auto shown = [](double x) { return x > 0 ? fmt("%.2fx", x) : std::string("not measured"); };
     // ", 0.05x cached" where the size was measured cached (the veto's evidence)
     auto cached_part = [&](uint64_t size, const std::string &spec) {
-      auto at = in_cache.find(size);
-      return at == in_cache.end() ? std::string()
-                                  : ", " + shown(vs_memset(at->second, spec)) + " cached";
+      return in_cache.count(size) ? ", " + shown(in(in_cache, size, spec)) + " cached"
+                                  : std::string();
     };
     struct Line {
       uint64_t first, last;
