@@ -363,7 +363,7 @@ auto warm_body(WarmLoopFn loop, const std::vector<WarmCall> &calls, uint8_t *buf
     for (auto _ : st)
       sink += loop(calls.data(), buf, kWarmCalls, slot, arg);
     benchmark::DoNotOptimize(sink);
-    // Google Benchmark's own reporters (clearjit_bench) show an iteration, 4096 calls: this
+    // Google Benchmark's own reporters (clearjit_bench) show an iteration, kWarmCalls calls: this
     // column is the time of one.
     st.counters["per_call"] =
         benchmark::Counter(double(st.iterations()) * kWarmCalls,
