@@ -200,25 +200,30 @@ void emit_masked(SmallContext &c) {
   g.rungs(128, 64);
 }
 
-// One `rep stosb` up to 128 bytes: with FSRM (fast short rep mov; AMD Zen 3 and later also make
+// One `rep stosb` below 128 bytes: with FSRM (fast short rep mov; AMD Zen 3 and later also make
 // short rep stosb fast) the microcode start-up is a few cycles, and there are no branches to
-// mispredict on a mix of sizes. Above 128 bytes rep stosb takes another microcode path (on Zen 5
-// 14 ns warm at 129..256 B against 2.9 at 128), so sizes above 128 take octave rungs of
-// head/tail stores of at most 32 bytes, which a load right after them can forward from.
+// mispredict on a mix of sizes. From 128 bytes rep stosb takes another microcode path (on Zen 5
+// 13.9 ns warm at 128..256 B against 2.9 at 127), so 128..256 bytes take one leaf of head/tail
+// stores of at most 32 bytes (which a load right after them can forward from), and larger
+// sizes octave rungs of them.
 void emit_stosb(SmallContext &c) {
   Gen g(c);
   Assembler &a = g.a;
-  constexpr unsigned kStringMax = 128;
-  Label more = a.newLabel();
-  g.cmp_n(kStringMax + 1);
-  a.jae(c.max == kStringMax ? c.big : more);
+  const unsigned unit = std::min(32u, g.widest()), leaf_max = std::min(c.max, 256u);
+  Label strings_end = a.newLabel(), more = a.newLabel();
+  g.cmp_n(128);
+  a.jae(strings_end);
   a.mov(rcx, rsi);
   a.xor_(eax, eax);
   a.rep().stosb();
   a.ret();
-  if (c.max == kStringMax) return;
+  g.bind_aligned(strings_end);
+  g.cmp_n(leaf_max + 1);
+  a.jae(c.max == leaf_max ? c.big : more);
+  g.head_tail_leaf(128, unit); // n in [128, 256]
+  if (c.max == leaf_max) return;
   g.bind_aligned(more);
-  g.rungs(kStringMax, std::min(32u, g.widest()));
+  g.rungs(256, unit);
 }
 
 // Up to 256 bytes (128 with max 128) without a branch on n: zmm stores at dst + 0, p1, p2 and o3,
@@ -309,8 +314,7 @@ constexpr SmallInfo kStrategies[] = {
      emit_masked},
     {Small::stosb,
      "stosb",
-     "one rep stosb up to 128 bytes (fast short strings), then head/tail rungs of stores up to "
-     "32 bytes",
+     "one rep stosb below 128 bytes (fast short strings), then head/tail stores up to 32 bytes",
      {Feature::erms, Feature::fsrm, N, N},
      emit_stosb},
     {Small::branchless,

@@ -1,4 +1,4 @@
-cmp rsi, 129                                ; 4881FE81000000
+cmp rsi, 128                                ; 4881FE80000000
 jae L1                                      ; 0F83........
 mov rcx, rsi                                ; 4889F1
 xor eax, eax                                ; 31C0
