@@ -203,7 +203,8 @@ void emit_masked(SmallContext &c) {
 // One `rep stosb` below 128 bytes: with FSRM (fast short rep mov; AMD Zen 3 and later also make
 // short rep stosb fast) the microcode start-up is a few cycles, and there are no branches to
 // mispredict on a mix of sizes. From 128 bytes rep stosb takes another microcode path (on Zen 5
-// 13.9 ns warm at 128..256 B against 2.9 at 127), so 128..256 bytes take one leaf of head/tail
+// 13.8 ns per call warm at 128 B, stream, against 2.9 at 96 B;
+// docs/tune-amd-family26-model2-small-stosb.txt), so 128..256 bytes take one leaf of head/tail
 // stores of at most 32 bytes (which a load right after them can forward from), and larger
 // sizes octave rungs of them.
 void emit_stosb(SmallContext &c) {
