@@ -66,7 +66,10 @@ std::string small_unsupported_reason(Small s, const CpuInfo &cpu);
 //! follow a masked or 64-byte store wait ~4 ns for it (reuse). For stream a tune there chose
 //! masked (worst band 1.00x memset warm against the tree's 1.14x;
 //! docs/tune-amd-family26-model2-masked-band.txt), but it needs AVX-512 and was measured on one
-//! CPU family: a tune chooses it, the default does not. Every CPU runs the tree.
+//! CPU family: a tune chooses it, the default does not. Every CPU runs the tree. On mixes of
+//! sizes the predictors cannot learn it takes 1.9x..2.4x memset's time on Zen 5, where stosb
+//! (reuse) and masked (stream) do not (docs/small-amd-family26-model2.txt); that too was
+//! measured on one CPU family only.
 SmallPath default_small(const CpuInfo &cpu, Intent intent);
 
 //! "masked, up to 256 B" style text.
