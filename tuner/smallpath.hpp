@@ -37,16 +37,18 @@ std::vector<uint64_t> small_max_sizes();
 //! Sizes each strategy is also measured at cold, consecutive destinations (stage 1).
 std::vector<uint64_t> small_cold_sizes();
 
-//! A strategy more than this factor slower than the fastest one cold, at any of
-//! small_cold_sizes(), is out however fast it is warm: on Zen 5 masked stores (before their
-//! prefetch) won warm by ~10% but took 5.8 ns against the tree's 3.2 for 8 consecutive cold
-//! bytes (stream).
+//! A strategy more than this factor slower cold than the median strategy (the lower median of an
+//! even count), at any of small_cold_sizes(), is out however fast it is warm: on Zen 5 masked
+//! stores (before their prefetch) won warm by ~10% but took 5.8 ns against the tree's 3.2 for 8
+//! consecutive cold bytes (stream).
 constexpr double kColdBand = 1.25;
 
 //! Cold, consecutive: each label's median ns per call at small_cold_sizes(), and the labels out
-//! by kColdBand, each with why ("8 B: 5.80 ns against 3.20"). Out one at a time, the furthest
-//! from the fastest of those left first, so that one strategy fast at one size and far slower
-//! at another cannot put every other one out.
+//! by kColdBand, each with why ("8 B: 5.80 ns against 3.20", the median's time). Against the
+//! median, not the fastest: on Zen 5 (reuse) two lucky points, ladder's 5.33 ns at 32 B (the
+//! others 7.12..8.25) and stosb's 4.72 at 64 B (the others 5.05..8.25), put every strategy but
+//! ladder out against the fastest, and ladder, 1.86x memset's time warm, was chosen
+//! (docs/small-amd-family26-model2-cold-band.txt).
 struct SmallCold {
   std::map<std::string, std::map<uint64_t, double>> ns;
   std::map<std::string, std::string> out;
