@@ -7,7 +7,9 @@
 //   rax  zero (stos source; clzero uses it as its address, after which only vector stores follow)
 //   r11  a dispatcher's class bound above INT32_MAX (cmp takes no imm64)
 //   xmm0/ymm0/zmm0  zero
-// A dispatcher's small path (small.cpp) uses rax, rcx and k1 besides, and xmm16..zmm16.
+// A dispatcher's small path (small.cpp) uses rax, rcx, rdx, r8, r9 and k1 besides
+// (before any class code runs: it returns or jumps to the classes with rsi and rdi intact), and
+// xmm16..zmm16.
 // Only caller-saved registers are touched and no stack is used, so kernels need no frame.
 #include "emit.hpp"
 

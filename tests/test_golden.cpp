@@ -707,8 +707,8 @@ std::unique_ptr<GeneratedCode> small_path(const SmallCase &c) {
 void PrintTo(const SmallCase &c, std::ostream *os) { *os << c.stem(); }
 
 //! The golden file of case `c`: small/<strategy>_<max>_<cpus>.asm, where <cpus> names every
-//! synthetic CPU on which the strategy's listing is the same as on c's (stosb emits the same
-//! code on all three, so one file serves them).
+//! synthetic CPU on which the strategy's listing is the same as on c's (one file serves every
+//! CPU a strategy emits the same code for).
 fs::path small_file(const SmallCase &c) {
   const std::string listing = small_path(c)->listing;
   std::string cpus;
