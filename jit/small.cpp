@@ -229,13 +229,15 @@ void emit_stosb(SmallContext &c) {
 
 // Up to 256 bytes (128 with max 128) without a branch on n: zmm stores at dst + 0, p1, p2 and o3,
 // all masked to the low min(n, 64) bytes, where
-//   o3 = max(n - 64, 0), p1 = o3 * 86 >> 8 (o3 / 3, rounded so that no gap exceeds 64), p2 = o3 -
-//   p1.
+//   o3 = max(n - 64, 0)
+//   p1 = o3 * 86 >> 8    (o3 / 3, rounded so that no gap exceeds 64)
+//   p2 = o3 - p1
 // Below 64 bytes every store is the same masked store at dst; from 64 every mask is full and the
 // stores overlap inside [dst, dst + n):
 //   n = 200: [0, 64) [45, 109) [91, 155) [136, 200)
 // A branch on n mispredicts on a mix of sizes (on Zen 5 the tree took 2.4x memset's time on
-// the log-uniform mix, 65536 calls); these stores take the same time at every n. Masked stores
+// the log-uniform mix, 65536 calls); these stores take the same time at every n, about half
+// memset's there, but at fixed sizes more than memset's in most runs (README). Masked stores
 // wait for a missing line (see masked), so each line is prefetched first: the stores' starts
 // and the last byte are at most 64 bytes apart. Masked-out bytes reach 64 bytes past dst at
 // most: a 64-byte window crossing a page goes to a tree, as in masked. Above the window, octave
