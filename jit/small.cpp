@@ -110,6 +110,17 @@ public:
     node(node, 0, sizes.size() - 1);
   }
 
+  //! Where sizes above `upto` go: straight to the classes when upto is max, else to the rungs
+  //! rungs_above() emits last.
+  Label above(unsigned upto) { return upto == max ? big : a.newLabel(); }
+
+  //! The octave rungs from `from` (see rungs()), bound at `l`; nothing when `l` is big.
+  void rungs_above(const Label &l, unsigned from, unsigned unit) {
+    if (l.id() == big.id()) return;
+    bind_aligned(l);
+    rungs(from, unit);
+  }
+
   //! Octave rungs in increasing order from `from` (a power of two, or 0): rung s clears
   //! (s, 2s] with head_tail_leaf(s) (n == 0 for s == 0); the last rung ends at max and sizes
   //! above go to big.
@@ -173,11 +184,11 @@ void emit_vec(SmallContext &c) {
 void emit_masked(SmallContext &c) {
   Gen g(c);
   Assembler &a = g.a;
-  Label less = a.newLabel(), more = a.newLabel(), cross = a.newLabel();
+  Label less = a.newLabel(), more = g.above(128), cross = a.newLabel();
   g.cmp_n(64);
   a.jb(less);
   g.cmp_n(128);
-  a.ja(c.max == 128 ? c.big : more); // with max 128 everything above is the classes'
+  a.ja(more);
 
   g.head_tail_leaf(64, 64);
   g.bind_aligned(less);
@@ -195,9 +206,7 @@ void emit_masked(SmallContext &c) {
   a.ret();
   g.bind_aligned(cross);
   g.tree(32, 32);
-  if (c.max == 128) return;
-  g.bind_aligned(more);
-  g.rungs(128, 64);
+  g.rungs_above(more, 128, 64);
 }
 
 // One `rep stosb` below 128 bytes: with FSRM (fast short rep mov; AMD Zen 3 and later also make
@@ -211,7 +220,7 @@ void emit_stosb(SmallContext &c) {
   Gen g(c);
   Assembler &a = g.a;
   const unsigned unit = std::min(32u, g.widest()), leaf_max = std::min(c.max, 256u);
-  Label strings_end = a.newLabel(), more = a.newLabel();
+  Label strings_end = a.newLabel(), more = g.above(leaf_max);
   g.cmp_n(128);
   a.jae(strings_end);
   a.mov(rcx, rsi);
@@ -220,11 +229,9 @@ void emit_stosb(SmallContext &c) {
   a.ret();
   g.bind_aligned(strings_end);
   g.cmp_n(leaf_max + 1);
-  a.jae(c.max == leaf_max ? c.big : more);
+  a.jae(more);
   g.head_tail_leaf(128, unit); // n in [128, 256]
-  if (c.max == leaf_max) return;
-  g.bind_aligned(more);
-  g.rungs(256, unit);
+  g.rungs_above(more, 256, unit);
 }
 
 // Up to 256 bytes (128 with max 128) without a branch on n: zmm stores at dst + 0, p1, p2 and o3,
@@ -246,9 +253,9 @@ void emit_branchless(SmallContext &c) {
   Gen g(c);
   Assembler &a = g.a;
   const unsigned window = std::min(c.max, 256u);
-  Label cross = a.newLabel(), more = a.newLabel();
+  Label cross = a.newLabel(), more = g.above(window);
   g.cmp_n(window + 1);
-  a.jae(c.max == window ? c.big : more);
+  a.jae(more);
   a.prefetcht0(byte_ptr(rdi));
   a.mov(eax, edi);
   a.and_(eax, 4095);
@@ -286,9 +293,7 @@ void emit_branchless(SmallContext &c) {
   a.ret();
   g.bind_aligned(cross);
   g.tree(window / 2, 64);
-  if (c.max == window) return;
-  g.bind_aligned(more);
-  g.rungs(window, 64);
+  g.rungs_above(more, window, 64);
 }
 
 constexpr Feature N = Feature::none;

@@ -564,6 +564,16 @@ Measurement cold_point(const std::string &label, uint64_t size, double ns, Inten
   return m;
 }
 
+// Cold points from a table: label -> ns at each of `sizes`.
+template <size_t N>
+void add_cold_table(std::vector<Measurement> &ms,
+                    const std::map<std::string, std::array<double, N>> &ns_at,
+                    const uint64_t (&sizes)[N], Intent intent) {
+  for (const auto &[label, ns] : ns_at)
+    for (size_t k = 0; k < N; ++k)
+      ms.push_back(cold_point(label, sizes[k], ns[k], intent));
+}
+
 } // namespace
 
 TEST(ChooseSmall, OneStrategyOutDoesNotPutTheOthersOut) {
@@ -575,10 +585,7 @@ TEST(ChooseSmall, OneStrategyOutDoesNotPutTheOthersOut) {
                                                           {"small:tree:256", {6.74, 5.58, 11.04}},
                                                           {"small:vec:256", {6.53, 5.42, 12.68}},
                                                           {"small:stosb:256", {4.93, 4.97, 17.77}}};
-  const uint64_t sizes[3] = {8, 64, 256};
-  for (const auto &[label, ns] : cold)
-    for (size_t k = 0; k < 3; ++k)
-      ms.push_back(cold_point(label, sizes[k], ns[k], Intent::reuse));
+  add_cold_table(ms, cold, {8, 64, 256}, Intent::reuse);
   const SmallCold c = small_cold(ms, Intent::reuse);
   ASSERT_EQ(c.out.size(), 1u);
   EXPECT_EQ(c.out.begin()->first, "small:stosb:256");
@@ -599,10 +606,7 @@ TEST(ChooseSmall, LuckyColdPointsDoNotPutTheOthersOut) {
       {"small:masked:256", {7.35, 7.12, 6.68, 12.41}},
       {"small:stosb:256", {6.92, 7.50, 4.72, 12.86}},
       {"small:branchless:256", {8.04, 8.25, 8.25, 11.60}}};
-  const uint64_t sizes[4] = {8, 32, 64, 256};
-  for (const auto &[label, ns] : cold)
-    for (size_t k = 0; k < 4; ++k)
-      ms.push_back(cold_point(label, sizes[k], ns[k], Intent::reuse));
+  add_cold_table(ms, cold, {8, 32, 64, 256}, Intent::reuse);
   const SmallCold c = small_cold(ms, Intent::reuse);
   ASSERT_EQ(c.out.size(), 1u);
   EXPECT_EQ(c.out.begin()->first, "small:branchless:256");
