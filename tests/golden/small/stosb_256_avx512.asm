@@ -1,8 +1,16 @@
 cmp rsi, 128                                ; 4881FE80000000
 jae L1                                      ; 0F83........
+cmp rsi, 64                                 ; 4883FE40
+je L2                                       ; 0F84........
 mov rcx, rsi                                ; 4889F1
 xor eax, eax                                ; 31C0
 rep stos byte ptr [rdi], al                 ; F3AA
+ret                                         ; C3
+align 64
+L2:
+vpxord xmm16, xmm16, xmm16                  ; 62A17D00EFC0
+vmovdqu64 ymmword ptr [rdi], ymm16          ; 62E1FE287F07
+vmovdqu64 ymmword ptr [rdi+rsi-32], ymm16   ; 62E1FE287F4437FF
 ret                                         ; C3
 align 64
 L1:

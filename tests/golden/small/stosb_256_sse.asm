@@ -1,8 +1,18 @@
 cmp rsi, 128                                ; 4881FE80000000
 jae L1                                      ; 0F83........
+cmp rsi, 64                                 ; 4883FE40
+je L2                                       ; 0F84........
 mov rcx, rsi                                ; 4889F1
 xor eax, eax                                ; 31C0
 rep stos byte ptr [rdi], al                 ; F3AA
+ret                                         ; C3
+align 64
+L2:
+pxor xmm0, xmm0                             ; 660FEFC0
+movdqu xmmword ptr [rdi], xmm0              ; F30F7F07
+movdqu xmmword ptr [rdi+16], xmm0           ; F30F7F4710
+movdqu xmmword ptr [rdi+rsi-32], xmm0       ; F30F7F4437E0
+movdqu xmmword ptr [rdi+rsi-16], xmm0       ; F30F7F4437F0
 ret                                         ; C3
 align 64
 L1:
