@@ -305,7 +305,42 @@ void emit_branchless_upto(SmallContext &c, unsigned most) {
 }
 
 void emit_branchless(SmallContext &c) { emit_branchless_upto(c, 256); }
-void emit_branchless128(SmallContext &c) { emit_branchless_upto(c, 128); }
+void emit_branchless128(SmallContext &c) {
+  Gen g(c);
+  Assembler &a = g.a;
+  const unsigned window = std::min(c.max, 256u);
+  Label less = a.newLabel(), cross = a.newLabel(), more = g.above(window);
+  g.cmp_n(64);
+  a.jb(less);
+  g.cmp_n(window + 1);
+  a.jae(more);
+  a.lea(rcx, ptr(rsi, -64));
+  a.imul(r8, rcx, 86);
+  a.shr(r8, 8); // p1
+  a.mov(r9, rcx);
+  a.sub(r9, r8); // p2
+  g.zero_vector();
+  a.vmovdqu64(zmmword_ptr(rdi), zmm16);
+  a.vmovdqu64(zmmword_ptr(rdi, r8), zmm16);
+  a.vmovdqu64(zmmword_ptr(rdi, r9), zmm16);
+  a.vmovdqu64(zmmword_ptr(rdi, rcx), zmm16);
+  a.ret();
+  g.bind_aligned(less);
+  a.prefetcht0(byte_ptr(rdi));
+  a.mov(eax, edi);
+  a.and_(eax, 4095);
+  a.cmp(eax, 4096 - 64);
+  a.ja(cross);
+  a.mov(rax, -1);
+  a.bzhi(rax, rax, rsi);
+  a.kmovq(k1, rax);
+  g.zero_vector();
+  a.k(k1).vmovdqu8(zmmword_ptr(rdi), zmm16);
+  a.ret();
+  g.bind_aligned(cross);
+  g.tree(32, 32);
+  g.rungs_above(more, window, 64);
+}
 
 constexpr Feature N = Feature::none;
 
