@@ -215,10 +215,10 @@ void emit_masked(SmallContext &c) {
 // 13.8 ns per call warm at 128 B, stream, against 2.9 at 96 B;
 // docs/tune-amd-family26-model2-small-stosb.txt), so 128..256 bytes take one leaf of head/tail
 // stores of at most 32 bytes (which a load right after them can forward from), and larger
-// sizes octave rungs of them. Exactly 64 bytes takes two such stores too: rep stosb writes 64
-// bytes as one line-wide store, which a load right after waits for (on Zen 5, reuse, 1.05x
-// memset's time at 64 B against 0.66..0.75x at 32..63 and 65..96 B;
-// docs/small-placement-stosb-amd-family26-model2.txt). Its branch is rarely taken on a mix.
+// sizes octave rungs of them. Exactly 64 bytes takes two such stores too: a load right after a
+// 64-byte rep stosb waits for it (on Zen 5, reuse, 1.05x memset's time at 64 B against
+// 0.66..0.75x at 32..63 and 65..96 B; docs/small-stosb-64-amd-family26-model2.txt). The
+// branch is rarely taken on a mix, so it predicts.
 void emit_stosb(SmallContext &c) {
   Gen g(c);
   Assembler &a = g.a;
@@ -241,26 +241,25 @@ void emit_stosb(SmallContext &c) {
   g.rungs_above(more, 256, unit);
 }
 
-// Up to `most` bytes (256 or 128; at most max) without a branch on n: zmm stores masked to the
-// low min(n, 64) bytes. With most = 256 four of them, at dst + 0, p1, p2 and o3, where
+// Up to 256 bytes (128 with max 128) without a branch on n: zmm stores at dst + 0, p1, p2 and o3,
+// all masked to the low min(n, 64) bytes, where
 //   o3 = max(n - 64, 0)
 //   p1 = o3 * 86 >> 8    (o3 / 3, rounded so that no gap exceeds 64)
 //   p2 = o3 - p1
-// and with most = 128 two, at dst + 0 and o3. Below 64 bytes every store is the same masked
-// store at dst; from 64 every mask is full and the stores overlap inside [dst, dst + n):
+// Below 64 bytes every store is the same masked store at dst; from 64 every mask is full and the
+// stores overlap inside [dst, dst + n):
 //   n = 200: [0, 64) [45, 109) [91, 155) [136, 200)
 // A branch on n mispredicts on a mix of sizes (on Zen 5 the tree took 2.4x memset's time on
 // the log-uniform mix, 65536 calls); these stores take the same time at every n, about half
-// memset's there, but four stores at fixed sizes cost more than memset's one or two in most
-// runs (README): branchless128 stores two, and 129..256 bytes take one leaf of zmm head/tail
-// stores behind one branch. Masked stores wait for a missing line (see masked), so each line is
-// prefetched first: the stores' starts and the last byte are at most 64 bytes apart.
-// Masked-out bytes reach 64 bytes past dst at most: a 64-byte window crossing a page goes to a
-// tree, as in masked. Above `most`, octave rungs of zmm head/tail stores.
-void emit_branchless_upto(SmallContext &c, unsigned most) {
+// memset's there, but at fixed sizes more than memset's in most runs (README). Masked stores
+// wait for a missing line (see masked), so each line is prefetched first: the stores' starts
+// and the last byte are at most 64 bytes apart. Masked-out bytes reach 64 bytes past dst at
+// most: a 64-byte window crossing a page goes to a tree, as in masked. Above the window, octave
+// rungs of zmm head/tail stores.
+void emit_branchless(SmallContext &c) {
   Gen g(c);
   Assembler &a = g.a;
-  const unsigned window = std::min(c.max, most);
+  const unsigned window = std::min(c.max, 256u);
   Label cross = a.newLabel(), more = g.above(window);
   g.cmp_n(window + 1);
   a.jae(more);
@@ -304,44 +303,6 @@ void emit_branchless_upto(SmallContext &c, unsigned most) {
   g.rungs_above(more, window, 64);
 }
 
-void emit_branchless(SmallContext &c) { emit_branchless_upto(c, 256); }
-void emit_branchless128(SmallContext &c) {
-  Gen g(c);
-  Assembler &a = g.a;
-  const unsigned window = std::min(c.max, 256u);
-  Label less = a.newLabel(), cross = a.newLabel(), more = g.above(window);
-  g.cmp_n(64);
-  a.jb(less);
-  g.cmp_n(window + 1);
-  a.jae(more);
-  a.lea(rcx, ptr(rsi, -64));
-  a.imul(r8, rcx, 86);
-  a.shr(r8, 8); // p1
-  a.mov(r9, rcx);
-  a.sub(r9, r8); // p2
-  g.zero_vector();
-  a.vmovdqu64(zmmword_ptr(rdi), zmm16);
-  a.vmovdqu64(zmmword_ptr(rdi, r8), zmm16);
-  a.vmovdqu64(zmmword_ptr(rdi, r9), zmm16);
-  a.vmovdqu64(zmmword_ptr(rdi, rcx), zmm16);
-  a.ret();
-  g.bind_aligned(less);
-  a.prefetcht0(byte_ptr(rdi));
-  a.mov(eax, edi);
-  a.and_(eax, 4095);
-  a.cmp(eax, 4096 - 64);
-  a.ja(cross);
-  a.mov(rax, -1);
-  a.bzhi(rax, rax, rsi);
-  a.kmovq(k1, rax);
-  g.zero_vector();
-  a.k(k1).vmovdqu8(zmmword_ptr(rdi), zmm16);
-  a.ret();
-  g.bind_aligned(cross);
-  g.tree(32, 32);
-  g.rungs_above(more, window, 64);
-}
-
 constexpr Feature N = Feature::none;
 
 constexpr SmallInfo kStrategies[] = {
@@ -378,12 +339,6 @@ constexpr SmallInfo kStrategies[] = {
      "(page-cross guard), then zmm head/tail rungs",
      {Feature::avx512f, Feature::avx512bw, Feature::avx512vl, Feature::bmi2},
      emit_branchless},
-    {Small::branchless128,
-     "branchless128",
-     "no branch on n up to 128 bytes: two overlapping AVX-512 stores masked to min(n, 64) bytes "
-     "(page-cross guard), then zmm head/tail rungs",
-     {Feature::avx512f, Feature::avx512bw, Feature::avx512vl, Feature::bmi2},
-     emit_branchless128},
 };
 
 } // namespace

@@ -217,7 +217,7 @@ TEST(small_Profile, BadInputGetsAClearError) {
       {"[small.reuse]\nstrategy = 1\nmax = 256\n", "small.reuse.strategy: must be a string"},
       {"[small.reuse]\nstrategy = \"fast\"\nmax = 256\n",
        "small.reuse.strategy: unknown strategy \"fast\" (known: tree, ladder, vec, masked, stosb, "
-       "branchless, branchless128)"},
+       "branchless)"},
       {"[small.reuse]\nstrategy = \"tree\"\n", "small.reuse.max: missing"},
       {"[small.reuse]\nstrategy = \"tree\"\nmax = 300\n",
        "small.reuse.max: must be one of 128, 256, 512, 1024, got 300"},
