@@ -378,12 +378,25 @@ int cmd_trace(const TraceArgs &a) {
 }
 
 int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
+  // The studies measure their own sizes and intents and print no JSON: a flag they would ignore
+  // is refused, not dropped silently.
+  const bool row_flags =
+      a.sizes || !a.json.empty() || a.intent != "both" || a.warm_only || a.no_warm;
   if (!a.mix.empty()) {
-    if (a.seeds || a.sizes || !a.json.empty() || a.intent != "both" || !extras.empty()) {
+    if (a.seeds || a.small || row_flags || !extras.empty()) {
       std::cerr << "clearjit bench: --mix takes only PROFILE and --repetitions\n";
       return 2;
     }
     return cmd_bench_mix(a);
+  }
+  if (a.small && (a.seeds || row_flags)) {
+    std::cerr << "clearjit bench: --small takes only PROFILE, --repetitions and --benchmark_* "
+                 "flags\n";
+    return 2;
+  }
+  if (a.seeds && (row_flags || !a.profile.empty())) {
+    std::cerr << "clearjit bench: --seeds takes only --repetitions and --benchmark_* flags\n";
+    return 2;
   }
   CompareOptions o;
   o.profile = a.profile;
