@@ -557,10 +557,11 @@ void add_warm_study(std::vector<Measurement> &ms, const char *label, double fixe
     add(0, mix, mix_ns);
 }
 
-// A cold clear of `size` bytes at consecutive destinations taking `ns` per call.
-Measurement cold_point(const std::string &label, uint64_t size, double ns, Intent intent) {
+// A cold clear of `size` bytes at `pattern` destinations taking `ns` per call.
+Measurement cold_point(const std::string &label, uint64_t size, double ns, Intent intent,
+                       Pattern pattern = Pattern::consecutive) {
   Measurement m = point(label, size, double(size) / ns, intent);
-  m.pattern = Pattern::consecutive;
+  m.pattern = pattern;
   return m;
 }
 
@@ -568,10 +569,11 @@ Measurement cold_point(const std::string &label, uint64_t size, double ns, Inten
 template <size_t N>
 void add_cold_table(std::vector<Measurement> &ms,
                     const std::map<std::string, std::array<double, N>> &ns_at,
-                    const uint64_t (&sizes)[N], Intent intent) {
+                    const uint64_t (&sizes)[N], Intent intent,
+                    Pattern pattern = Pattern::consecutive) {
   for (const auto &[label, ns] : ns_at)
     for (size_t k = 0; k < N; ++k)
-      ms.push_back(cold_point(label, sizes[k], ns[k], intent));
+      ms.push_back(cold_point(label, sizes[k], ns[k], intent, pattern));
 }
 
 } // namespace
@@ -615,6 +617,37 @@ TEST(ChooseSmall, LuckyColdPointsDoNotPutTheOthersOut) {
   add_warm_study(ms, "small:ladder:256", 2.8, 10.3, {}, Intent::reuse);
   add_warm_study(ms, "small:stosb:256", 4.0, 4.1, {}, Intent::reuse);
   EXPECT_EQ(choose_small(ms, Intent::reuse, {Small::tree, 256}).strategy, Small::stosb);
+}
+
+TEST(ChooseSmall, ScatteredAndConsecutiveCountAlike) {
+  // Zen 5 (reuse, docs/small-stosb-cold-amd-family26-model2.txt): rep stosb below 128 B was
+  // faster than the tree at consecutive destinations and slower at scattered ones. Each size's
+  // cold time is the geometric mean of both patterns: stosb's gain pays for its loss; a
+  // strategy as fast consecutively and 2x slower scattered is out; cached points are ignored.
+  std::vector<Measurement> ms;
+  const uint64_t sizes[] = {8, 64};
+  add_cold_table(ms,
+                 std::map<std::string, std::array<double, 2>>{{"small:tree:256", {6.2, 4.8}},
+                                                              {"small:stosb:256", {4.8, 4.6}},
+                                                              {"small:masked:256", {6.3, 4.9}},
+                                                              {"small:vec:256", {6.2, 4.8}}},
+                 sizes, Intent::reuse, Pattern::consecutive);
+  add_cold_table(ms,
+                 std::map<std::string, std::array<double, 2>>{{"small:tree:256", {67.2, 70.2}},
+                                                              {"small:stosb:256", {92.5, 67.5}},
+                                                              {"small:masked:256", {75.0, 71.0}},
+                                                              {"small:vec:256", {140.0, 70.0}}},
+                 sizes, Intent::reuse, Pattern::scattered);
+  ms.push_back(cold_point("small:stosb:256", 8, 500, Intent::reuse, Pattern::cached));
+  const SmallCold c = small_cold(ms, Intent::reuse);
+  EXPECT_DOUBLE_EQ(c.measured.at("small:stosb:256").at({Pattern::scattered, 8}), 92.5);
+  EXPECT_DOUBLE_EQ(c.measured.at("small:stosb:256").at({Pattern::consecutive, 8}), 4.8);
+  EXPECT_FALSE(c.measured.at("small:stosb:256").count({Pattern::cached, 8}));
+  EXPECT_NEAR(c.ns.at("small:stosb:256").at(8), std::sqrt(4.8 * 92.5), 1e-9);
+  // At 8 B: tree 20.41, stosb 21.07, masked 21.74, vec 29.46; the median (lower of 4) 21.07.
+  ASSERT_EQ(c.out.size(), 1u);
+  EXPECT_EQ(c.out.begin()->first, "small:vec:256");
+  EXPECT_EQ(c.out.begin()->second, "8 B: 29.46 ns against 21.07");
 }
 
 TEST(ChooseSmall, TheWorstBandAgainstMemsetChoosesNotTheAverage) {

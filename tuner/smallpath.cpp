@@ -115,13 +115,21 @@ std::vector<uint64_t> small_cold_sizes() { return {8, 32, 64, 256}; }
 
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   SmallCold c;
-  std::map<std::string, std::map<uint64_t, std::vector<double>>> samples;
+  std::map<std::string, std::map<std::pair<Pattern, uint64_t>, std::vector<double>>> samples;
   for (const Measurement &m : ms)
-    if (!m.warm && m.intent == intent && m.pattern == Pattern::consecutive && m.gbps > 0)
-      samples[m.spec][m.size].push_back(double(m.size) / m.gbps);
-  for (const auto &[label, by_size] : samples)
-    for (const auto &[size, ns] : by_size)
-      c.ns[label][size] = median(ns);
+    if (!m.warm && m.intent == intent && m.pattern != Pattern::cached && m.gbps > 0)
+      samples[m.spec][{m.pattern, m.size}].push_back(double(m.size) / m.gbps);
+  // Both cold patterns count alike, as for the kernels (choose.hpp): the geometric mean of the
+  // patterns measured at a size.
+  for (const auto &[label, by_point] : samples) {
+    std::map<uint64_t, std::vector<double>> at;
+    for (const auto &[point, ns] : by_point) {
+      c.measured[label][point] = median(ns);
+      at[point.second].push_back(median(ns));
+    }
+    for (const auto &[size, ns] : at)
+      c.ns[label][size] = geomean(ns);
+  }
   // The reference at each size is the median strategy (the lower median of an even count), not
   // the fastest: one lucky point must not put the others out, nor one strategy fast at one size
   // and far slower at another.
@@ -211,9 +219,9 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
             add(small_label(p), Call::kernel, i, 0, mix, code(i, p, copy), copy);
       }
       if (stage == 1)
-        for (uint64_t size : small_cold_sizes())
-          jobs.push_back(
-              in_pattern(Job(small_label(p), code(i, p, 0), size, i), Pattern::consecutive));
+        for (Pattern pattern : kPatterns)
+          for (uint64_t size : small_cold_sizes())
+            jobs.push_back(in_pattern(Job(small_label(p), code(i, p, 0), size, i), pattern));
     }
   }
   return jobs;
@@ -298,18 +306,20 @@ std::string small_study_text(const SmallStudy &s) {
     }
     t << "\n";
     const SmallCold cold = small_cold(s.measurements, i);
-    for (uint64_t size : small_cold_sizes()) {
-      t << "  " << padded(human_bytes(size) + " cold, consecutive", -22);
-      for (const std::string &l : labels) {
-        auto it = cold.ns.find(l);
-        const bool has = it != cold.ns.end() && it->second.count(size);
-        t << " " << (has ? fmt("%17.2f", it->second.at(size)) : padded("-", 17));
+    for (Pattern pattern : {Pattern::consecutive, Pattern::scattered})
+      for (uint64_t size : small_cold_sizes()) {
+        t << "  "
+          << padded(human_bytes(size) + " cold, " + std::string(pattern_name(pattern)), -22);
+        for (const std::string &l : labels) {
+          auto it = cold.measured.find(l);
+          const bool has = it != cold.measured.end() && it->second.count({pattern, size});
+          t << " " << (has ? fmt("%17.2f", it->second.at({pattern, size})) : padded("-", 17));
+        }
+        t << "\n";
       }
-      t << "\n";
-    }
     for (const auto &[label, why] : cold.out)
       t << "  out: " << label.substr(6) << ", more than " << fmt("%.2f", kColdBand)
-        << "x the median strategy cold (" << why << ")\n";
+        << "x the median strategy cold, both patterns' geometric mean (" << why << ")\n";
   }
   return t.str();
 }

@@ -34,7 +34,7 @@ constexpr int kSmallPlacements = 3;
 //! Sizes the max is chosen on, for the chosen strategy: 160 B..1 KiB.
 std::vector<uint64_t> small_max_sizes();
 
-//! Sizes each strategy is also measured at cold, consecutive destinations (stage 1).
+//! Sizes each strategy is also measured at cold destinations, consecutive and scattered (stage 1).
 std::vector<uint64_t> small_cold_sizes();
 
 //! A strategy more than this factor slower cold than the median strategy (the lower median of an
@@ -43,13 +43,18 @@ std::vector<uint64_t> small_cold_sizes();
 //! consecutive cold bytes (stream).
 constexpr double kColdBand = 1.25;
 
-//! Cold, consecutive: each label's median ns per call at small_cold_sizes(), and the labels out
-//! by kColdBand, each with why ("8 B: 5.80 ns against 3.20", the median's time). Against the
+//! Cold: each label's median ns per call at small_cold_sizes() in each pattern (`measured`), their
+//! geometric mean over the patterns at each size (`ns`; scattered and consecutive count alike,
+//! as for the kernels), and the labels out by kColdBand on `ns`, each with why ("8 B: 5.80 ns
+//! against 3.20", the median's time). Scattered counts since on Zen 5 (reuse) rep stosb took
+//! 90..97 ns per call below 128 B against the tree's 67..80, while consecutive it was faster
+//! (docs/small-stosb-cold-amd-family26-model2.txt). Against the
 //! median, not the fastest: on Zen 5 (reuse) two lucky points, ladder's 5.33 ns at 32 B (the
 //! others 7.12..8.25) and stosb's 4.72 at 64 B (the others 5.05..8.25), put every strategy but
 //! ladder out against the fastest, and ladder, 1.86x memset's time warm, was chosen
 //! (docs/small-amd-family26-model2-cold-band.txt).
 struct SmallCold {
+  std::map<std::string, std::map<std::pair<Pattern, uint64_t>, double>> measured;
   std::map<std::string, std::map<uint64_t, double>> ns;
   std::map<std::string, std::string> out;
 };
