@@ -119,17 +119,13 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   for (const Measurement &m : ms)
     if (!m.warm && m.intent == intent && m.pattern != Pattern::cached && m.gbps > 0)
       samples[m.spec][{m.pattern, m.size}].push_back(double(m.size) / m.gbps);
-  // Both cold patterns count alike, as for the kernels (choose.hpp): the geometric mean of the
-  // patterns measured at a size.
-  for (const auto &[label, by_point] : samples) {
-    std::map<uint64_t, std::vector<double>> at;
+  // Only consecutive points decide: scattered ones are shown, but at the study's repetitions one
+  // point can be 2x its neighbours (docs/small-cold-scattered-amd-family26-model2.txt).
+  for (const auto &[label, by_point] : samples)
     for (const auto &[point, ns] : by_point) {
       c.measured[label][point] = median(ns);
-      at[point.second].push_back(median(ns));
+      if (point.first == Pattern::consecutive) c.ns[label][point.second] = median(ns);
     }
-    for (const auto &[size, ns] : at)
-      c.ns[label][size] = geomean(ns);
-  }
   // The reference at each size is the median strategy (the lower median of an even count), not
   // the fastest: one lucky point must not put the others out, nor one strategy fast at one size
   // and far slower at another.
@@ -319,7 +315,7 @@ std::string small_study_text(const SmallStudy &s) {
       }
     for (const auto &[label, why] : cold.out)
       t << "  out: " << label.substr(6) << ", more than " << fmt("%.2f", kColdBand)
-        << "x the median strategy cold, both patterns' geometric mean (" << why << ")\n";
+        << "x the median strategy cold, consecutive (" << why << ")\n";
   }
   return t.str();
 }

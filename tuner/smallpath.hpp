@@ -43,16 +43,16 @@ std::vector<uint64_t> small_cold_sizes();
 //! consecutive cold bytes (stream).
 constexpr double kColdBand = 1.25;
 
-//! Cold: each label's median ns per call at small_cold_sizes() in each pattern (`measured`), their
-//! geometric mean over the patterns at each size (`ns`; scattered and consecutive count alike,
-//! as for the kernels), and the labels out by kColdBand on `ns`, each with why ("8 B: 5.80 ns
-//! against 3.20", the median's time). Scattered counts since on Zen 5 (reuse) rep stosb took
-//! 90..97 ns per call below 128 B against the tree's 67..80, while consecutive it was faster
-//! (docs/small-stosb-cold-amd-family26-model2.txt). Against the
-//! median, not the fastest: on Zen 5 (reuse) two lucky points, ladder's 5.33 ns at 32 B (the
-//! others 7.12..8.25) and stosb's 4.72 at 64 B (the others 5.05..8.25), put every strategy but
-//! ladder out against the fastest, and ladder, 1.86x memset's time warm, was chosen
-//! (docs/small-amd-family26-model2-cold-band.txt).
+//! Cold: each label's median ns per call at small_cold_sizes() in each pattern (`measured`), and
+//! the labels out by kColdBand on the consecutive points (`ns`), each with why ("8 B: 5.80 ns
+//! against 3.20", the median's time). Scattered points are shown, not used: on Zen 5 they
+//! matter (reuse: rep stosb below 128 B took 90..97 ns per call against the tree's 67..80 at 15
+//! repetitions, docs/small-stosb-cold-amd-family26-model2.txt), but at the study's repetitions
+//! single points were up to 2x their neighbours and put strategies out at random
+//! (docs/small-cold-scattered-amd-family26-model2.txt). Against the median, not the fastest: on
+//! Zen 5 (reuse) two lucky points, ladder's 5.33 ns at 32 B (the others 7.12..8.25) and stosb's
+//! 4.72 at 64 B (the others 5.05..8.25), put every strategy but ladder out against the fastest,
+//! and ladder, 1.86x memset's time warm, was chosen (docs/small-amd-family26-model2-cold-band.txt).
 struct SmallCold {
   std::map<std::string, std::map<std::pair<Pattern, uint64_t>, double>> measured;
   std::map<std::string, std::map<uint64_t, double>> ns;
