@@ -217,8 +217,8 @@ void emit_masked(SmallContext &c) {
 // stores of at most 32 bytes (which a load right after them can forward from), and larger
 // sizes octave rungs of them. Exactly 64 bytes takes two such stores too: a load right after a
 // 64-byte rep stosb waits for it (on Zen 5, reuse, 1.05x memset's time at 64 B against
-// 0.66..0.75x at 32..63 and 65..96 B; docs/small-stosb-64-amd-family26-model2.txt). The
-// branch is rarely taken on a mix, so it predicts.
+// 0.66..0.75x at 32..63 and 65..96 B; docs/small-stosb-64-amd-family26-model2.txt). Few
+// calls of a mix take the branch (5% of the objects mix, which measured about 8% slower for it).
 void emit_stosb(SmallContext &c) {
   Gen g(c);
   Assembler &a = g.a;
@@ -329,8 +329,8 @@ constexpr SmallInfo kStrategies[] = {
      emit_masked},
     {Small::stosb,
      "stosb",
-     "one rep stosb below 128 bytes but 64 (fast short strings), then head/tail stores up to 32 "
-     "bytes",
+     "one rep stosb below 128 bytes except at 64 (fast short strings), then head/tail stores up "
+     "to 32 bytes",
      {Feature::erms, Feature::fsrm, N, N},
      emit_stosb},
     {Small::branchless,

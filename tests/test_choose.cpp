@@ -622,7 +622,7 @@ TEST(ChooseSmall, LuckyColdPointsDoNotPutTheOthersOut) {
 TEST(ChooseSmall, ScatteredPointsAreShownNotUsed) {
   // A Zen 5 study (stream, docs/small-cold-scattered-amd-family26-model2.txt): at the study's
   // repetitions masked took 108.81 ns at 64 B scattered against the others' 49.54..80.44, about
-  // 2x its own 44.92 at 32 B; counted, it put masked out. Only consecutive points decide; the
+  // 2.4x its own 44.92 at 32 B; counted, it put masked out. Only consecutive points decide; the
   // scattered ones are kept for the study text, cached ones not at all.
   std::vector<Measurement> ms;
   const uint64_t sizes[] = {32, 64};

@@ -46,9 +46,9 @@ constexpr double kColdBand = 1.25;
 //! Cold: each label's median ns per call at small_cold_sizes() in each pattern (`measured`), and
 //! the labels out by kColdBand on the consecutive points (`ns`), each with why ("8 B: 5.80 ns
 //! against 3.20", the median's time). Scattered points are shown, not used: on Zen 5 they
-//! matter (reuse: rep stosb below 128 B took 90..97 ns per call against the tree's 67..80 at 15
-//! repetitions, docs/small-stosb-cold-amd-family26-model2.txt), but at the study's repetitions
-//! single points were up to 2x their neighbours and put strategies out at random
+//! matter (reuse: rep stosb below 128 B took 89..100 ns per call against the tree's 67..80
+//! at 11..15 repetitions, docs/small-stosb-cold-amd-family26-model2.txt), but at the study's
+//! repetitions single points were up to 2x their neighbours and put strategies out at random
 //! (docs/small-cold-scattered-amd-family26-model2.txt). Against the median, not the fastest: on
 //! Zen 5 (reuse) two lucky points, ladder's 5.33 ns at 32 B (the others 7.12..8.25) and stosb's
 //! 4.72 at 64 B (the others 5.05..8.25), put every strategy but ladder out against the fastest,
