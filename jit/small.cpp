@@ -215,8 +215,8 @@ void emit_masked(SmallContext &c) {
 // 13.8 ns per call warm at 128 B, stream, against 2.9 at 96 B;
 // docs/tune-amd-family26-model2-small-stosb.txt), so 128..256 bytes take one leaf of head/tail
 // stores of at most 32 bytes (which a load right after them can forward from), and larger
-// sizes octave rungs of them. Exactly 64 bytes takes two such stores too: a load right after a
-// 64-byte rep stosb waits for it (on Zen 5, reuse, 1.05x memset's time at 64 B against
+// sizes octave rungs of them. Exactly 64 bytes takes a head/tail leaf of them too: a load right
+// after a 64-byte rep stosb waits for it (on Zen 5, reuse, 1.05x memset's time at 64 B against
 // 0.66..0.75x at 32..63 and 65..96 B; docs/small-stosb-64-amd-family26-model2.txt). Few
 // calls of a mix take the branch (5% of the objects mix, which measured about 8% slower for it).
 void emit_stosb(SmallContext &c) {

@@ -48,7 +48,7 @@ constexpr double kColdBand = 1.25;
 //! against 3.20", the median's time). Scattered points are shown, not used: on Zen 5 they
 //! matter (reuse: rep stosb below 128 B took 89..100 ns per call against the tree's 67..80
 //! at 11..15 repetitions, docs/small-stosb-cold-amd-family26-model2.txt), but at the study's
-//! repetitions single points were up to 2x their neighbours and put strategies out at random
+//! repetitions single points were up to 2.4x their neighbours and put strategies out at random
 //! (docs/small-cold-scattered-amd-family26-model2.txt). Against the median, not the fastest: on
 //! Zen 5 (reuse) two lucky points, ladder's 5.33 ns at 32 B (the others 7.12..8.25) and stosb's
 //! 4.72 at 64 B (the others 5.05..8.25), put every strategy but ladder out against the fastest,
