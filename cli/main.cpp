@@ -555,8 +555,9 @@ int main(int argc, char **argv) {
                   "only the warm small sizes and mixes (ns per call against memset)");
   bench->add_flag("--no-warm", bench_args.no_warm,
                   "only the size rows (cold and cached destinations), no warm small sizes");
-  bench->add_flag("--small", bench_args.small,
-                  "the tuner's small-path study: every strategy and limit, warm, beside memset");
+  bench->add_flag(
+      "--small", bench_args.small,
+      "the tuner's small-path study: every strategy and limit, warm and cold, beside memset");
   bench->add_flag("--seeds", bench_args.seeds,
                   "rerun the seeds' experiments (1 GiB chunk study, movnti against rep stosb)");
   bench->add_option("--mix", bench_args.mix,
