@@ -121,6 +121,31 @@ public:
     rungs(from, unit);
   }
 
+  //! The head of a masked store's path (masked, branchless): a prefetch of dst (a masked store
+  //! waits for a missing line, a prefetch does not; see emit_masked), then to `cross` when the
+  //! 64 bytes from dst cross a page, where masked stores are slow.
+  void prefetch_or_cross(const Label &cross) {
+    a.prefetcht0(byte_ptr(rdi));
+    a.mov(eax, edi);
+    a.and_(eax, 4095);
+    a.cmp(eax, 4096 - 64);
+    a.ja(cross);
+  }
+
+  //! k1 = the low min(n, 64) bits, for n up to `most`.
+  void mask_low_n(unsigned most) {
+    a.mov(rax, -1);
+    if (most >= 256) { // bzhi reads the low 8 bits of its index: 256 would read as 0
+      a.mov(ecx, 255);
+      a.cmp(esi, ecx);
+      a.cmovb(ecx, esi);
+      a.bzhi(rax, rax, rcx);
+    } else {
+      a.bzhi(rax, rax, rsi); // an index of 64 or more keeps every bit
+    }
+    a.kmovq(k1, rax);
+  }
+
   //! Octave rungs in increasing order from `from` (a power of two, or 0): rung s clears
   //! (s, 2s] with head_tail_leaf(s) (n == 0 for s == 0); the last rung ends at max and sizes
   //! above go to big.
@@ -192,15 +217,8 @@ void emit_masked(SmallContext &c) {
 
   g.head_tail_leaf(64, 64);
   g.bind_aligned(less);
-  // A masked store waits for a missing line, a prefetch does not (see above).
-  a.prefetcht0(byte_ptr(rdi));
-  a.mov(eax, edi);
-  a.and_(eax, 4095);
-  a.cmp(eax, 4096 - 64);
-  a.ja(cross);
-  a.mov(rax, -1);
-  a.bzhi(rax, rax, rsi); // bits 0..n-1
-  a.kmovq(k1, rax);
+  g.prefetch_or_cross(cross);
+  g.mask_low_n(63);
   g.zero_vector();
   a.k(k1).vmovdqu8(zmmword_ptr(rdi), zmm16);
   a.ret();
@@ -263,21 +281,8 @@ void emit_branchless(SmallContext &c) {
   Label cross = a.newLabel(), more = g.above(window);
   g.cmp_n(window + 1);
   a.jae(more);
-  a.prefetcht0(byte_ptr(rdi));
-  a.mov(eax, edi);
-  a.and_(eax, 4095);
-  a.cmp(eax, 4096 - 64);
-  a.ja(cross);
-  a.mov(rax, -1);
-  if (window == 256) { // bzhi reads the low 8 bits of its index: 256 would read as 0
-    a.mov(ecx, 255);
-    a.cmp(esi, ecx);
-    a.cmovb(ecx, esi);
-    a.bzhi(rax, rax, rcx);
-  } else {
-    a.bzhi(rax, rax, rsi); // an index of 64 or more keeps every bit
-  }
-  a.kmovq(k1, rax);
+  g.prefetch_or_cross(cross);
+  g.mask_low_n(window);
   a.xor_(edx, edx);
   a.lea(rcx, ptr(rsi, -64));
   a.cmp(rsi, 64);

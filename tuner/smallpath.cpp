@@ -120,11 +120,12 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
     if (!m.warm && m.intent == intent && m.pattern != Pattern::cached && m.gbps > 0)
       samples[m.spec][{m.pattern, m.size}].push_back(double(m.size) / m.gbps);
   // Only consecutive points decide: scattered ones are shown, but at the study's repetitions one
-  // point can be 2x its neighbours (docs/small-cold-scattered-amd-family26-model2.txt).
+  // point can be 2.4x its neighbours (docs/small-cold-scattered-amd-family26-model2.txt).
   for (const auto &[label, by_point] : samples)
     for (const auto &[point, ns] : by_point) {
-      c.measured[label][point] = median(ns);
-      if (point.first == Pattern::consecutive) c.ns[label][point.second] = median(ns);
+      const double t = median(ns);
+      c.measured[label][point] = t;
+      if (point.first == Pattern::consecutive) c.ns[label][point.second] = t;
     }
   // The reference at each size is the median strategy (the lower median of an even count), not
   // the fastest: one lucky point must not put the others out, nor one strategy fast at one size
