@@ -43,7 +43,12 @@ namespace {
 std::string octave_range(int k) {
   if (k == 0) return "0 B";
   if (k == 1) return "1 B";
-  return "[" + human_bytes(octave_min(k)) + ", " + human_bytes(octave_min(k) * 2) + ")";
+  // Built by appending: GCC 12 at -O3 warns (-Wrestrict, a false positive) on "[" + string&&.
+  std::string range = "[";
+  range += human_bytes(octave_min(k));
+  range += ", ";
+  range += human_bytes(octave_min(k) * 2);
+  return range + ")";
 }
 
 std::string percent(uint64_t part, uint64_t whole) {

@@ -290,8 +290,10 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
   }
   std::string features;
   for (size_t i = 1; i < size_t(Feature::count_); ++i)
-    if (cpu.has(Feature(i)))
-      features += (features.empty() ? "" : " ") + std::string(feature_name(Feature(i)));
+    if (cpu.has(Feature(i))) {
+      if (!features.empty()) features += ' ';
+      features += feature_name(Feature(i));
+    }
   char fms[96];
   std::snprintf(fms, sizeof fms, "%u / %u / %u <span class=\"muted\">(0x%x / 0x%x / 0x%x)</span>",
                 cpu.family, cpu.model, cpu.stepping, cpu.family, cpu.model, cpu.stepping);
