@@ -1,12 +1,15 @@
 // Why `masked` and `branchless` guard against a 64-byte window crossing a page: what one AVX-512
-// masked store (vmovdqu8 zmm{k1}, the low n bytes, as the small path stores below 64 bytes) costs
-// when its window lies inside a page, when it crosses into a mapped page with every written
-// byte before the boundary, and when the page after is PROT_NONE (the masked-out bytes fall on
-// it, so the CPU must suppress the fault). glibc's AVX-512 memset has the same guard.
+// masked store (vmovdqu8 zmm{k1} of the low n bytes, as the small path stores below 64 bytes)
+// costs when its window lies inside one cache line, when it crosses a line inside the page (the
+// control: the same offset in the line as the next two), when it crosses into a mapped page
+// with every written byte before the boundary, and when the page after is PROT_NONE (the
+// masked-out bytes fall on it, so the CPU must suppress the fault). glibc's AVX-512 memset has
+// the same guard.
 //
 //   clearjit_masked_page_cross [N]   (bytes stored, 1..63; default 16)
 //
-// Each line: ns per store, the median of 7 runs of 1M stores to the same address.
+// Each line: ns per call of a function doing that one store (bzhi, kmovq, the store, ret), the
+// median of 7 runs of 1M calls to the same address.
 #include "cpu.hpp"
 
 #include <immintrin.h>
@@ -30,7 +33,7 @@ __attribute__((target("avx512f,avx512bw,bmi2"), noinline)) void masked_store(cha
   _mm512_mask_storeu_epi8(p, k, _mm512_setzero_si512());
 }
 
-double ns_per_store(char *p, unsigned n) {
+double ns_per_call(char *p, unsigned n) {
   double runs[kRuns];
   for (double &r : runs) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -56,10 +59,15 @@ int main(int argc, char **argv) {
                    std::string(feature_name(f)).c_str());
       return 1;
     }
-  const unsigned n = argc > 1 ? unsigned(std::atoi(argv[1])) : 16;
-  if (n < 1 || n > 63) {
-    std::fprintf(stderr, "clearjit_masked_page_cross: N must be 1..63, not %s\n", argv[1]);
-    return 2;
+  unsigned n = 16;
+  if (argc > 1) {
+    char *end = nullptr;
+    const unsigned long v = std::strtoul(argv[1], &end, 10);
+    if (end == argv[1] || *end != '\0' || v < 1 || v > 63) {
+      std::fprintf(stderr, "clearjit_masked_page_cross: N must be 1..63, not %s\n", argv[1]);
+      return 2;
+    }
+    n = unsigned(v);
   }
   void *m = mmap(nullptr, 2 * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) {
@@ -68,20 +76,26 @@ int main(int argc, char **argv) {
   }
   char *const base = static_cast<char *>(m);
   std::memset(base, 1, 2 * kPage);
-  char *const inside = base + 128, *const at_end = base + kPage - n;
+  // Every window but the first starts n bytes before a boundary: of a line, then of the page.
+  char *const in_line = base + 128, *const line_end = base + kPage / 2 - n,
+              *const page_end = base + kPage - n;
 
-  std::printf("%s; one masked store of %u bytes, ns per store (median of %d runs)\n",
+  std::printf("%s; one masked store of %u bytes, ns per call (median of %d runs)\n",
               cpu.brand.c_str(), n, kRuns);
-  const double in = ns_per_store(inside, n);
-  std::printf("  window inside a page                      %7.2f\n", in);
-  const double mapped = ns_per_store(at_end, n);
+  const double in = ns_per_call(in_line, n);
+  std::printf("  window inside one line                    %7.2f\n", in);
+  const double line = ns_per_call(line_end, n);
+  std::printf("  window crosses a line inside the page     %7.2f  (%.1fx)\n", line, line / in);
+  const double mapped = ns_per_call(page_end, n);
   std::printf("  window crosses into a mapped page         %7.2f  (%.1fx)\n", mapped, mapped / in);
-  if (mprotect(base + kPage, kPage, PROT_NONE) != 0) {
+  int rc = 0;
+  if (mprotect(base + kPage, kPage, PROT_NONE) == 0) {
+    const double fault = ns_per_call(page_end, n);
+    std::printf("  window crosses into a PROT_NONE page      %7.2f  (%.1fx)\n", fault, fault / in);
+  } else {
     std::perror("mprotect");
-    return 1;
+    rc = 1;
   }
-  const double fault = ns_per_store(at_end, n);
-  std::printf("  window crosses into a PROT_NONE page      %7.2f  (%.1fx)\n", fault, fault / in);
   munmap(m, 2 * kPage);
-  return 0;
+  return rc;
 }
