@@ -96,7 +96,8 @@ int cmd_which() {
   }
   std::printf("chosen: %s\n", l.profile->source.c_str());
   for (Intent intent : kIntents) {
-    std::printf("  %s:", std::string(intent_name(intent)).c_str());
+    std::printf("  %s: small path %s;", std::string(intent_name(intent)).c_str(),
+                describe(l.profile->small(intent, cpu)).c_str());
     uint64_t lower = 0;
     for (const SizeClass &c : l.profile->table(intent)) {
       std::printf(" [%s..%s) %s", format_size(lower).c_str(),

@@ -61,15 +61,13 @@ bool valid_small_max(uint64_t max);
 //! CPU lacks").
 std::string small_unsupported_reason(Small s, const CpuInfo &cpu);
 
-//! The default for a CPU without a measured choice (a profile without [small]): the tree up to
-//! 256 bytes for both intents, from the study on AMD family 26 (Zen 5; README). Loads that
-//! follow a masked or 64-byte store wait ~4 ns for it (reuse). For stream a tune there chose
-//! masked (worst band 1.00x memset warm against the tree's 1.14x;
-//! docs/tune-amd-family26-model2-masked-band.txt), but it needs AVX-512 and was measured on one
-//! CPU family: a tune chooses it, the default does not. Every CPU runs the tree. On mixes of
-//! sizes the predictors cannot learn it takes 1.9x..2.4x memset's time on Zen 5, where stosb
-//! (reuse) and masked (stream) do not (docs/small-amd-family26-model2.txt); that too was
-//! measured on one CPU family only.
+//! The default for a CPU without a measured choice (a profile without [small]), up to 256 bytes.
+//! On AMD family 26 (Zen 5), what the small-path studies there chose since their mixes became
+//! unlearnable (docs/small-amd-family26-model2*.txt): stosb for reuse (0.7x..0.8x memset warm on
+//! the mixes, where the tree takes 1.9x..2.2x; slower than the tree at scattered cold destinations
+//! below 128 bytes, README) and masked for stream (about memset's time, the tree 2.4x on the
+//! mixes), each where the CPU runs it. Elsewhere the tree, which every CPU runs: those
+//! strategies were measured on that one family only.
 SmallPath default_small(const CpuInfo &cpu, Intent intent);
 
 //! "masked, up to 256 B" style text.

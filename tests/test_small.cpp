@@ -162,9 +162,23 @@ TEST(small_Refusal, EachMissingFeatureIsNamed) {
   EXPECT_EQ(small_unsupported_reason(Small::stosb, zen3), "");
 }
 
+// AMD family 26 gets what its studies chose, each where the CPU runs it; any other CPU the tree.
 TEST(small_Default, BestForTheCpuAndAlwaysRunnable) {
-  EXPECT_EQ(default_small(avx512_cpu(), Intent::stream).strategy, Small::tree);
-  EXPECT_EQ(default_small(avx512_cpu(), Intent::reuse).strategy, Small::tree);
+  const CpuInfo zen5 = avx512_cpu();
+  EXPECT_EQ(default_small(zen5, Intent::reuse), (SmallPath{Small::stosb, 256}));
+  EXPECT_EQ(default_small(zen5, Intent::stream), (SmallPath{Small::masked, 256}));
+  CpuInfo no_avx512bw = zen5, no_fsrm = zen5, zen4 = zen5, intel = zen5;
+  no_avx512bw.set(Feature::avx512bw, false);
+  EXPECT_EQ(default_small(no_avx512bw, Intent::reuse).strategy, Small::stosb);
+  EXPECT_EQ(default_small(no_avx512bw, Intent::stream).strategy, Small::tree);
+  no_fsrm.set(Feature::fsrm, false);
+  EXPECT_EQ(default_small(no_fsrm, Intent::reuse).strategy, Small::tree);
+  EXPECT_EQ(default_small(no_fsrm, Intent::stream).strategy, Small::masked);
+  zen4.family = 25;
+  intel.vendor = "GenuineIntel";
+  for (const CpuInfo &unmeasured : {zen4, intel})
+    for (Intent i : kIntents)
+      EXPECT_EQ(default_small(unmeasured, i), (SmallPath{Small::tree, 256}));
   CpuInfo bare;
   bare.set(Feature::sse2);
   for (Intent i : kIntents) {
