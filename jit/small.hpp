@@ -63,19 +63,20 @@ std::string small_unsupported_reason(Small s, const CpuInfo &cpu);
 
 //! The default for a CPU without a measured choice (a profile without [small]), up to 256 bytes.
 //! On AMD family 26 (Zen 5), what the small-path studies there chose since their mixes became
-//! unlearnable (docs/small-amd-family26-model2*.txt): stosb for reuse (0.7x..0.8x memset warm on
-//! the mixes, where the tree takes 1.9x..2.2x; slower than the tree at scattered cold destinations
-//! below 128 bytes, README) and masked for stream (about memset's time, the tree 2.4x on the
-//! mixes), each where the CPU runs it. Elsewhere the tree, which every CPU runs: those
-//! strategies were measured on that one family only.
+//! unlearnable (docs/small-amd-family26-model2*.txt): stosb for reuse (0.77x..0.83x memset warm
+//! on the mixes, where the tree takes 1.9x..2.2x; in most runs slower than the tree at scattered
+//! cold destinations below 128 bytes, README) and masked for stream (about memset's time on the
+//! mixes, the tree 2.2x..2.4x), each where the CPU runs it. Elsewhere the tree, which every CPU
+//! runs: those strategies were measured on that one family only.
 SmallPath default_small(const CpuInfo &cpu, Intent intent);
 
 //! "masked, up to 256 B" style text.
 std::string describe(const SmallPath &p);
 
 //! Emits: sizes 0..p.max cleared and returned from (every leaf ends in its own ret), larger sizes
-//! jump to `big`. The first instruction is a cmp of rsi; every compare before `big` is
-//! `cmp rsi, imm` followed by `jae`, so a size above max takes only those branches.
+//! jump to `big`. The first instruction is a cmp of rsi; on the way to `big` every instruction is
+//! `cmp rsi, imm` or an unsigned conditional branch on it, jae or, before the first jae, jb, ja
+//! or je; so a size above max takes only those (tests/support.hpp's tree_landing follows them).
 //! Branch targets start at `target_align`-byte boundaries (padding that never runs: every
 //! target follows a ret).
 void emit_small(asmjit::x86::Assembler &a, const SmallPath &p, const CpuInfo &cpu,

@@ -398,7 +398,7 @@ inline Profile parse_or_throw(const std::string &text, const CpuInfo &cpu) {
   return *p;
 }
 
-//! The small path make_dispatcher uses unless told otherwise: today's tree, up to 256 bytes.
+//! The small path make_dispatcher uses unless told otherwise: the tree, up to 256 bytes.
 inline constexpr SmallPath kTestSmall{Small::tree, 256};
 
 //! The dispatcher for `table`, generated as clearjit_open does (internal API), for `cpu`.
@@ -530,7 +530,7 @@ inline std::optional<size_t> tree_landing(std::span<const uint8_t> code, uint64_
                                           std::string &why) {
   size_t pc = 0;
   uint64_t r11 = 0;
-  std::optional<bool> ae; // CF clear after the last cmp, i.e. n >= operand (unsigned)
+  std::optional<uint64_t> operand; // of the last cmp rsi, ...: conditions compare n with it
   auto at = [&](std::initializer_list<uint8_t> bytes) {
     if (pc + bytes.size() > code.size()) return false;
     return std::equal(bytes.begin(), bytes.end(), code.begin() + ptrdiff_t(pc));
@@ -553,9 +553,32 @@ inline std::optional<size_t> tree_landing(std::span<const uint8_t> code, uint64_
     pc = size_t(target);
     return true;
   };
-  auto need_flags = [&] {
-    if (!ae) why = "jae at offset " + std::to_string(pc) + " before any cmp";
-    return ae.has_value();
+  // The unsigned conditions a small path's or tree's branches use (jb, jae, je, jne, jbe, ja:
+  // condition codes 2..7), taken or not for n against the last cmp's operand. The tree uses jae
+  // alone; a small path may use the others before its first jae (emit_small's contract), so a
+  // condition other than jae after a jae is a class's own code: the walk stops there.
+  bool seen_jae = false;
+  auto taken = [&](uint8_t cc) -> std::optional<bool> {
+    if (!operand) {
+      why = "conditional branch at offset " + std::to_string(pc) + " before any cmp";
+      return std::nullopt;
+    }
+    const uint64_t m = *operand;
+    switch (cc) {
+    case 2: return n < m;
+    case 3: return n >= m;
+    case 4: return n == m;
+    case 5: return n != m;
+    case 6: return n <= m;
+    default: return n > m; // 7
+    }
+  };
+  auto branch = [&](size_t len, uint8_t cc, int64_t rel) {
+    std::optional<bool> t = taken(cc);
+    if (!t) return false;
+    if (*t) return jump(len, rel);
+    pc += len;
+    return true;
   };
   for (int step = 0; step < 256; ++step) {
     if (pc >= code.size()) {
@@ -569,10 +592,10 @@ inline std::optional<size_t> tree_landing(std::span<const uint8_t> code, uint64_
     } else if (at({0xC5, 0xF9, 0xEF, 0xC0}) || at({0x66, 0x0F, 0xEF, 0xC0})) { // (v)pxor xmm0
       pc += 4;
     } else if (at({0x48, 0x81, 0xFE})) { // cmp rsi, imm32
-      ae = n >= sext(imm(3, 4), 32);
+      operand = sext(imm(3, 4), 32);
       pc += 7;
     } else if (at({0x48, 0x83, 0xFE})) { // cmp rsi, imm8
-      ae = n >= sext(imm(3, 1), 8);
+      operand = sext(imm(3, 1), 8);
       pc += 4;
     } else if (at({0x49, 0xBB})) { // mov r11, imm64
       r11 = imm(2, 8);
@@ -584,14 +607,16 @@ inline std::optional<size_t> tree_landing(std::span<const uint8_t> code, uint64_
       r11 = sext(imm(3, 4), 32);
       pc += 7;
     } else if (at({0x4C, 0x39, 0xDE}) || at({0x49, 0x3B, 0xF3})) { // cmp rsi, r11
-      ae = n >= r11;
+      operand = r11;
       pc += 3;
-    } else if (at({0x0F, 0x83})) { // jae rel32
-      if (!need_flags()) return std::nullopt;
-      if (!(*ae ? jump(6, int64_t(sext(imm(2, 4), 32))) : (pc += 6, true))) return std::nullopt;
-    } else if (at({0x73})) { // jae rel8
-      if (!need_flags()) return std::nullopt;
-      if (!(*ae ? jump(2, int64_t(sext(imm(1, 1), 8))) : (pc += 2, true))) return std::nullopt;
+    } else if (pc + 1 < code.size() && code[pc] == 0x0F && code[pc + 1] >= 0x82 &&
+               code[pc + 1] <= 0x87 && (!seen_jae || code[pc + 1] == 0x83)) { // jcc rel32
+      seen_jae |= code[pc + 1] == 0x83;
+      if (!branch(6, code[pc + 1] - 0x80, int64_t(sext(imm(2, 4), 32)))) return std::nullopt;
+    } else if (code[pc] >= 0x72 && code[pc] <= 0x77 &&
+               (!seen_jae || code[pc] == 0x73)) { // jcc rel8
+      seen_jae |= code[pc] == 0x73;
+      if (!branch(2, code[pc] - 0x70, int64_t(sext(imm(1, 1), 8)))) return std::nullopt;
     } else if (at({0xE9})) { // jmp rel32
       if (!jump(5, int64_t(sext(imm(1, 4), 32)))) return std::nullopt;
     } else if (at({0xEB})) { // jmp rel8
@@ -654,8 +679,9 @@ inline std::string listing_vs_code(std::string_view listing, std::span<const uin
 }
 
 //! Probe sizes above the small path around every bound of `table`, plus the extremes.
-inline std::vector<uint64_t> routing_probes(const std::vector<SizeClass> &table) {
-  constexpr uint64_t kFirst = kTestSmall.max + 1;
+inline std::vector<uint64_t> routing_probes(const std::vector<SizeClass> &table,
+                                            uint64_t small_max = kTestSmall.max) {
+  const uint64_t kFirst = small_max + 1;
   std::set<uint64_t> s{kFirst,
                        kFirst + 1,
                        uint64_t(INT32_MAX),
@@ -676,12 +702,14 @@ inline std::vector<uint64_t> routing_probes(const std::vector<SizeClass> &table)
 }
 
 //! "" when, for every probe size, the dispatcher's branch tree lands on the main path of the
-//! class that class_for names: one landing offset per class, in class order.
-inline std::string check_routing(const GeneratedCode &g, const std::vector<SizeClass> &table) {
+//! class that class_for names: one landing offset per class, in class order. Probes start above
+//! the dispatcher's small path (`small_max`).
+inline std::string check_routing(const GeneratedCode &g, const std::vector<SizeClass> &table,
+                                 uint64_t small_max = kTestSmall.max) {
   if (std::string e = listing_vs_code(g.listing, code_bytes(g)); !e.empty()) return e;
   std::map<size_t, size_t> landing_of_class; // table index -> code offset
   std::ostringstream report;
-  for (uint64_t n : routing_probes(table)) {
+  for (uint64_t n : routing_probes(table, small_max)) {
     std::string why;
     auto landed = tree_landing(code_bytes(g), n, why);
     const size_t cls = size_t(&class_for(table, n) - table.data());

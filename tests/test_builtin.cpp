@@ -79,13 +79,15 @@ void expect_valid_builtin(const Profile &p, const CpuInfo &cpu) {
         EXPECT_GT(t[k].below, k ? t[k - 1].below : 0) << intent_name(i) << " class " << k;
       }
     }
-    auto g = make_dispatcher(t, cpu.has(Feature::avx));
-    EXPECT_EQ(check_routing(*g, t), "") << intent_name(i);
-    // Run it when this machine can (the minimal one always).
+    // Generated for `cpu` with the small path it gets (default_small: the profile has no
+    // [small]), as clearjit_open would there.
+    auto g = make_dispatcher(t, cpu, p.small(i, cpu));
+    EXPECT_EQ(check_routing(*g, t, p.small(i, cpu).max), "") << intent_name(i);
+    // Run it when this machine has every feature `cpu` has (the minimal one always runs).
     bool runs = true;
-    for (const SizeClass &c : t)
-      runs &= unsupported_reason(c.kernel, host_cpu()).empty();
-    if (runs && (!cpu.has(Feature::avx) || host_cpu().has(Feature::avx))) {
+    for (size_t f = 1; f < size_t(Feature::count_); ++f)
+      runs &= !cpu.has(Feature(f)) || host_cpu().has(Feature(f));
+    if (runs) {
       const ClearFn fn = g->fn;
       EXPECT_EQ(sweep_sizes(
                     cpu.vendor + " built-in " + std::string(intent_name(i)),
@@ -103,6 +105,20 @@ TEST(runtime_Builtin, AmdLike) {
   EXPECT_EQ(table_diff(p.table(Intent::stream),
                        {{2048, "avx2:unroll=4"}, {256 << 10, "stosb"}, {0, "ntavx2"}}),
             "");
+  expect_valid_builtin(p, cpu);
+}
+
+// AMD family 26 (Zen 5) with AVX-512: the small paths its studies chose, the same tables.
+TEST(runtime_Builtin, Zen5LikeTakesTheStudiedSmallPaths) {
+  CpuInfo cpu = amd_like();
+  cpu.family = 26;
+  cpu.model = 2;
+  for (Feature f : {Feature::avx512f, Feature::avx512bw, Feature::avx512vl, Feature::bmi2})
+    cpu.set(f);
+  const Profile p = builtin_profile(cpu);
+  EXPECT_EQ(p.small(Intent::reuse, cpu), (SmallPath{Small::stosb, 256}));
+  EXPECT_EQ(p.small(Intent::stream, cpu), (SmallPath{Small::masked, 256}));
+  EXPECT_EQ(p.small(Intent::reuse, amd_like()), (SmallPath{Small::tree, 256}));
   expect_valid_builtin(p, cpu);
 }
 

@@ -195,5 +195,18 @@ TEST(runtime_DispatchTree, CheckCatchesWrongBounds) {
   EXPECT_NE(report.find("n=3221225472 "), std::string::npos) << report;
 }
 
+// Sizes above the small path's max reach the tree through every strategy's compares and
+// branches (jb, ja and je as well as jae), at every max.
+TEST(runtime_DispatchTree, RoutesBehindEverySmallPath) {
+  const CpuInfo cpu = full_cpu();
+  const Profile p =
+      parse_or_throw(profile_text(cpu, {{4096, "mov"}, {k3G, "sse"}, {0, "stosb"}}), cpu);
+  for (const SmallInfo &s : small_strategies())
+    for (unsigned max : kSmallMaxes) {
+      auto g = make_dispatcher(p.reuse, cpu, SmallPath{s.strategy, max});
+      EXPECT_EQ(check_routing(*g, p.reuse, max), "") << s.name << " up to " << max;
+    }
+}
+
 } // namespace
 } // namespace cjit::detail

@@ -174,9 +174,11 @@ TEST(small_Default, BestForTheCpuAndAlwaysRunnable) {
   no_fsrm.set(Feature::fsrm, false);
   EXPECT_EQ(default_small(no_fsrm, Intent::reuse).strategy, Small::tree);
   EXPECT_EQ(default_small(no_fsrm, Intent::stream).strategy, Small::masked);
+  CpuInfo family27 = zen5;
   zen4.family = 25;
+  family27.family = 27;
   intel.vendor = "GenuineIntel";
-  for (const CpuInfo &unmeasured : {zen4, intel})
+  for (const CpuInfo &unmeasured : {zen4, family27, intel})
     for (Intent i : kIntents)
       EXPECT_EQ(default_small(unmeasured, i), (SmallPath{Small::tree, 256}));
   CpuInfo bare;

@@ -250,6 +250,8 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
     return code->fn;
   };
 
+  // The CPU's defaults, kept only where stage 1 has no warm measurement to choose by (choose_small
+  // returns its fallback then, without the cold veto).
   SmallPath chosen[2] = {default_small(cpu, Intent::reuse), default_small(cpu, Intent::stream)};
   MeasureOptions o = options;
   o.label = "small path: strategies";
