@@ -11,17 +11,19 @@
 // Each line: ns per call of a function doing that one store (bzhi, kmovq, the store, ret), the
 // median of 7 runs of 1M calls to the same address.
 #include "cpu.hpp"
+#include "measure.hpp"
 
 #include <immintrin.h>
 #include <sys/mman.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -34,7 +36,7 @@ __attribute__((target("avx512f,avx512bw,bmi2"), noinline)) void masked_store(cha
 }
 
 double ns_per_call(char *p, unsigned n) {
-  double runs[kRuns];
+  std::vector<double> runs(kRuns);
   for (double &r : runs) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < kStores; ++i) {
@@ -44,8 +46,7 @@ double ns_per_call(char *p, unsigned n) {
     r = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
         kStores;
   }
-  std::nth_element(runs, runs + kRuns / 2, runs + kRuns);
-  return runs[kRuns / 2];
+  return cjit::detail::median(std::move(runs));
 }
 
 } // namespace

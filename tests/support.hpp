@@ -573,11 +573,23 @@ inline std::optional<size_t> tree_landing(std::span<const uint8_t> code, uint64_
     default: return n > m; // 7
     }
   };
-  auto branch = [&](size_t len, uint8_t cc, int64_t rel) {
-    std::optional<bool> t = taken(cc);
+  struct Jcc {
+    size_t len;
+    uint8_t cc;
+    int64_t rel;
+  };
+  auto jcc_at = [&]() -> std::optional<Jcc> { // jcc rel8 or rel32 with a condition code 2..7
+    if (code[pc] >= 0x72 && code[pc] <= 0x77)
+      return Jcc{2, uint8_t(code[pc] - 0x70), int64_t(sext(imm(1, 1), 8))};
+    if (pc + 1 < code.size() && code[pc] == 0x0F && code[pc + 1] >= 0x82 && code[pc + 1] <= 0x87)
+      return Jcc{6, uint8_t(code[pc + 1] - 0x80), int64_t(sext(imm(2, 4), 32))};
+    return std::nullopt;
+  };
+  auto branch = [&](const Jcc &j) {
+    std::optional<bool> t = taken(j.cc);
     if (!t) return false;
-    if (*t) return jump(len, rel);
-    pc += len;
+    if (*t) return jump(j.len, j.rel);
+    pc += j.len;
     return true;
   };
   for (int step = 0; step < 256; ++step) {
@@ -609,14 +621,9 @@ inline std::optional<size_t> tree_landing(std::span<const uint8_t> code, uint64_
     } else if (at({0x4C, 0x39, 0xDE}) || at({0x49, 0x3B, 0xF3})) { // cmp rsi, r11
       operand = r11;
       pc += 3;
-    } else if (pc + 1 < code.size() && code[pc] == 0x0F && code[pc + 1] >= 0x82 &&
-               code[pc + 1] <= 0x87 && (!seen_jae || code[pc + 1] == 0x83)) { // jcc rel32
-      seen_jae |= code[pc + 1] == 0x83;
-      if (!branch(6, code[pc + 1] - 0x80, int64_t(sext(imm(2, 4), 32)))) return std::nullopt;
-    } else if (code[pc] >= 0x72 && code[pc] <= 0x77 &&
-               (!seen_jae || code[pc] == 0x73)) { // jcc rel8
-      seen_jae |= code[pc] == 0x73;
-      if (!branch(2, code[pc] - 0x70, int64_t(sext(imm(1, 1), 8)))) return std::nullopt;
+    } else if (auto j = jcc_at(); j && (!seen_jae || j->cc == 3)) { // 3: jae
+      seen_jae |= j->cc == 3;
+      if (!branch(*j)) return std::nullopt;
     } else if (at({0xE9})) { // jmp rel32
       if (!jump(5, int64_t(sext(imm(1, 4), 32)))) return std::nullopt;
     } else if (at({0xEB})) { // jmp rel8
