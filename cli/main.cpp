@@ -222,8 +222,21 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
   return rc;
 }
 
+// An argument as a shell would need it typed: as it is when plain, else in single quotes.
+std::string shell_word(const std::string &arg) {
+  bool plain =
+      !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                                            "VWXYZ0123456789-_=./,:+@%") == std::string::npos;
+  if (plain) return arg;
+  std::string q = "'";
+  for (char c : arg)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
 struct BenchArgs {
-  std::string profile, intent = "both", json, mix;
+  std::string profile, intent = "both", json, mix, markdown;
+  std::string command;              //!< the command line, for --markdown's header
   std::optional<std::string> sizes; // given but empty is a usage error, not the default
   bool seeds = false, warm_only = false, no_warm = false, small = false;
   int repetitions = 5;
@@ -381,8 +394,8 @@ int cmd_trace(const TraceArgs &a) {
 int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
   // The studies measure their own sizes and intents and print no JSON: a flag they would ignore
   // is refused, not dropped silently.
-  const bool row_flags =
-      a.sizes || !a.json.empty() || a.intent != "both" || a.warm_only || a.no_warm;
+  const bool row_flags = a.sizes || !a.json.empty() || !a.markdown.empty() || a.intent != "both" ||
+                         a.warm_only || a.no_warm;
   if (!a.mix.empty()) {
     if (a.seeds || a.small || row_flags || !extras.empty()) {
       std::cerr << "clearjit bench: --mix takes only PROFILE and --repetitions\n";
@@ -452,11 +465,12 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     }
     if (!a.sizes->empty() && a.sizes->back() == ',') return usage("a trailing comma");
   }
-  if (!a.json.empty())
-    if (std::string e = check_output_path(a.json); !e.empty()) {
-      std::cerr << "clearjit bench: " << e << "\n";
-      return 1;
-    }
+  for (const std::string &path : {a.json, a.markdown})
+    if (!path.empty())
+      if (std::string e = check_output_path(path); !e.empty()) {
+        std::cerr << "clearjit bench: " << e << "\n";
+        return 1;
+      }
   try {
     const CpuInfo &cpu = host_cpu();
     if (a.seeds) {
@@ -475,6 +489,14 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
         return 1;
       }
       std::cout << "measurements: " << a.json << "\n";
+    }
+    if (!a.markdown.empty()) {
+      if (std::string e = write_file_atomically(a.markdown, compare_markdown(r, cpu, a.command));
+          !e.empty()) {
+        std::cerr << "clearjit bench: " << e << "\n";
+        return 1;
+      }
+      std::cout << "tables: " << a.markdown << "\n";
     }
   } catch (const std::exception &e) {
     std::cerr << "clearjit bench: " << e.what() << "\n";
@@ -552,6 +574,9 @@ int main(int argc, char **argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   bench->add_option("--json", bench_args.json, "write every measurement as JSON");
+  bench->add_option("--markdown", bench_args.markdown,
+                    "write the results as Markdown tables (the README's), headed by the date, "
+                    "commit, CPU and this command");
   bench->add_flag("--warm-only", bench_args.warm_only,
                   "only the warm small sizes and mixes (ns per call against memset)");
   bench->add_flag("--no-warm", bench_args.no_warm,
@@ -560,7 +585,8 @@ int main(int argc, char **argv) {
       "--small", bench_args.small,
       "the tuner's small-path study: every strategy and limit, warm and cold, beside memset");
   bench->add_flag("--seeds", bench_args.seeds,
-                  "rerun the seeds' experiments (1 GiB chunk study, movnti against rep stosb)");
+                  "rerun the published experiments: Linux's clear_pages chunk study over 1 GiB, "
+                  "movnti against rep stosb");
   bench->add_option("--mix", bench_args.mix,
                     "a trace from `clearjit trace --json FILE`: memset against the dispatcher on "
                     "its sizes (warm below the L2, cold above)");
@@ -599,7 +625,12 @@ int main(int argc, char **argv) {
   if (*asm_) return cmd_asm(spec);
   if (*tune) return cmd_tune(tune_args, tune->remaining());
   if (*which) return cmd_which();
-  if (*bench) return cmd_bench(bench_args, bench->remaining());
+  if (*bench) {
+    bench_args.command = "clearjit";
+    for (int i = 1; i < argc; ++i)
+      bench_args.command += " " + shell_word(argv[i]);
+    return cmd_bench(bench_args, bench->remaining());
+  }
   if (*check) return cmd_check(check_path);
   if (*trace) return cmd_trace(trace_args);
   return 2;

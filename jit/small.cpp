@@ -204,8 +204,9 @@ void emit_vec(SmallContext &c) {
 // not in the cache holds up the stores after it until the line arrives; a prefetch issued just
 // before starts the fill, and the masked store then costs what a plain one does (`clearjit
 // bench`, stream, 8 B at cold consecutive destinations: 2.9 and 3.2 ns against memset's 7.2 and
-// 9.2, the same masked store without it; docs/bench-amd-family26-model2-masked.txt). It never
-// faults and writes nothing, so n == 0 and any dst stay safe.
+// 9.2, the same masked store without it;
+// docs/results/amd-family26-model2/bench-small-masked-prefetch.txt). It never faults and writes
+// nothing, so n == 0 and any dst stay safe.
 void emit_masked(SmallContext &c) {
   Gen g(c);
   Assembler &a = g.a;
@@ -231,11 +232,11 @@ void emit_masked(SmallContext &c) {
 // short rep stosb fast) the microcode start-up is a few cycles, and there are no branches to
 // mispredict on a mix of sizes. From 128 bytes rep stosb takes another microcode path (on Zen 5
 // 13.8 ns per call warm at 128 B, stream, against 2.9 at 96 B;
-// docs/tune-amd-family26-model2-small-stosb.txt), so 128..256 bytes take one leaf of head/tail
-// stores of at most 32 bytes (which a load right after them can forward from), and larger
+// docs/results/amd-family26-model2/tune-stosb-128.txt), so 128..256 bytes take one leaf of
+// head/tail stores of at most 32 bytes (which a load right after them can forward from), and larger
 // sizes octave rungs of them. Exactly 64 bytes takes a head/tail leaf of them too: a load right
 // after a 64-byte rep stosb waits for it (on Zen 5, reuse, 1.05x memset's time at 64 B against
-// 0.66..0.75x at 32..63 and 65..96 B; docs/small-stosb-64-amd-family26-model2.txt). Few
+// 0.66..0.75x at 32..63 and 65..96 B; docs/results/amd-family26-model2/small-stosb-64.txt). Few
 // calls of a mix take the branch (5% of the objects mix, which measured about 8% slower for it).
 void emit_stosb(SmallContext &c) {
   Gen g(c);

@@ -345,7 +345,7 @@ TEST(Choose, SmallestGoodChunk) {
   EXPECT_FALSE(smallest_good_chunk({{4096, 10}}));
 }
 
-// ---- Two destination patterns (issue 11) ----------------------------------------------------
+// ---- Two destination patterns -----------------------------------------------------------------
 
 namespace {
 Measurement at(const std::string &spec, uint64_t size, double gbps, Pattern p) {
@@ -453,13 +453,13 @@ TEST(ChooseRobust, AKernelOutOfPlayAtOneSizeDoesNotServeIt) {
 }
 
 TEST(ChooseRobust, ACachedLossThatAColdGainDoesNotPayForIsVetoed) {
-  // Zen 5's shape (docs/tune-amd-family26-model2.txt, stream 4 KiB: clzero 1.26x memset
-  // scattered, 0.96x consecutive, 0.19x cached): at 4 KiB clzero gains 20% cold, but with a
-  // cached destination it sends every line to memory, ~10x memset there; at 256 KiB it gains 1.7x
-  // cold and loses 2x cached, and memset's cached clear is 4x faster than its cold one, so the
-  // gain pays for the loss. Times per call (ns): at 4 KiB cold memset 372, clzero 310; cached
-  // memset 30, clzero 300. At 256 KiB cold memset 12000, clzero 7060; cached memset 3000,
-  // clzero 6000.
+  // Zen 5's shape (docs/results/amd-family26-model2/tune-default-profile.txt, stream 4 KiB:
+  // clzero 1.26x memset scattered, 0.96x consecutive, 0.19x cached): at 4 KiB clzero gains 20%
+  // cold, but with a cached destination it sends every line to memory, ~10x memset there; at 256
+  // KiB it gains 1.7x cold and loses 2x cached, and memset's cached clear is 4x faster than its
+  // cold one, so the gain pays for the loss. Times per call (ns): at 4 KiB cold memset 372, clzero
+  // 310; cached memset 30, clzero 300. At 256 KiB cold memset 12000, clzero 7060; cached memset
+  // 3000, clzero 6000.
   std::vector<Measurement> s, c, w;
   auto add = [&](const char *k, uint64_t size, double cold_ns, double cached_ns) {
     s.push_back(at(k, size, double(size) / cold_ns, Pattern::scattered));
@@ -595,9 +595,9 @@ TEST(ChooseSmall, OneStrategyOutDoesNotPutTheOthersOut) {
 }
 
 TEST(ChooseSmall, LuckyColdPointsDoNotPutTheOthersOut) {
-  // A Zen 5 study (reuse, docs/small-amd-family26-model2-cold-band.txt): ladder 5.33 ns at 32 B
-  // and stosb 4.72 at 64 B, each the only one that fast. Against the fastest every strategy but
-  // ladder was out and ladder, 1.86x memset warm, was chosen; against the median only
+  // A Zen 5 study (reuse, docs/results/amd-family26-model2/small-cold-band-median.txt): ladder 5.33
+  // ns at 32 B and stosb 4.72 at 64 B, each the only one that fast. Against the fastest every
+  // strategy but ladder was out and ladder, 1.86x memset warm, was chosen; against the median only
   // branchless is (8.25 ns at 64 B against 5.55), and stosb, the best warm, is chosen.
   std::vector<Measurement> ms;
   const std::map<std::string, std::array<double, 4>> cold{
@@ -620,11 +620,11 @@ TEST(ChooseSmall, LuckyColdPointsDoNotPutTheOthersOut) {
 }
 
 TEST(ChooseSmall, ScatteredPointsAreShownNotUsed) {
-  // A Zen 5 study (stream, docs/small-cold-scattered-amd-family26-model2.txt): at the study's
-  // repetitions masked took 108.81 ns at 64 B scattered against the others' 49.54..80.44, about
-  // 2.4x its own 44.92 at 32 B; counted, it put masked out. Only consecutive points decide; the
-  // scattered ones are kept for the study text, cached ones not at all. The study's numbers, but
-  // vec's 64 B consecutive point is raised from 3.50 to 5.50 so that a consecutive point puts
+  // A Zen 5 study (stream, docs/results/amd-family26-model2/small-cold-scattered.txt): at the
+  // study's repetitions masked took 108.81 ns at 64 B scattered against the others' 49.54..80.44,
+  // about 2.4x its own 44.92 at 32 B; counted, it put masked out. Only consecutive points decide;
+  // the scattered ones are kept for the study text, cached ones not at all. The study's numbers,
+  // but vec's 64 B consecutive point is raised from 3.50 to 5.50 so that a consecutive point puts
   // one strategy out.
   std::vector<Measurement> ms;
   const uint64_t sizes[] = {32, 64};

@@ -741,7 +741,7 @@ TEST_P(golden_Small, ListingMatchesFileAndZydis) {
   EXPECT_TRUE(report.empty()) << c.stem() << " " << report;
 }
 
-// The shapes the issue asks for: no jump to a shared exit or to a jump (every leaf returns),
+// The dispatcher's promised shapes: no jump to a shared exit or to a jump (every leaf returns),
 // vzeroupper only where ymm0 was stored from, and nothing but general registers below 16 B in
 // the ladder.
 TEST_P(golden_Small, EveryLeafReturnsItself) {

@@ -687,7 +687,7 @@ TEST(ProfileRobust, EverySingleByteChangeIsHandled) {
     }
 }
 
-// ---- Hostile input: depth, code points, pipes, sizes (issue 8) -----------------------------
+// ---- Hostile input: depth, code points, pipes, sizes ----------------------------------------
 
 const std::string kHead = "format = 1\n[host]\nvendor = \"AuthenticAMD\"\nfamily = 25\nmodel = 1\n";
 const std::string kTail = "[[dispatch.reuse]]\nkernel = \"stosb\"\n";

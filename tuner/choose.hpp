@@ -23,7 +23,8 @@ struct ChooseOptions {
   double outlier_band = 0.10;
   //! A kernel more than this fraction slower than memset in either destination pattern is out of
   //! play at that size (robust_measurements), however noisy: clearjit's promise is never to be
-  //! slower than memset, and issue 11's floor is 0.97x. Ties then go to memset itself.
+  //! slower than memset, and a class must keep 0.97x of memset's speed in each pattern. Ties then
+  //! go to memset itself.
   double memset_floor = 0.03;
   //! Sizes measured only partly: crossover bisections, which measured the two neighbouring
   //! winners and memset. They neither end a class nor admit a kernel they did not measure.
@@ -64,9 +65,10 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 //! time exceeds memset's two by more than options.memset_floor, or that was not measured cached
 //! there, is out of play too. Cold and cached calls count as equally likely. Cleared back to back,
 //! memset's lines stay in cache while a non-temporal kernel sends every line to memory on every
-//! call (Zen 5, 8..16 KiB: 3.0..4.0x memset's time, docs/bench-amd-family26-model2-cached.txt),
-//! which a cold gain of a few percent does not pay back, and a large cold gain does. `scattered`,
-//! `consecutive` and `cached` hold one intent each (the tuner selects them).
+//! call (Zen 5, 8..16 KiB: 3.0..4.0x memset's time,
+//! docs/results/amd-family26-model2/bench-cached-veto.txt), which a cold gain of a few percent does
+//! not pay back, and a large cold gain does. `scattered`, `consecutive` and `cached` hold one
+//! intent each (the tuner selects them).
 std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
                                              const std::vector<Measurement> &consecutive,
                                              const std::vector<Measurement> &cached = {},

@@ -1,5 +1,6 @@
 // `clearjit bench`: a profile's dispatcher against memset and every candidate kernel, side by
-// side in one interleaved run; and the seeds' experiments rerun on this host.
+// side in one interleaved run; and the published clear_pages and 1 GiB streaming-store
+// experiments rerun on this host.
 #pragma once
 
 #include "measure.hpp"
@@ -31,7 +32,8 @@ struct CompareOptions {
 //! Warm sizes: 1..256 B, every power of two and its neighbours and a few in between.
 std::vector<uint64_t> default_warm_sizes();
 
-//! The sizes the issue names: 8, 64, 256 B, 4, 16, 64, 256 KiB, 1, 4, 16, 32, 64, 256 MiB, 1 GiB.
+//! The sizes the README's tables quote: 8, 64, 256 B, 4, 16, 64, 256 KiB, 1, 4, 16, 32, 64, 256
+//! MiB, 1 GiB.
 std::vector<uint64_t> default_compare_sizes();
 
 //! The name the dispatcher's measurements carry ("tuned").
@@ -69,8 +71,8 @@ struct CompareRow {
 //! each called from its own place of the timing loop, where memset is called too
 //! (warmloop.hpp), and report the geometric mean: a warm call moves by a cycle or two with where
 //! its code and its caller lie (vec at 8 B on Zen 5: 0.77x..1.03x of memset over 24 places,
-//! docs/small-placement-amd-family26-model2.txt), and an application's code lands where it cannot
-//! choose.
+//! docs/results/amd-family26-model2/small-placement.txt), and an application's code lands where it
+//! cannot choose.
 constexpr int kWarmPlacements = 8;
 
 struct WarmRow {
@@ -92,9 +94,14 @@ struct CompareResult {
 CompareResult compare(const CompareOptions &o, const CpuInfo &cpu);
 std::string compare_text(const CompareResult &r);
 std::string compare_json(const CompareResult &r, const CpuInfo &cpu);
+//! The run as the Markdown tables the README quotes (warm small sizes, cold and large sizes,
+//! batches), headed by the date, the commit, the CPU and `command`, the command line that ran.
+std::string compare_markdown(const CompareResult &r, const CpuInfo &cpu,
+                             const std::string &command);
 
-//! Seed 001 (stosq and stosb over 1 GiB in 4K, 2M and 1G chunks) and seed 002 (movnti + sfence
-//! against rep stosb over 1 GiB), beside the published numbers.
+//! The published experiments clearjit grew from, rerun here beside their numbers: Linux's
+//! clear_pages() posting (stosq and stosb over 1 GiB in 4K, 2M and 1G chunks) and "clear 1G
+//! pages with streaming stores" (a movnti loop + sfence against rep stosb over 1 GiB).
 std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o);
 
 //! The tuner's small-path study (smallpath.hpp) for the profile's tables, as text.

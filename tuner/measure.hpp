@@ -27,7 +27,8 @@ constexpr Pattern kPatterns[] = {Pattern::scattered, Pattern::consecutive};
 std::string_view pattern_name(Pattern p);
 
 //! A batch of stream clears is fenced once per this many bytes, a 2 MiB huge page's subpages
-//! (seed 002); pieces of 2 MiB and more are fenced each.
+//! (as Linux clears the subpages of a huge page with streaming stores and one sfence); pieces of
+//! 2 MiB and more are fenced each.
 constexpr uint64_t kBatchBytes = 2u << 20;
 inline uint64_t batch_pieces(uint64_t size) { return size >= kBatchBytes ? 1 : kBatchBytes / size; }
 
@@ -44,8 +45,9 @@ std::string_view mix_name(Mix m);
 //! The sequence is long because a short one is learnt: with 4096 calls, replayed in a loop,
 //! Zen 5's branch predictors learnt a mix's sizes: memset took 3.03 and 3.18 ns per call on the
 //! log-uniform mix, about its time at one fixed size, and 6.02 and 5.11 ns with 65536 calls
-//! (docs/warm-sequence-amd-family26-model2.txt); the tree went from 1.13x memset's time there
-//! to 2.4x. Programs do not replay 4096 sizes in a loop. 65536 calls are 512 KiB, read in order.
+//! (docs/results/amd-family26-model2/warm-sequence.txt); the tree went from 1.13x memset's time
+//! there to 2.4x. Programs do not replay 4096 sizes in a loop. 65536 calls are 512 KiB, read in
+//! order.
 constexpr size_t kWarmCalls = 65536; //!< a power of two: the index wraps with a mask
 constexpr size_t kWarmLines = 128;   //!< 8 KiB of destinations: in L1 everywhere, two pages
 constexpr size_t kWarmBytes = kWarmLines * 64 + 64 + 1024;

@@ -120,7 +120,7 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
     if (!m.warm && m.intent == intent && m.pattern != Pattern::cached && m.gbps > 0)
       samples[m.spec][{m.pattern, m.size}].push_back(double(m.size) / m.gbps);
   // Only consecutive points decide: scattered ones are shown, but at the study's repetitions one
-  // point can be 2.4x its neighbours (docs/small-cold-scattered-amd-family26-model2.txt).
+  // point can be 2.4x its neighbours (docs/results/amd-family26-model2/small-cold-scattered.txt).
   for (const auto &[label, by_point] : samples)
     for (const auto &[point, ns] : by_point) {
       const double t = median(ns);

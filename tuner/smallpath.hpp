@@ -27,8 +27,8 @@ constexpr unsigned kSmallTunedFrom = 256;
 //! Each warm case of a candidate is measured with its code at this many places (copies generated
 //! one after another), each called from its own place of the timing loop (warmloop.hpp; memset
 //! too), and scored by their geometric mean: on Zen 5 the same code's warm time ranged
-//! 0.77x..1.03x of memset's over 24 places (docs/small-placement-amd-family26-model2.txt, vec
-//! aligned, 8 B).
+//! 0.77x..1.03x of memset's over 24 places (docs/results/amd-family26-model2/small-placement.txt,
+//! vec aligned, 8 B).
 constexpr int kSmallPlacements = 3;
 
 //! Sizes the max is chosen on, for the chosen strategy: 160 B..1 KiB.
@@ -47,12 +47,13 @@ constexpr double kColdBand = 1.25;
 //! the labels out by kColdBand on the consecutive points (`ns`), each with why ("8 B: 5.80 ns
 //! against 3.20", the median's time). Scattered points are shown, not used: on Zen 5 they
 //! matter (reuse: rep stosb below 128 B took 89..100 ns per call against the tree's 67..80
-//! at 11..15 repetitions, docs/small-stosb-cold-amd-family26-model2.txt), but at the study's
-//! repetitions single points were up to 2.4x their neighbours and put strategies out at random
-//! (docs/small-cold-scattered-amd-family26-model2.txt). Against the median, not the fastest: on
-//! Zen 5 (reuse) two lucky points, ladder's 5.33 ns at 32 B (the others 7.12..8.25) and stosb's
-//! 4.72 at 64 B (the others 5.05..8.25), put every strategy but ladder out against the fastest,
-//! and ladder, 1.86x memset's time warm, was chosen (docs/small-amd-family26-model2-cold-band.txt).
+//! at 11..15 repetitions, docs/results/amd-family26-model2/small-stosb-cold.txt), but at the
+//! study's repetitions single points were up to 2.4x their neighbours and put strategies out at
+//! random (docs/results/amd-family26-model2/small-cold-scattered.txt). Against the median, not the
+//! fastest: on Zen 5 (reuse) two lucky points, ladder's 5.33 ns at 32 B (the others 7.12..8.25) and
+//! stosb's 4.72 at 64 B (the others 5.05..8.25), put every strategy but ladder out against the
+//! fastest, and ladder, 1.86x memset's time warm, was chosen
+//! (docs/results/amd-family26-model2/small-cold-band-median.txt).
 struct SmallCold {
   std::map<std::string, std::map<std::pair<Pattern, uint64_t>, double>> measured;
   std::map<std::string, std::map<uint64_t, double>> ns;

@@ -18,7 +18,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Below this fraction of memset's speed with consecutive destinations a scattered-only pick is
-// worth reporting (issue 11's floor: no class under 0.97x memset in either pattern).
+// worth reporting (the promise's floor: no class under 0.97x memset in either pattern).
 constexpr double kConsecutiveFloor = 0.97;
 
 // Repetitions of a cached measurement (stage 3a).

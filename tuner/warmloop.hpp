@@ -5,8 +5,8 @@
 // Compiled C++ loops are one instantiation per contender, each at its own address: on Zen 5
 // glibc's memset took 1.72..2.33 ns per call from `clearjit bench`'s compiled loop and 2.18..2.49
 // ns from this loop minutes later, and the same tree dispatcher went from 1.17x..1.52x of memset
-// to 0.93x..1.24x (docs/warm-caller-amd-family26-model2.txt). Comparing from different loops
-// measured the loops' luck, not the clearing code.
+// to 0.93x..1.24x (docs/results/amd-family26-model2/warm-caller.txt). Comparing from different
+// loops measured the loops' luck, not the clearing code.
 #pragma once
 
 #include "measure.hpp"
