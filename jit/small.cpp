@@ -270,7 +270,8 @@ void emit_stosb(SmallContext &c) {
 //   n = 200: [0, 64) [45, 109) [91, 155) [136, 200)
 // A branch on n mispredicts on a mix of sizes (on Zen 5 the tree took 2.4x memset's time on
 // the log-uniform mix, 65536 calls); these stores take the same time at every n, about half
-// memset's there, but at fixed sizes more than memset's in most runs (README). Masked stores
+// memset's there, but at fixed sizes more than memset's in most runs
+// (docs/results/amd-family26-model2/bench-small-branchless.txt). Masked stores
 // wait for a missing line (see masked), so each line is prefetched first: the stores' starts
 // and the last byte are at most 64 bytes apart. Masked-out bytes reach 64 bytes past dst at
 // most: a 64-byte window crossing a page goes to a tree, as in masked. Above the window, octave

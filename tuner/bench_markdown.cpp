@@ -4,6 +4,7 @@
 
 #include "clearjit_commit.h"
 #include "format.hpp"
+#include "spec.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -89,7 +90,11 @@ void cold_table(std::ostringstream &s, const CompareResult &r, std::map<Intent, 
     << "| size | reuse kernel | reuse scattered x | reuse consecutive x | stream kernel | stream "
        "scattered x | stream consecutive x | stream cached x |\n"
     << "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  const std::string_view memset_name = info(Method::libc).name;
+  bool memset_class = false;
   for (auto &[size, c] : sizes) {
+    for (auto &[key, row] : c.at)
+      memset_class |= row->tuned_kernel == memset_name;
     s << "| " << human_bytes(size) << " | " << kernel(c, Intent::reuse) << " | "
       << speed(c.get(Intent::reuse, Pattern::scattered)) << " | "
       << speed(c.get(Intent::reuse, Pattern::consecutive)) << " | " << kernel(c, Intent::stream)
@@ -102,6 +107,10 @@ void cold_table(std::ostringstream &s, const CompareResult &r, std::map<Intent, 
         worst[key.first] =
             std::min(worst.count(key.first) ? worst[key.first] : 1e9, row->tuned / row->memset);
   }
+  if (memset_class)
+    s << "\nA `" << memset_name
+      << "` class is the dispatcher calling memset itself: its ratios are the noise of identical "
+         "code in this run.\n";
 }
 
 void batch_table(std::ostringstream &s, const CompareResult &r) {

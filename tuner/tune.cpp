@@ -66,8 +66,8 @@ public:
     // Stage 3a: stream's contenders with a cached destination, up to the L2's size, so that a
     // non-temporal class pays for the memory traffic that memset saves there
     // (robust_measurements). First, as a cached call lost 3..5x here where a cold one gained
-    // 1.2x (README, Results); a cached clear varies less than a cold one, so 3 repetitions do (a
-    // few seconds).
+    // 1.2x (docs/results/amd-family26-model2/bench-cached-veto.txt); a cached clear varies less
+    // than a cold one, so 3 repetitions do (a few seconds).
     if (std::vector<Job> cached = contender_jobs(1, Pattern::cached); cached.empty())
       ; // no size below the L2 tuned (--min-size)
     else if (fits(cached, kCachedReps))
