@@ -2,6 +2,7 @@
 #pragma once
 
 #include "clearjit/clearjit.hpp"
+#include "defaults.hpp"
 #include "small.hpp"
 #include "spec.hpp"
 

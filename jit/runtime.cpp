@@ -21,8 +21,6 @@
 namespace cjit::detail {
 namespace {
 
-SizeClass cls(uint64_t below, const char *spec) { return {below, *parse_spec(spec), 0}; }
-
 bool exists(const std::string &path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0;
@@ -34,23 +32,6 @@ std::string env(const char *name) { return clearjit_env(name); }
 
 std::string other_cpu_text(const ProfileHost &h) {
   return h.vendor + " family " + std::to_string(h.family) + " model " + std::to_string(h.model);
-}
-
-Profile builtin_profile(const CpuInfo &cpu) {
-  Profile p;
-  p.host = profile_host(cpu);
-  p.source = "built-in";
-  const bool avx = cpu.has(Feature::avx), amd = cpu.vendor == "AuthenticAMD";
-  const char *vec = avx ? "avx2:unroll=4" : "sse:unroll=4";
-  const char *nt = avx ? "ntavx2" : "ntsse";
-  const uint64_t l2 = cpu.l2_bytes(), l3 = cpu.l3_bytes();
-  const char *bulk = cpu.has(Feature::erms) ? "stosb" : vec;
-  if (cpu.has(Feature::erms) && amd)
-    p.reuse = {cls(2048, vec), cls(0, "stosb")};
-  else
-    p.reuse = {cls(2048, vec), cls(4 * l3, bulk), cls(0, nt)};
-  p.stream = {cls(2048, vec), cls(std::max<uint64_t>(l2 / 2, 4096), bulk), cls(0, nt)};
-  return p;
 }
 
 Lookup default_lookup(const CpuInfo &cpu) {
@@ -164,8 +145,9 @@ Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<Siz
                   Listing::if_dumped);
 }
 
-// Everything after a profile is loaded: host warning, code generation.
-clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
+} // namespace
+
+clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
   auto cj = std::make_unique<State>();
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
@@ -210,8 +192,6 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
   cj->profile = std::move(p);
   return cj.release();
 }
-
-} // namespace
 
 clearjit *cjit::detail::open_default(const char *user) {
   const CpuInfo &cpu = host_cpu();

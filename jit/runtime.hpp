@@ -2,22 +2,13 @@
 #pragma once
 
 #include "clearjit/clearjit.h"
+#include "defaults.hpp"
 #include "profile.hpp"
 
 #include <string>
 #include <vector>
 
 namespace cjit::detail {
-
-//! A profile derived from the CPU's features and cache sizes, for when no file applies:
-//!  reuse:  below 2 KiB vector stores (avx2:unroll=4 with AVX, else sse:unroll=4); then rep stosb
-//!          where ERMS makes it fast (on AMD at every size: Zen stops allocating for extents
-//!          beyond the L3 by itself; elsewhere up to 4x the L3, then non-temporal vector stores,
-//!          since data that large is out of cache when it is read back anyway); without ERMS,
-//!          vector stores up to 4x the L3, then non-temporal ones.
-//!  stream: the same up to half the L2, then non-temporal vector stores (ntavx2 with AVX, else
-//!          ntsse), which skip the read-for-ownership of every line.
-Profile builtin_profile(const CpuInfo &cpu);
 
 //! One step of the default lookup, as `clearjit which` prints it.
 struct LookupStep {
@@ -44,6 +35,10 @@ std::string other_cpu_text(const ProfileHost &h);
 //! development VM (scripts/preload-sizes.sh: 2.5 against 7 ns per call up to 256 B, even from
 //! 4 KiB).
 inline constexpr size_t kPreloadMin = 16384;
+
+//! A handle for a profile already loaded (or made, as the tuner's verification makes one): the
+//! host warning and the dispatchers' code. nullptr with `error` set when code cannot be made.
+clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error);
 
 //! What clearjit_zero opens: the default lookup, or the built-in default when the file it finds
 //! is bad. Says what and why on stderr when CLEARJIT_VERBOSE=1 ("clearjit: USER uses ...").

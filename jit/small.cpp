@@ -372,14 +372,6 @@ std::string small_unsupported_reason(Small s, const CpuInfo &cpu) {
   return "";
 }
 
-SmallPath default_small(const CpuInfo &cpu, Intent intent) {
-  if (cpu.vendor == "AuthenticAMD" && cpu.family == 26) {
-    const Small measured = intent == Intent::reuse ? Small::stosb : Small::masked;
-    if (small_unsupported_reason(measured, cpu).empty()) return {measured, 256};
-  }
-  return {Small::tree, 256};
-}
-
 std::string describe(const SmallPath &p) {
   return std::string(info(p.strategy).name) + ", up to " + std::to_string(p.max) + " B";
 }

@@ -61,16 +61,6 @@ bool valid_small_max(uint64_t max);
 //! CPU lacks").
 std::string small_unsupported_reason(Small s, const CpuInfo &cpu);
 
-//! The default for a CPU without a measured choice (a profile without [small]), up to 256 bytes.
-//! On AMD family 26 (Zen 5), what the small-path studies there chose since their mixes became
-//! unlearnable (docs/results/amd-family26-model2/small-path-study.txt): stosb for reuse
-//! (0.77x..0.83x memset warm on the mixes, where the tree takes 1.9x..2.2x; in most runs slower
-//! than the tree at scattered cold destinations below 128 bytes, docs/design/small-path.md) and
-//! masked for stream (about memset's time on the mixes, the tree 2.2x..2.4x), each where the CPU
-//! runs it. Elsewhere the tree, which every CPU runs: those strategies were measured on that one
-//! family only.
-SmallPath default_small(const CpuInfo &cpu, Intent intent);
-
 //! "masked, up to 256 B" style text.
 std::string describe(const SmallPath &p);
 

@@ -162,7 +162,7 @@ TEST(small_Refusal, EachMissingFeatureIsNamed) {
   EXPECT_EQ(small_unsupported_reason(Small::stosb, zen3), "");
 }
 
-// AMD family 26 gets what its studies chose, each where the CPU runs it; any other CPU the tree.
+// masked wherever it runs, stosb for reuse on AMD family 26; the tree where masked cannot run.
 TEST(small_Default, BestForTheCpuAndAlwaysRunnable) {
   const CpuInfo zen5 = avx512_cpu();
   EXPECT_EQ(default_small(zen5, Intent::reuse), (SmallPath{Small::stosb, 256}));
@@ -172,15 +172,22 @@ TEST(small_Default, BestForTheCpuAndAlwaysRunnable) {
   EXPECT_EQ(default_small(no_avx512bw, Intent::reuse).strategy, Small::stosb);
   EXPECT_EQ(default_small(no_avx512bw, Intent::stream).strategy, Small::tree);
   no_fsrm.set(Feature::fsrm, false);
-  EXPECT_EQ(default_small(no_fsrm, Intent::reuse).strategy, Small::tree);
+  EXPECT_EQ(default_small(no_fsrm, Intent::reuse).strategy, Small::masked);
   EXPECT_EQ(default_small(no_fsrm, Intent::stream).strategy, Small::masked);
   CpuInfo family27 = zen5;
   zen4.family = 25;
   family27.family = 27;
   intel.vendor = "GenuineIntel";
-  for (const CpuInfo &unmeasured : {zen4, family27, intel})
+  intel.family = 6;
+  for (const CpuInfo &other : {zen4, family27, intel})
     for (Intent i : kIntents)
-      EXPECT_EQ(default_small(unmeasured, i), (SmallPath{Small::tree, 256}));
+      EXPECT_EQ(default_small(other, i), (SmallPath{Small::masked, 256}));
+  for (Feature f : {Feature::avx512f, Feature::avx512bw, Feature::avx512vl, Feature::bmi2}) {
+    CpuInfo without = intel;
+    without.set(f, false);
+    for (Intent i : kIntents)
+      EXPECT_EQ(default_small(without, i), (SmallPath{Small::tree, 256}));
+  }
   CpuInfo bare;
   bare.set(Feature::sse2);
   for (Intent i : kIntents) {

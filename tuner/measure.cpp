@@ -19,6 +19,7 @@
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <tuple>
 
 namespace cjit::detail {
 namespace {
@@ -66,8 +67,8 @@ std::string format_eta(double s) {
 
 } // namespace
 
-std::vector<WarmCall> warm_calls(Mix mix, uint64_t size) {
-  std::mt19937_64 rng(0x5eed0000 + size * 8 + uint64_t(mix));
+std::vector<WarmCall> warm_calls(Mix mix, uint64_t size, unsigned sequence) {
+  std::mt19937_64 rng(0x5eed0000 + size * 8 + uint64_t(mix) + (uint64_t(sequence) << 40));
   std::vector<WarmCall> calls(kWarmCalls);
   for (size_t i = 0; i < kWarmCalls; ++i) {
     uint32_t line = uint32_t(rng() % kWarmLines);
@@ -167,8 +168,8 @@ struct Bench::Impl {
     size_t next = 0; // shared by every job of this size and pattern: each goes on where the
                      // last left off, so consecutive clears never revisit a fresh region
   };
-  std::map<std::pair<uint64_t, Pattern>, Slots> slots;            // per size and pattern
-  std::map<std::pair<Mix, uint64_t>, std::vector<WarmCall>> warm; // per (mix, size)
+  std::map<std::pair<uint64_t, Pattern>, Slots> slots;                       // per size and pattern
+  std::map<std::tuple<Mix, uint64_t, unsigned>, std::vector<WarmCall>> warm; // (mix, size, draw)
   uint8_t *warm_buf = nullptr;
   std::unique_ptr<WarmLoops> warm_loops;               // made on the first warm job
   std::vector<std::unique_ptr<const void *>> fn_slots; // what kernel jobs' loops call through
@@ -199,15 +200,15 @@ struct Bench::Impl {
     return *warm_loops;
   }
 
-  const std::vector<WarmCall> &warm_for(Mix mix, uint64_t size) {
+  const std::vector<WarmCall> &warm_for(Mix mix, uint64_t size, unsigned draw) {
     if (!warm_buf) {
       warm_buf =
           static_cast<uint8_t *>(std::aligned_alloc(4096, (kWarmBytes + 4095) / 4096 * 4096));
       if (!warm_buf) throw std::runtime_error("cannot allocate the warm buffer");
       std::memset(warm_buf, 1, kWarmBytes);
     }
-    auto &v = warm[{mix, mix == Mix::fixed ? size : 0}];
-    if (v.empty()) v = warm_calls(mix, size);
+    auto &v = warm[{mix, mix == Mix::fixed ? size : 0, draw}];
+    if (v.empty()) v = warm_calls(mix, size, draw);
     return v;
   }
 
@@ -458,7 +459,7 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
 }
 
 void Bench::register_warm(const Job &j, size_t index, const MeasureOptions &o, Progress *progress) {
-  const std::vector<WarmCall> &calls = impl_->warm_for(j.mix, j.size);
+  const std::vector<WarmCall> &calls = impl_->warm_for(j.mix, j.size, j.draw);
   uint8_t *buf = impl_->warm_buf;
   const bool reuse = j.intent == Intent::reuse;
   const double rep = estimate_seconds({j}, o) / o.repetitions;

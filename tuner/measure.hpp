@@ -58,8 +58,9 @@ struct WarmCall {
 
 //! The calls of a warm job: a random line of the buffer, offsets 0..63 in turn (fixed) or at
 //! random (mixes), so some calls cross the page boundary in the middle of the buffer; sizes
-//! drawn from `mix` (`size` for Mix::fixed).
-std::vector<WarmCall> warm_calls(Mix mix, uint64_t size);
+//! drawn from `mix` (`size` for Mix::fixed). `draw` picks another random sequence, for a
+//! measurement independent of the one that chose (the tuner's verification).
+std::vector<WarmCall> warm_calls(Mix mix, uint64_t size, unsigned draw = 0);
 
 //! How a warm job calls: what an application does.
 enum class Call : uint8_t {
@@ -101,6 +102,8 @@ struct Job {
   //! Warm: which place of the generated timing loop calls it (warmloop.hpp). Contenders to be
   //! compared share a place: the caller's own place moves a warm call's time by a cycle or two.
   int place = 0;
+  //! Warm: which random sequence of calls (warm_calls); contenders to be compared share one.
+  unsigned draw = 0;
 };
 
 //! A warm job: `call` through `fn`/`cj` (as the Call says) at a fixed `size` or a mix.

@@ -65,6 +65,7 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
       t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first)
         << ", at_end = " << num(g.second) << " }\n";
   }
+  if (!r.verification.measured.empty()) t << verification_toml(r.verification);
   return format_profile(p, {"# Written by `clearjit tune`; sizes are bytes.\n", t.str()});
 }
 
@@ -141,6 +142,7 @@ std::string summary_text(const TuneResult &r) {
   }
   const Findings &f = r.findings;
   if (r.small) s << small_study_text(*r.small);
+  if (!r.verification.measured.empty()) s << verification_text(r.verification);
   s << "\nfindings\n  stosb_no_allocate: "
     << (f.stosb_no_allocate.size
             ? human_bytes(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason +

@@ -415,7 +415,8 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
          "4..15, 16..63, 64..128, 129..256 B) or one mix, and the strategy with the lowest "
          "worst band is chosen among those not out cold (more than "
       << fmt("%.2f", kColdBand)
-      << "&times; the median strategy at cold, consecutive destinations).</p>\n";
+      << "&times; memset's time at cold, consecutive destinations, in every one of at least two "
+         "measurements), weighing cold against warm as 1 to 9.</p>\n";
     auto cell = [](std::optional<double> x) {
       if (!x) return std::string("<td class=\"n\">&ndash;</td>");
       const char *c = *x >= 1.02 ? " class=\"down\"" : *x <= 0.98 ? " class=\"up\"" : "";

@@ -37,29 +37,46 @@ std::vector<uint64_t> small_max_sizes();
 //! Sizes each strategy is also measured at cold destinations, consecutive and scattered (stage 1).
 std::vector<uint64_t> small_cold_sizes();
 
-//! A strategy more than this factor slower cold than the median strategy (the lower median of an
-//! even count), at any of small_cold_sizes(), is out however fast it is warm: on Zen 5 masked
-//! stores (before their prefetch) won warm by ~10% but took 5.8 ns against the tree's 3.2 for 8
-//! consecutive cold bytes (stream).
+//! A strategy more than this factor slower cold than memset, the promise's reference, at any
+//! consecutive point of small_cold_sizes(), in every measurement of that point (at least two),
+//! is out however fast it is warm. Against memset, not the other strategies: on an Intel Xeon
+//! (family 6 model 207) masked took 10.25 and 11.10 ns at 32 B cold consecutive in two tunes,
+//! against median strategies of 7.24 and 7.85, and was put out by the median rule, while a
+//! separate measurement had it faster than memset cold (26.4 ns against 29.4 at 32 B, one clear
+//! per 4 KiB page) and 0.90x memset's time warm; ladder, chosen instead, took 1.9x memset's time
+//! on the warm mix (docs/results/intel-family6-model207/README.md). Repeated, because single
+//! cold points are noisy: on Zen 5 two lucky points of the strategies put every one but ladder
+//! out against the fastest (docs/results/amd-family26-model2/small-cold-band-median.txt).
 constexpr double kColdBand = 1.25;
 
-//! Cold: each label's median ns per call at small_cold_sizes() in each pattern (`measured`), and
-//! the labels out by kColdBand on the consecutive points (`ns`), each with why ("8 B: 5.80 ns
-//! against 3.20", the median's time). Scattered points are shown, not used: on Zen 5 they
-//! matter (reuse: rep stosb below 128 B took 89..100 ns per call against the tree's 67..80
+//! How much the cold points weigh against the warm ones among the strategies left: the score
+//! is worst_band^(1 - w) * cold^w, cold the geometric mean of the strategy's time over memset's
+//! at the consecutive cold points. Most small clears are warm (a buffer reused, a struct on a
+//! hot stack); the share is not measured, so w = 0.1 says one in ten finds its line cold, and
+//! cold speed decides only between strategies within a few percent warm: a strategy at the
+//! veto's bound (1.25x memset cold) pays 2.3% of its score.
+constexpr double kColdWeight = 0.1;
+
+//! Cold: each label's median ns per call at small_cold_sizes() in each pattern over every
+//! measurement (`measured`; memset's under "memset"), each consecutive point's median per
+//! measurement in order (`rounds`), the labels out by kColdBand (`out`, with why: "32 B: 10.25,
+//! 11.10 ns against memset's 8.40, 8.61") and each label's cold ratio to memset (`ratio`, the
+//! geometric mean over the consecutive points). Scattered points are shown, not used: on Zen 5
+//! they matter (reuse: rep stosb below 128 B took 89..100 ns per call against the tree's 67..80
 //! at 11..15 repetitions, docs/results/amd-family26-model2/small-stosb-cold.txt), but at the
-//! study's repetitions single points were up to 2.4x their neighbours and put strategies out at
-//! random (docs/results/amd-family26-model2/small-cold-scattered.txt). Against the median, not the
-//! fastest: on Zen 5 (reuse) two lucky points, ladder's 5.33 ns at 32 B (the others 7.12..8.25) and
-//! stosb's 4.72 at 64 B (the others 5.05..8.25), put every strategy but ladder out against the
-//! fastest, and ladder, 1.86x memset's time warm, was chosen
-//! (docs/results/amd-family26-model2/small-cold-band-median.txt).
+//! study's repetitions single points were up to 2.4x their neighbours
+//! (docs/results/amd-family26-model2/small-cold-scattered.txt).
 struct SmallCold {
   std::map<std::string, std::map<std::pair<Pattern, uint64_t>, double>> measured;
-  std::map<std::string, std::map<uint64_t, double>> ns;
+  std::map<std::string, std::map<uint64_t, std::vector<double>>> rounds;
   std::map<std::string, std::string> out;
+  std::map<std::string, double> ratio;
 };
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent);
+//! The consecutive points (label, size) where a strategy lost to memset by kColdBand in its
+//! latest measurement: what the study measures again before anything is put out.
+std::vector<std::pair<std::string, uint64_t>>
+small_cold_suspects(const std::vector<Measurement> &ms, Intent intent);
 
 //! `label`'s ns per call / memset's, measured beside it, in each case of stage 1: key (mix,
 //! size), size 0 for a mix. Empty when a case of either is missing.
@@ -78,8 +95,12 @@ double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
 //! The same from ratios already taken (ratios_to_memset()).
 double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios);
 
-//! Stage 1, a pure function: among candidates measured at max 256 for `intent` and not out by
-//! kColdBand, the one with the lowest worst_ratio_to_memset(). The promise is "never slower
+//! The strategies measured at max 256 for `intent` and not out by kColdBand, best first: by
+//! worst_ratio_to_memset() weighed with the cold ratio (kColdWeight). What the tuner's
+//! verification tries next when the chosen one loses.
+std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent intent);
+
+//! Stage 1, a pure function: the first of rank_small(). The promise is "never slower
 //! than memset" at every size and mix, so the worst case chooses: on Zen 5 a strategy of four
 //! overlapping stores per size range won an average (mixes 0.92x memset) while taking 1.3x
 //! memset's time at 64..128 B.

@@ -7,6 +7,7 @@
 #include "findings.hpp"
 #include "measure.hpp"
 #include "smallpath.hpp"
+#include "verify.hpp"
 
 #include <map>
 #include <optional>
@@ -39,6 +40,9 @@ struct TuneResult {
   std::vector<std::string> notes; //!< what was narrowed to fit the time limit
   //! Grid sizes where scattered destinations alone would have chosen another kernel.
   std::vector<std::string> disagreements;
+  //! The last stage: the profile's dispatchers against memset, and what it repaired (the
+  //! tables and small paths above are the repaired ones). Empty `measured` when not run.
+  Verification verification;
 };
 
 //! Measures on this host and chooses. Throws std::runtime_error when it cannot measure at all.

@@ -1,0 +1,101 @@
+// The last stage of every tune: the dispatcher generated from the profile about to be written,
+// measured against memset independently of the measurements that chose it (other sizes, other
+// draws of the warm call sequences, called through a clearjit handle as an application calls
+// it, at several code places), and repaired where it loses beyond the noise.
+#pragma once
+
+#include "measure.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cjit::detail {
+
+//! One point the verification measures: warm (ns per call, a fixed size or a mix, destination
+//! in L1) or cold (GB/s at a destination pattern).
+struct VerifyPoint {
+  Intent intent = Intent::reuse;
+  uint64_t size = 0; //!< 0 for a mix
+  Mix mix = Mix::fixed;
+  bool warm = false;
+  Pattern pattern = Pattern::consecutive; //!< cold points only
+  auto operator<=>(const VerifyPoint &) const = default;
+};
+//! "stream 48 B warm", "reuse 16 KiB consecutive", "stream log-uniform 1..256 B warm".
+std::string point_name(const VerifyPoint &p);
+
+//! Warm sizes: none of them a size the small-path study chose on, but 64 (where strategies
+//! change stores); with both mixes.
+std::vector<uint64_t> verify_warm_sizes();
+//! Cold small sizes (consecutive destinations): other than the study's 8, 32, 64 and 256 B.
+std::vector<uint64_t> verify_cold_sizes();
+
+//! Every point for `p`'s tables: warm sizes and mixes and cold small sizes per intent, and each
+//! class boundary from both sides (0.8x and 1.25x, rounded to 64 bytes, within [min, max] and
+//! above the small path's max) at scattered and consecutive destinations.
+std::vector<VerifyPoint> verify_points(const Profile &p, const CpuInfo &cpu, uint64_t min_size,
+                                       uint64_t max_size);
+
+//! A point's measured ratio loses beyond the noise: warm, more than kWarmNoise of memset's time
+//! (one warm case moves by about 5% between runs); cold, under kColdFloor of memset's speed (the
+//! floor every class keeps in the tuner, robust_measurements).
+constexpr double kWarmNoise = 1.05, kColdFloor = 0.97;
+//! `ratio`: warm, time / memset's; cold, speed / memset's.
+bool loses(const VerifyPoint &p, double ratio);
+
+//! What a repair changed (per intent, said) and what it could not.
+struct Repair {
+  Profile profile;
+  std::vector<std::pair<Intent, std::string>> done;
+  std::vector<std::string> left;
+  std::vector<Intent> small_changed; //!< intents whose small path was replaced
+};
+//! Repairs every confirmed loss (point, its ratio in each measurement): a size class that is not
+//! memset becomes memset (`libc`, merged with libc neighbours); a small path, warm or cold, takes
+//! the next strategy of `ranking` (best first; the ones in `tried` skipped) at the same max. A
+//! loss of memset itself (a `libc` class) is noise and is left, said in `left`.
+Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>> &losses,
+              const std::map<Intent, std::vector<SmallPath>> &ranking,
+              std::map<Intent, std::vector<SmallPath>> &tried, const CpuInfo &cpu);
+
+struct Verification {
+  std::string measured;                //!< what was measured, in a line
+  std::map<Intent, double> worst_warm; //!< time / memset's, the worst warm point
+  std::map<Intent, double> worst_cold; //!< speed / memset's, the worst cold point
+  std::vector<std::string> repaired, left;
+  std::vector<std::string> undone;      //!< repairs measured no better, taken back
+  std::map<VerifyPoint, double> ratios; //!< the final ratio of every point
+  std::vector<Measurement> measurements;
+  double seconds = 0;
+  int rounds = 0; //!< measurement rounds (the first, confirmations, re-verifications)
+};
+
+//! Code places (the profile opened this many times) each warm point is measured at.
+constexpr int kVerifyPlaces = 4;
+
+//! How far an intent's worst point is from the noise: the largest of a warm point's ratio over
+//! kWarmNoise and kColdFloor over a cold point's ratio (above 1: a loss), each point the
+//! geometric mean of its measurements.
+double badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent i);
+
+//! Measures `p` (repairing it in place) against memset: every point once; a point that loses,
+//! again; a loss confirmed by both is repaired and the changed intent's points measured again.
+//! A repair whose intent measures no better than before (badness) is undone, and that intent
+//! is repaired no further; at most kRepairRounds rounds. `ranking`: each intent's small-path
+//! strategies, best first.
+Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
+                    const std::map<Intent, std::vector<SmallPath>> &ranking, uint64_t min_size,
+                    uint64_t max_size);
+
+//! What verify() will take for a profile of `boundaries` class boundaries per intent (the tuner
+//! reserves it before its first stage), twice the first round for confirmations and repairs.
+double verify_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
+                      int boundaries);
+
+//! The [verification] table of a profile (informational: the runtime reads it not).
+std::string verification_toml(const Verification &v);
+//! For the tune's summary.
+std::string verification_text(const Verification &v);
+
+} // namespace cjit::detail
