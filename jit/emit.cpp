@@ -4,13 +4,15 @@
 // Register contract inside a kernel and a dispatcher's main paths:
 //   rdi  cursor (dst on entry)      rsi  bytes left (n on entry)     r8  end = dst + n
 //   rdx  bytes for this chunk       rcx  rep count / scratch          r9  loop end, r10 chunk size
-//   rax  zero (stos source; clzero uses it as its address, after which only vector stores follow)
+//   rax  zero (stos source; clzero and movdir64b use it as their address, after which only
+//        vector stores follow); rcx also movdir64b's source, a line of zeros in the red zone
 //   r11  a dispatcher's class bound above INT32_MAX (cmp takes no imm64)
 //   xmm0/ymm0/zmm0  zero
 // A dispatcher's small path (small.cpp) uses rax, rcx, rdx, r8, r9 and k1 besides
 // (before any class code runs: it returns or jumps to the classes with rsi and rdi intact), and
 // xmm16..zmm16.
-// Only caller-saved registers are touched and no stack is used, so kernels need no frame.
+// Only caller-saved registers are touched and no stack is used (but movdir64b's 64 bytes of the
+// red zone, below rsp), so kernels need no frame.
 #include "emit.hpp"
 
 #include "codegen.hpp"
@@ -196,6 +198,19 @@ private:
       loops([&](const Mem &m) {
         a_.lea(rax, m);
         a_.clzero();
+      });
+      return;
+    case Store::movdir64b: // the line at m, which is aligned, from the line of zeros at rcx
+      // The source: a line of zeros in the red zone (the 128 bytes below rsp that the System V
+      // ABI leaves to a leaf function), aligned, so the code holds no address and the line is
+      // in L1.
+      a_.lea(rcx, ptr(rsp, -65));
+      a_.and_(rcx, -64);
+      for (int32_t off = 0; off < 64; off += 16)
+        store(ptr(rcx, off), 16, false);
+      loops([&](const Mem &m) {
+        a_.lea(rax, m);
+        a_.movdir64b(ptr(rax), ptr(rcx));
       });
       return;
     case Store::memset: libc_tail_call(); return;

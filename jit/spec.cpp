@@ -11,7 +11,7 @@ namespace {
 // Defaults: loop methods store one 64-byte line per iteration; non-temporal stores and clzero
 // start on a line boundary because write-combining buffers drain whole lines.
 constexpr uint8_t L = kUnroll | kExtent; // a store loop takes every option
-constexpr std::array<MethodInfo, 12> kMethods{{
+constexpr std::array<MethodInfo, 13> kMethods{{
   //  method          name        stores                                  feature          store            w tail nt    options unroll align min_align family
   {Method::stosb,    "stosb",    "rep stosb",                             Feature::none,   Store::rep_stosb, 1,  8, false, kExtent, 0,  0,  0, "string"},
   {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store", Feature::none,   Store::rep_stosq, 8,  8, false, kExtent, 0,  0,  0, "string"},
@@ -24,6 +24,7 @@ constexpr std::array<MethodInfo, 12> kMethods{{
   {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",      Feature::avx,    Store::move,     32, 32, true,  L,       2, 64, 32, "nontemporal"},
   {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",      Feature::avx512f,Store::move,     64, 64, true,  L,       1, 64, 64, "nontemporal"},
   {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",      Feature::clzero, Store::clzero,   64, 16, true,  L,       1, 64, 64, "nontemporal"},
+  {Method::movdir64b,"movdir64b","movdir64b, an aligned line from zeros", Feature::movdir64b, Store::movdir64b, 64, 16, true, L,    1, 64, 64, "nontemporal"},
   {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",     Feature::none,   Store::memset,    1,  8, false, 0,       0,  0,  0, "string"},
 }};
 // clang-format on
@@ -32,10 +33,11 @@ constexpr std::array<MethodInfo, 12> kMethods{{
 constexpr bool row_ok(const MethodInfo &mi, size_t index) {
   return size_t(mi.method) == index // info(m) is kMethods[m]
          && mi.takes(kUnroll) == mi.loop && (mi.default_unroll != 0) == mi.loop // unroll: loops
-         && (mi.store == Store::memset) == (mi.options == 0)  // memset takes nothing
-         && mi.default_align >= mi.min_align                  // defaults are valid specs
-         && (mi.store != Store::clzero || mi.min_align == 64) // clzero clears whole lines
-         && (mi.store != Store::rep_stosb || mi.width == 1);  // no tail after rep stosb
+         && (mi.store == Store::memset) == (mi.options == 0)     // memset takes nothing
+         && mi.default_align >= mi.min_align                     // defaults are valid specs
+         && (mi.store != Store::clzero || mi.min_align == 64)    // clzero clears whole lines
+         && (mi.store != Store::movdir64b || mi.min_align == 64) // movdir64b faults unaligned
+         && (mi.store != Store::rep_stosb || mi.width == 1);     // no tail after rep stosb
 }
 constexpr bool rows_ok() {
   for (size_t i = 0; i < kMethods.size(); ++i)

@@ -24,6 +24,7 @@ enum class Method : uint8_t {
   ntavx2,
   ntavx512,
   clzero,
+  movdir64b,
   libc
 };
 
@@ -36,6 +37,8 @@ enum class Store : uint8_t {
   rep_stosq, //!< one `rep stosq` per chunk; the bytes it leaves by one overlapping 8-byte store
   move,      //!< a loop of `width`-byte moves from a zeroed register (movnt* when non-temporal)
   clzero,    //!< a loop of `clzero`, one aligned 64-byte line per instruction
+  movdir64b, //!< a loop of `movdir64b`, one aligned 64-byte line per instruction, copied from a
+             //!< line of zeros in memory (a direct store: write-combining, like movnt*)
   memset,    //!< a tail call to the C library's memset: no loop, no options
 };
 
@@ -67,7 +70,8 @@ struct MethodInfo {
                            //!< above 2 KiB), "temporal" stores, "nontemporal" (and clzero)
   // Derived from `store`, kept as fields for their readers (the tuner's candidates).
   bool string_op = store == Store::rep_stosb || store == Store::rep_stosq; //!< rep per chunk
-  bool loop = store == Store::move || store == Store::clzero; //!< a store loop: takes unroll
+  bool loop = store == Store::move || store == Store::clzero ||
+              store == Store::movdir64b; //!< a store loop: takes unroll
   constexpr bool takes(Option o) const { return options & o; }
 };
 

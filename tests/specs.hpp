@@ -15,13 +15,13 @@ inline const std::vector<std::string> &representative_specs() {
   static const std::vector<std::string> specs = {
       // Every method with all options at their defaults.
       "stosb", "stosq", "mov", "sse", "avx2", "avx512", "movnti", "ntsse", "ntavx2", "ntavx512",
-      "clzero", "libc",
+      "clzero", "movdir64b", "libc",
       // unroll: all values on mov (default 8), the extremes on the vector and nt methods.
       "mov:unroll=1", "mov:unroll=2", "mov:unroll=4", "mov:unroll=16",
       "sse:unroll=1", "sse:unroll=16", "avx2:unroll=1", "avx2:unroll=16",
       "avx512:unroll=4", "avx512:unroll=16", "movnti:unroll=1", "ntsse:unroll=16",
       "ntavx2:unroll=8", "ntavx512:unroll=2", "ntavx512:unroll=16",
-      "clzero:unroll=4", "clzero:unroll=16",
+      "clzero:unroll=4", "clzero:unroll=16", "movdir64b:unroll=4",
       // chunk: 64, 4K and 2M on the string methods, a loop method and clzero, plus odd ones.
       "stosb:chunk=64", "stosb:chunk=256", "stosb:chunk=4K", "stosb:chunk=2M",
       "stosq:chunk=64", "stosq:chunk=4K", "stosq:chunk=2M",
@@ -36,7 +36,8 @@ inline const std::vector<std::string> &representative_specs() {
       "stosb:fence=end", "mov:fence=end", "stosq:chunk=4K,fence=chunk",
       "mov:chunk=64,fence=chunk", "avx2:chunk=4K,fence=chunk",
       "movnti:fence=none", "ntavx2:fence=none", "clzero:fence=none",
-      "ntsse:chunk=4K,fence=chunk", "clzero:chunk=4K,fence=chunk",
+      "ntsse:chunk=4K,fence=chunk", "clzero:chunk=4K,fence=chunk", "movdir64b:fence=none",
+      "movdir64b:chunk=4K,fence=chunk",
       // align: every value the method accepts (nt methods have a minimum).
       "stosb:align=16", "stosb:align=64", "stosq:align=32",
       "mov:align=16", "mov:align=32", "mov:align=64", "sse:align=16", "sse:align=64",

@@ -133,6 +133,8 @@ TEST(golden_Diff, ReportsFirstDifferingLine) {
 //  - implicit operands: AsmJit writes "rep stos qword ptr [rdi], rax" where Zydis writes
 //    "rep stosq", and Zydis writes "clzero rax" where AsmJit writes "clzero"; both become
 //    the bare mnemonic ("rep stosq", "clzero"), the width kept in the stos suffix;
+//  - movdir64b: AsmJit writes "movdir64b [rax], [rcx]", Zydis "movdir64b rax, zmmword ptr
+//    [rcx]"; both become "movdir64b rax, [rcx]";
 //  - memory size and scale: Zydis is told to always print "qword ptr" (as AsmJit does) and
 //    to omit "*1" (as AsmJit does), so those need no text rewriting.
 const std::map<std::string, std::string> &condition_aliases() {
@@ -211,6 +213,19 @@ Normalised normalise(std::string_view text, const std::map<std::string, uint64_t
     i = toks.size();
   } else if (m == "clzero") {
     i = toks.size(); // its implicit rax, which Zydis prints and AsmJit does not
+  } else if (m == "movdir64b") {
+    // The destination address: AsmJit prints it as memory ("[rax]"), Zydis as the register;
+    // the source's size, which Zydis prints ("zmmword ptr"), is fixed.
+    std::vector<std::string> rest;
+    for (size_t k = i; k < toks.size(); ++k)
+      if (toks[k] == "zmmword" && k + 1 < toks.size() && toks[k + 1] == "ptr")
+        ++k;
+      else
+        rest.push_back(toks[k]);
+    if (rest.size() >= 3 && rest[0] == "[" && rest[2] == "]")
+      rest.erase(rest.begin() + 2), rest.erase(rest.begin());
+    toks.resize(i);
+    toks.insert(toks.end(), rest.begin(), rest.end());
   }
   out.mnemonic += m;
 
@@ -887,6 +902,7 @@ TEST(golden_CrossCheckNormalise, Aliases) {
   same("mov qword ptr [r8-8], rax", {}, "mov qword ptr [r8-0x08], rax");
   same("rep stos qword ptr [rdi], rax", {}, "rep stosq");
   same("clzero", {}, "clzero rax");
+  same("movdir64b [rax], [rcx]", {}, "movdir64b rax, zmmword ptr [rcx]");
   EXPECT_NE(normalise("jmp L1", {{"l1", 1}}), normalise("jmp 2", {}));
   EXPECT_NE(normalise("rep stos byte ptr [rdi], al", {}), normalise("rep stosq", {}));
 }

@@ -42,6 +42,8 @@ const std::map<Method, Defining> &defining() {
       {Method::ntavx512,
        {ZYDIS_MNEMONIC_VMOVNTDQ, 512, false, true, "vmovntdq zmmword ptr [m], zmm0"}},
       {Method::clzero, {ZYDIS_MNEMONIC_CLZERO, 0, false, true, "clzero"}},
+      {Method::movdir64b,
+       {ZYDIS_MNEMONIC_MOVDIR64B, 512, false, true, "movdir64b rax, zmmword ptr [rcx]"}},
       {Method::libc, {ZYDIS_MNEMONIC_JMP, 0, false, false, "jmp rax (a tail call to memset)"}},
   };
   return m;
@@ -82,7 +84,8 @@ bool stores_memory(const Decoded &d) {
   for (const ZydisDecodedOperand &op : d.ops)
     if (op.type == ZYDIS_OPERAND_TYPE_MEMORY && (op.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
       return true;
-  return d.insn.mnemonic == ZYDIS_MNEMONIC_CLZERO; // its memory operand is implicit
+  // clzero's memory operand is implicit; movdir64b's destination is the address in a register.
+  return d.insn.mnemonic == ZYDIS_MNEMONIC_CLZERO || d.insn.mnemonic == ZYDIS_MNEMONIC_MOVDIR64B;
 }
 
 bool is(const Decoded &d, const Defining &want) {

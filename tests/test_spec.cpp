@@ -50,7 +50,7 @@ TEST(spec_MethodTable, NamesAndDefaultsAreConsistent) {
     EXPECT_EQ(d.chunk, 0u);
     EXPECT_EQ(format_spec(d), mi.name) << "defaults print as the bare method";
   }
-  EXPECT_EQ(methods().size(), 12u);
+  EXPECT_EQ(methods().size(), 13u);
   EXPECT_FALSE(method_by_name("stosw"));
 }
 
@@ -119,6 +119,7 @@ TEST(spec_Normalise, NonCanonicalInputs) {
       {"movnti:fence=end", "movnti"},
       {"movnti:align=64", "movnti"},
       {"clzero:align=64", "clzero"},
+      {"movdir64b:align=64,unroll=1,fence=end", "movdir64b"},
       {"avx2:fence=none,align=0", "avx2"},
       {"stosb:chunk=0", "stosb"},
       {"stosb:chunk=0K", "stosb"},
@@ -282,6 +283,8 @@ TEST(spec_Refusal, Messages) {
       {"clzero:align=0", "clzero needs align >= 64 (its stores require aligned addresses), got 0"},
       {"clzero:align=32",
        "clzero needs align >= 64 (its stores require aligned addresses), got 32"},
+      {"movdir64b:align=16",
+       "movdir64b needs align >= 64 (its stores require aligned addresses), got 16"},
       {"libc:align=64", "align does not apply to libc"},
       // the first offending option wins
       {"avx2:unroll=3,bogus=1", unroll_set + "3"},
@@ -298,7 +301,7 @@ TEST(spec_Refusal, Messages) {
 const std::pair<Method, std::string_view> kNeeds[] = {
     {Method::sse, "SSE2"},         {Method::avx2, "AVX"},      {Method::avx512, "AVX512F"},
     {Method::movnti, "SSE2"},      {Method::ntsse, "SSE2"},    {Method::ntavx2, "AVX"},
-    {Method::ntavx512, "AVX512F"}, {Method::clzero, "CLZERO"},
+    {Method::ntavx512, "AVX512F"}, {Method::clzero, "CLZERO"}, {Method::movdir64b, "MOVDIR64B"},
 };
 
 CpuInfo cpu_with_everything() {

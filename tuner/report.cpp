@@ -66,6 +66,7 @@ const char *method_colour(Method m) {
   case Method::ntavx2: return "#d62728";
   case Method::ntavx512: return "#9467bd";
   case Method::clzero: return "#7f7f7f";
+  case Method::movdir64b: return "#bcbd22";
   case Method::libc: return "#000000";
   }
   return "#000000";

@@ -311,8 +311,8 @@ private:
     return jobs;
   }
 
-  // The candidates for batches: the widest non-temporal stores and clzero (which pay their
-  // fence once per batch here), rep stosb, memset and the widest temporal stores, below
+  // The candidates for batches: the widest non-temporal stores, clzero and movdir64b (which pay
+  // their fence once per batch here), rep stosb, memset and the widest temporal stores, below
   // kBatchBytes, both patterns. From kBatchBytes on a batch is one clear: the stream
   // measurements serve. The narrower non-temporal methods are left out to fit the default
   // level's five minutes: without their fence they only add stores per line.
@@ -324,7 +324,8 @@ private:
         out.push_back(default_spec(m));
         break;
       }
-    if (runs(Method::clzero)) out.push_back(default_spec(Method::clzero));
+    for (Method m : {Method::clzero, Method::movdir64b})
+      if (runs(m)) out.push_back(default_spec(m));
     return out;
   }
   // Every 2 * steps_per_octave-th grid size (one per two octaves, 4, 16, 64, 256 KiB, 1 MiB
