@@ -11,6 +11,7 @@
 #include <cmath>
 #include <ctime>
 #include <set>
+#include <tuple>
 
 namespace cjit::detail {
 namespace {
@@ -23,6 +24,12 @@ constexpr double kConsecutiveFloor = 0.97;
 
 // Repetitions of a cached measurement (stage 3a).
 constexpr int kCachedReps = 3;
+
+// What the stages that keep a table robust (consecutive destinations, noisy points) shrink to
+// when the time limit is short, rather than being dropped: the fewest repetitions a median is
+// taken from, and the fewest noisy jobs measured again.
+constexpr int kFewestReps = 3;
+constexpr size_t kFewestNoisy = 16;
 
 // Class boundaries per intent the verification's time is reserved for, before the tables exist:
 // the installed Zen 5 profile has 2 for reuse and 4 for stream (profiles/amd-family26-model2.toml).
@@ -86,23 +93,24 @@ public:
     // the bisections: a robust table matters more than where exactly its boundaries fall.
     // Every size if that fits, else every second or fourth (the others are chosen from
     // scattered destinations alone).
+    // Never dropped: a table chosen from scattered destinations alone lost to memset
+    // consecutively (docs/results/intel-family6-model207/tune-default.txt skipped them). At
+    // the least, every fourth size at the fewest repetitions.
     std::vector<Job> consecutive;
+    int consecutive_reps = 0;
     for (size_t stride : {1, 2, 4})
-      if (consecutive = contender_jobs(stride, Pattern::consecutive); fits(consecutive)) {
+      if (consecutive = contender_jobs(stride, Pattern::consecutive);
+          fits(consecutive) || stride == 4) {
+        if (!fits(consecutive)) consecutive_reps = kFewestReps;
         if (stride > 1)
-          notes_.push_back("consecutive destinations measured at every " +
-                           std::string(stride == 2 ? "second" : "fourth") +
-                           " size to fit the time limit");
+          notes_.push_back(
+              "consecutive destinations measured at every " +
+              std::string(stride == 2 ? "second" : "fourth") + " size" +
+              (consecutive_reps ? " with " + std::to_string(kFewestReps) + " repetitions" : "") +
+              " to fit the time limit");
         break;
-      } else {
-        consecutive.clear();
       }
-    if (!consecutive.empty())
-      measure(consecutive, "consecutive destinations");
-    else
-      notes_.push_back("consecutive destinations not measured, to fit the time limit: the "
-                       "tables are chosen from scattered destinations alone (and stream's, "
-                       "where measured, from cached ones too)");
+    measure(consecutive, "consecutive destinations", consecutive_reps);
     if (std::vector<Job> batched = batch_jobs(); fits(batched))
       measure(batched, "batched stream clears");
     else
@@ -121,12 +129,20 @@ public:
       }
       measure(refine, "refining");
     }
-    // Stage 6: points whose winner is uncertain (high cv) are measured again.
+    // Stage 6: points whose winner is uncertain (high cv) are measured again: never dropped,
+    // at the least the noisiest few at the fewest repetitions.
     if (std::vector<Job> again = noisy_jobs(); !again.empty()) {
-      if (fits(again))
+      if (fits(again)) {
         measure(again, "re-measuring noisy points");
-      else
-        notes_.push_back("noisy points not measured again, to fit the time limit");
+      } else {
+        const size_t all = again.size();
+        while (again.size() > kFewestNoisy && !fits(again, kFewestReps))
+          again.resize(again.size() * 3 / 4);
+        notes_.push_back("noisy points: the " + std::to_string(again.size()) + " noisiest of " +
+                         std::to_string(all) + " measured again with " +
+                         std::to_string(kFewestReps) + " repetitions, to fit the time limit");
+        measure(again, "re-measuring noisy points", kFewestReps);
+      }
     }
 
     choose(r);
@@ -491,18 +507,23 @@ private:
   // Noisy winners (cv above 5%) get more samples, in each pattern where they were noisy, and
   // memset beside them there: the robust choice compares the two.
   std::vector<Job> noisy_jobs() {
-    std::vector<Job> jobs;
-    for (Intent intent : kIntents) {
-      std::set<std::pair<uint64_t, Pattern>> again;
+    // Noisiest first, each with memset beside it (once per point), so that a prefix of the
+    // list is what to measure when not all of it fits.
+    std::vector<std::pair<double, Job>> noisy;
+    for (Intent intent : kIntents)
       for (const Winner &w : current_winners(intent))
         for (const Measurement &m : all_)
           if (m.intent == intent && m.size == w.size && m.spec == w.spec && !m.batched &&
-              m.cv > 0.05) {
-            jobs.push_back(in_pattern({*parse_spec(m.spec), m.size, intent}, m.pattern));
-            again.insert({m.size, m.pattern});
-          }
-      for (const auto &[size, pattern] : again)
-        jobs.push_back(in_pattern({default_spec(Method::libc), size, intent}, pattern));
+              m.cv > 0.05)
+            noisy.push_back({m.cv, in_pattern({*parse_spec(m.spec), m.size, intent}, m.pattern)});
+    std::stable_sort(noisy.begin(), noisy.end(),
+                     [](const auto &a, const auto &b) { return a.first > b.first; });
+    std::vector<Job> jobs;
+    std::set<std::tuple<Intent, uint64_t, Pattern>> beside;
+    for (auto &[cv, job] : noisy) {
+      jobs.push_back(job);
+      if (beside.insert({job.intent, job.size, job.pattern}).second)
+        jobs.push_back(in_pattern({default_spec(Method::libc), job.size, job.intent}, job.pattern));
     }
     return jobs;
   }
