@@ -318,7 +318,9 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
       for (auto &[point, rs] : history_before)
         if (point.intent == i) {
           history[point] = rs;
-          if (loses(point, geomean(rs)))
+          // Left: the losses both measurements showed, as before the repair.
+          if (rs.size() >= 2 &&
+              std::all_of(rs.begin(), rs.end(), [&](double x) { return loses(point, x); }))
             v.left.push_back(point_name(point) + ": " + ratios_text(rs, point.warm));
         }
     }
