@@ -4,6 +4,7 @@
 #include "clearjit/clearjit.h"
 #include "codegen.hpp"
 #include "files.hpp"
+#include "pool.hpp"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -131,7 +132,26 @@ struct State : clearjit {
   mutable std::atomic<size_t> open_batches{0};
   std::string warnings;
   std::vector<std::string> reuse_specs, stream_specs, batch_specs; // canonical, one per class
+  //! clearjit_clear_parallel's workers, made on first use; one made by a parent process is
+  //! left alone in a child (its threads are not there), which makes its own.
+  mutable std::atomic<Pool *> pool{nullptr};
+
+  ~State() {
+    if (Pool *p = pool.load(); p && !p->forked()) delete p; // stops and joins its workers
+  }
 };
+
+// The handle's pool for this process, made on first use.
+Pool &pool_of(const State &st) {
+  for (;;) {
+    Pool *p = st.pool.load(std::memory_order_acquire);
+    if (p && !p->forked()) return *p;
+    auto fresh = std::make_unique<Pool>();
+    // A parent's pool, in a child, is leaked: destroying it would join threads that are not here.
+    if (st.pool.compare_exchange_strong(p, fresh.get(), std::memory_order_acq_rel))
+      return *fresh.release();
+  }
+}
 
 const State &state(const clearjit *cj) { return *static_cast<const State *>(cj); }
 
@@ -259,6 +279,14 @@ const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size
                       : intent == CLEARJIT_STREAM     ? st.stream_specs
                                                       : st.reuse_specs;
   return specs[size_t(&class_for(table, n) - table.data())].c_str();
+}
+
+void clearjit_clear_parallel(const clearjit *cj, clearjit_intent intent, void *dst, size_t n,
+                             unsigned threads) {
+  const ClearFn clear = intent == CLEARJIT_REUSE ? cj->clear : cj->clear_stream;
+  if (threads == 0) threads = 1; // the profile's choice: none carries a [parallel] table yet
+  if (threads == 1 || n < 2 * kPieceAlign) return clear(dst, n);
+  pool_of(state(cj)).clear(clear, dst, n, threads);
 }
 
 const char *clearjit_profile_source(const clearjit *cj) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Set up, build, and run the whole test suite: a normal build, 30 s of fuzzing the profile
-# loader, then the suite again under AddressSanitizer and UndefinedBehaviorSanitizer. The
-# sources' formatting is checked first (clang-format), and the fuzzer's build is a
-# library-only configuration (CLEARJIT_TOOLS=OFF: no CLI11, no Google Benchmark).
+# Set up, build, and run the whole test suite: a normal build, the worker pool under
+# ThreadSanitizer, 30 s of fuzzing the profile loader, then the suite again under
+# AddressSanitizer and UndefinedBehaviorSanitizer. The sources' formatting is checked first
+# (clang-format), and the fuzzer's build is a library-only configuration (CLEARJIT_TOOLS=OFF:
+# no CLI11, no Google Benchmark).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 JOBS="$(nproc)"
@@ -11,6 +12,13 @@ install_missing_packages
 "$CLEARJIT_ROOT/scripts/check-format.sh"
 setup_and_build "$CLEARJIT_ROOT/build"
 (cd "$CLEARJIT_ROOT/build" && ctest --output-on-failure -j "$JOBS")
+
+echo "clearjit: the worker pool under ThreadSanitizer" >&2
+mkdir -p "$CLEARJIT_ROOT/build-tsan"
+clang++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -I"$CLEARJIT_ROOT/jit" \
+  "$CLEARJIT_ROOT/jit/pool.cpp" "$CLEARJIT_ROOT/tests/tsan/pool_tsan.cpp" \
+  -o "$CLEARJIT_ROOT/build-tsan/pool_tsan"
+TSAN_OPTIONS=halt_on_error=1 "$CLEARJIT_ROOT/build-tsan/pool_tsan"
 
 echo "clearjit: fuzzing the profile loader for ${CLEARJIT_FUZZ_SECONDS:-30} s" >&2
 CC=clang CXX=clang++ cmake -S "$CLEARJIT_ROOT" -B "$CLEARJIT_ROOT/build-fuzz" -G Ninja \

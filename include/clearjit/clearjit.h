@@ -112,7 +112,21 @@ const char *clearjit_profile_source(const clearjit *cj);
 /*! Warnings from loading (e.g. a profile measured on another CPU); "" when none or NULL. */
 const char *clearjit_warnings(const clearjit *cj);
 
-/*! Releases everything. NULL is ignored. Batches on `cj` must have ended. */
+/*! Clears [dst, dst+n) on several threads, for huge regions (a VM's memory, a buffer pool):
+ *  returns when every byte is zero and ordered, as after clearjit_clear (CLEARJIT_REUSE) or
+ *  clearjit_clear_stream (CLEARJIT_STREAM, CLEARJIT_STREAM_BATCH). Pieces are cut on 2 MiB
+ *  boundaries, so no huge page is shared between threads, and each is cleared with the handle's
+ *  dispatcher; the caller clears one of them. `threads` == 0 takes the profile's choice for the
+ *  size, which is 1 (the single-thread call) while profiles carry none; a region with no 2 MiB
+ *  boundary to cut at is cleared by the caller alone. The workers belong to the handle: started
+ *  on first use (in a child after fork, its own), joined by clearjit_close; one that cannot be
+ *  started means fewer threads, never an error. Several threads may call this on one handle at
+ *  once. Not async-signal-safe (it may start threads). `cj` must not be NULL. */
+void clearjit_clear_parallel(const clearjit *cj, clearjit_intent intent, void *dst, size_t n,
+                             unsigned threads);
+
+/*! Releases everything, joining the handle's workers. NULL is ignored. Batches on `cj` must
+ *  have ended. */
 void clearjit_close(clearjit *cj);
 
 /* clearjit_clear and clearjit_clear_stream inline in the caller: one load and one indirect call

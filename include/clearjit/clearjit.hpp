@@ -89,6 +89,11 @@ public:
 
   void clear(void *dst, size_t n) const { clearjit_clear(cj_.get(), dst, n); }
   void clear_stream(void *dst, size_t n) const { clearjit_clear_stream(cj_.get(), dst, n); }
+  //! Huge regions on several threads (0: the profile's choice); see clearjit_clear_parallel.
+  void clear_parallel(void *dst, size_t n, unsigned threads = 0,
+                      Intent intent = Intent::reuse) const {
+    clearjit_clear_parallel(cj_.get(), clearjit_intent(intent), dst, n, threads);
+  }
   std::string_view kernel_for(Intent intent, size_t n) const {
     return clearjit_kernel_for(cj_.get(), clearjit_intent(intent), n);
   }

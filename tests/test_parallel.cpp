@@ -1,0 +1,139 @@
+// clearjit_clear_parallel and its worker pool (pool.hpp): pieces on 2 MiB boundaries, exact
+// clearing between guard pages at every thread count, callers on several threads, fork, close.
+#include "support.hpp"
+
+#include "clearjit/clearjit.hpp"
+#include "pool.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <thread>
+
+namespace cjit::detail::test {
+namespace {
+
+constexpr size_t MiB = size_t(1) << 20;
+
+TEST(parallel_Split, PiecesCoverTheRegionOnTwoMiBBoundaries) {
+  for (size_t offset : {size_t(0), size_t(1), size_t(4095), 3 * MiB / 2})
+    for (size_t n : {size_t(0), size_t(1), 2 * MiB - 1, 4 * MiB + 123, 64 * MiB + 1})
+      for (unsigned threads : {0u, 1u, 2u, 3u, 8u, 1000u}) {
+        char *base = reinterpret_cast<char *>(uintptr_t(1) << 40) + offset; // never touched
+        const auto pieces = split_pieces(base, n, threads);
+        SCOPED_TRACE("offset " + std::to_string(offset) + " n " + std::to_string(n) + " threads " +
+                     std::to_string(threads));
+        EXPECT_LE(pieces.size(), std::clamp(threads, 1u, kMaxThreads));
+        EXPECT_EQ(pieces.empty(), n == 0);
+        char *at = base;
+        for (size_t i = 0; i < pieces.size(); ++i) {
+          EXPECT_EQ(pieces[i].first, at) << "piece " << i << " starts where the last ended";
+          EXPECT_GT(pieces[i].second, 0u);
+          if (i > 0) {
+            EXPECT_EQ(reinterpret_cast<uintptr_t>(pieces[i].first) % kPieceAlign, 0u);
+          }
+          at += pieces[i].second;
+        }
+        EXPECT_EQ(at, base + n);
+      }
+  // 64 MiB from a 2 MiB boundary in 4 pieces: 16 MiB each.
+  char *aligned = reinterpret_cast<char *>(uintptr_t(1) << 40);
+  const auto even = split_pieces(aligned, 64 * MiB, 4);
+  ASSERT_EQ(even.size(), 4u);
+  for (const auto &p : even)
+    EXPECT_EQ(p.second, 16 * MiB);
+}
+
+// Every byte of [dst, dst + n) zero and none outside written, the region flush against the top
+// guard page, at every thread count the tests name.
+std::string clears_exactly(const clearjit *cj, clearjit_intent intent, size_t n, size_t lead,
+                           unsigned threads) {
+  GuardedBuffer buf(n + lead);
+  uint8_t *dst = buf.end() - n; // flush against the top guard page
+  fill_pattern(buf.begin(), buf.size());
+  clearjit_clear_parallel(cj, intent, dst, n, threads);
+  const size_t before = size_t(dst - buf.begin());
+  if (size_t i = first_pattern_mismatch(buf.begin(), before); i != before)
+    return "wrote " + std::to_string(before - i) + " bytes before dst";
+  if (size_t i = first_nonzero(dst, n); i != n) return "byte " + std::to_string(i) + " not zero";
+  return "";
+}
+
+TEST(parallel_Clear, ExactBetweenGuardPagesAtEveryThreadCount) {
+  cjit::Clearer c;
+  for (unsigned threads = 0; threads <= 8; ++threads)
+    for (size_t n : {size_t(5), 2 * MiB + 1, 4 * MiB - 3, 9 * MiB + 4097})
+      for (size_t lead : {size_t(0), size_t(1), size_t(63), size_t(4095)})
+        for (clearjit_intent intent : {CLEARJIT_REUSE, CLEARJIT_STREAM})
+          EXPECT_EQ(clears_exactly(c.get(), intent, n, lead, threads), "")
+              << "threads " << threads << " n " << n << " lead " << lead << " intent " << intent;
+}
+
+TEST(parallel_Clear, ZeroBytesTouchNothing) {
+  cjit::Clearer c;
+  clearjit_clear_parallel(c.get(), CLEARJIT_STREAM, nullptr, 0, 4);
+}
+
+TEST(parallel_Clear, SeveralCallersOnOneHandle) {
+  cjit::Clearer c;
+  std::vector<std::string> errors(4);
+  std::vector<std::thread> callers;
+  for (size_t t = 0; t < errors.size(); ++t)
+    callers.emplace_back([&, t] {
+      for (int round = 0; round < 6 && errors[t].empty(); ++round)
+        errors[t] = clears_exactly(c.get(), t % 2 ? CLEARJIT_STREAM : CLEARJIT_REUSE,
+                                   6 * MiB + 17 * t, t * 7, unsigned(2 + t));
+    });
+  for (std::thread &t : callers)
+    t.join();
+  for (const std::string &e : errors)
+    EXPECT_EQ(e, "");
+}
+
+TEST(parallel_Clear, AChildAfterForkStartsItsOwnWorkers) {
+  cjit::Clearer c;
+  ASSERT_EQ(clears_exactly(c.get(), CLEARJIT_REUSE, 8 * MiB, 0, 4), ""); // workers started
+  EXPECT_EQ(in_child([&] { return clears_exactly(c.get(), CLEARJIT_STREAM, 8 * MiB + 9, 3, 4); }),
+            "");
+  EXPECT_EQ(clears_exactly(c.get(), CLEARJIT_REUSE, 8 * MiB, 5, 3), "")
+      << "the parent's still work";
+}
+
+TEST(parallel_Close, WithWorkersStartedAndNeverStarted) {
+  {
+    cjit::Clearer never; // closed without a parallel call
+  }
+  {
+    cjit::Clearer started;
+    EXPECT_EQ(clears_exactly(started.get(), CLEARJIT_REUSE, 8 * MiB, 0, 8), "");
+  } // joins its workers
+  // A child closes the handle whose workers its parent started: those threads are not in the
+  // child, so the close must neither join them nor hang.
+  cjit::Clearer c;
+  ASSERT_EQ(clears_exactly(c.get(), CLEARJIT_REUSE, 8 * MiB, 0, 4), "");
+  EXPECT_EQ(in_child(
+                [&] {
+                  clearjit_close(const_cast<clearjit *>(c.get()));
+                  return std::string();
+                },
+                10),
+            "");
+  EXPECT_EQ(clears_exactly(c.get(), CLEARJIT_STREAM, 8 * MiB, 1, 4), "");
+}
+
+TEST(parallel_Pool, FewerWorkersThanPiecesStillClearsEverything) {
+  // The pool starts workers as asked; the caller takes whatever no worker started, so even a
+  // pool that could start none finishes. Here: many pieces, counted.
+  static std::atomic<size_t> bytes{0};
+  bytes = 0;
+  Pool pool;
+  auto count = [](void *, size_t n) { bytes += n; };
+  pool.clear(count, reinterpret_cast<void *>(uintptr_t(1) << 40), 64 * MiB + 5, 32);
+  EXPECT_EQ(bytes.load(), 64 * MiB + 5);
+  EXPECT_LE(pool.workers(), 31u);
+  EXPECT_FALSE(pool.forked());
+}
+
+} // namespace
+} // namespace cjit::detail::test
