@@ -246,12 +246,16 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
       ++warm;
     else if (x.size <= p.small(x.intent, cpu).max)
       ++cold_small;
+  const std::vector<uint64_t> sizes = verify_warm_sizes();
+  std::string cold_sizes;
+  for (uint64_t size : verify_cold_sizes())
+    cold_sizes += (cold_sizes.empty() ? "" : ", ") + std::to_string(size);
   v.measured = std::to_string(points.size()) +
                " points against memset, both intents: " + std::to_string(warm) + " warm (" +
-               std::to_string(verify_warm_sizes().size()) +
-               " sizes of 5..240 B and both mixes, another draw of their calls, " +
+               std::to_string(sizes.size()) + " sizes of " + std::to_string(sizes.front()) + ".." +
+               std::to_string(sizes.back()) + " B and both mixes, another draw of their calls, " +
                std::to_string(kVerifyPlaces) + " code places, through the inline call), " +
-               std::to_string(cold_small) + " cold small (16, 48, 128 B consecutive), " +
+               std::to_string(cold_small) + " cold small (" + cold_sizes + " B consecutive), " +
                std::to_string(points.size() - warm - cold_small) +
                " large (each class boundary from both sides, scattered and consecutive)";
 
