@@ -1,9 +1,9 @@
 #include "pool.hpp"
 
-#include <unistd.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <algorithm>
-#include <system_error>
 
 namespace cjit::detail {
 
@@ -32,7 +32,24 @@ std::vector<std::pair<char *, size_t>> split_pieces(void *dst, size_t n, unsigne
   return out;
 }
 
-Pool::Pool() : pid_(getpid()) {}
+namespace {
+
+// Forks since the process started, counted in the child: a pool made before a fork is not the
+// child's (its workers were not copied), which a pid alone cannot tell once pids are reused.
+std::atomic<unsigned> fork_generation{0};
+
+unsigned generation_now() {
+  static const bool registered = [] {
+    pthread_atfork(nullptr, nullptr, [] { fork_generation.fetch_add(1); });
+    return true;
+  }();
+  (void)registered;
+  return fork_generation.load();
+}
+
+} // namespace
+
+Pool::Pool() : generation_(generation_now()) {}
 
 Pool::~Pool() {
   {
@@ -44,7 +61,7 @@ Pool::~Pool() {
     t.join();
 }
 
-bool Pool::forked() const { return getpid() != pid_; }
+bool Pool::forked() const { return generation_now() != generation_; }
 
 unsigned Pool::workers() const {
   std::lock_guard<std::mutex> l(m_);
@@ -56,8 +73,8 @@ void Pool::ensure_workers(unsigned wanted) {
   while (threads_.size() < wanted) {
     try {
       threads_.emplace_back([this] { work(); });
-    } catch (const std::system_error &) {
-      return; // no more threads to be had: the callers clear what is left themselves
+    } catch (...) { // no thread, or no memory for one: the callers clear what is left
+      return;
     }
   }
 }
@@ -71,6 +88,10 @@ void Pool::run(const Task &t) {
 }
 
 void Pool::work() {
+  // Signals go to the application's own threads, not to clearing workers.
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);
   for (;;) {
     Task t;
     {
@@ -84,22 +105,33 @@ void Pool::work() {
   }
 }
 
-void Pool::clear(ClearPiece clear, void *dst, size_t n, unsigned threads) {
-  const auto pieces = split_pieces(dst, n, threads);
-  if (pieces.size() <= 1) {
+void Pool::clear(ClearPiece clear, void *dst, size_t n, unsigned threads) noexcept {
+  Call call;
+  std::vector<Task> tasks;
+  try {
+    for (const auto &[at, bytes] : split_pieces(dst, n, threads))
+      tasks.push_back({clear, at, bytes, &call});
+  } catch (...) { // no memory for the pieces: the single-thread call
+    tasks.clear();
+  }
+  if (tasks.size() <= 1) {
     if (n) clear(dst, n);
     return;
   }
-  Call call;
-  call.left = pieces.size();
+  call.left = tasks.size();
+  bool queued = false;
   {
     std::lock_guard<std::mutex> l(m_);
-    ensure_workers(unsigned(pieces.size()) - 1); // the caller is one of the threads
-    for (size_t i = 1; i < pieces.size(); ++i)
-      queue_.push_back({clear, pieces[i].first, pieces[i].second, &call});
+    ensure_workers(unsigned(tasks.size()) - 1); // the caller is one of the threads
+    try { // at the end of a deque: all of them or, if it throws, none
+      queue_.insert(queue_.end(), tasks.begin() + 1, tasks.end());
+      queued = true;
+    } catch (...) {
+    }
   }
+  if (!queued) return clear(dst, n);
   more_.notify_all();
-  run({clear, pieces[0].first, pieces[0].second, &call});
+  run(tasks[0]);
   // The caller then takes its own pieces that no worker has started (none started, or fewer
   // than asked for), so the call finishes without any worker at all.
   for (;;) {

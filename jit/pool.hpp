@@ -36,14 +36,15 @@ public:
   //! Clears [dst, dst + n) with `clear` on up to `threads` threads, the caller one of them, and
   //! returns when every piece is done: the workers' stores (and each piece's own fence) happen
   //! before the return. Starts workers as needed; a worker that cannot be started means fewer
-  //! threads (the caller clears what no one takes), never an error. Reentrant: several callers
-  //! may run at once.
-  void clear(ClearPiece clear, void *dst, size_t n, unsigned threads);
+  //! threads (the caller clears what no one takes), never an error; no memory for the pieces
+  //! means the single-thread call. Reentrant: several callers may run at once. Workers block
+  //! every signal.
+  void clear(ClearPiece clear, void *dst, size_t n, unsigned threads) noexcept;
 
   //! Workers running now.
   unsigned workers() const;
-  //! Whether this pool was made by another process (this one a child after fork): its workers
-  //! do not exist here, so it must be neither used nor joined.
+  //! Whether this pool was made before a fork of this process (this one the child): its
+  //! workers do not exist here, so it must be neither used nor joined.
   bool forked() const;
 
 private:
@@ -58,7 +59,7 @@ private:
   void work();
   static void run(const Task &t);
 
-  const int pid_;
+  const unsigned generation_; //!< forks counted when it was made
   mutable std::mutex m_;
   std::condition_variable more_; // tasks queued, or stopping
   std::deque<Task> queue_;

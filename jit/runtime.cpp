@@ -286,7 +286,13 @@ void clearjit_clear_parallel(const clearjit *cj, clearjit_intent intent, void *d
   const ClearFn clear = intent == CLEARJIT_REUSE ? cj->clear : cj->clear_stream;
   if (threads == 0) threads = 1; // the profile's choice: none carries a [parallel] table yet
   if (threads == 1 || n < 2 * kPieceAlign) return clear(dst, n);
-  pool_of(state(cj)).clear(clear, dst, n, threads);
+  Pool *pool = nullptr;
+  try {
+    pool = &pool_of(state(cj));
+  } catch (...) { // no memory for a pool: the single-thread call
+    return clear(dst, n);
+  }
+  pool->clear(clear, dst, n, threads);
 }
 
 const char *clearjit_profile_source(const clearjit *cj) {

@@ -99,6 +99,19 @@ TEST(Verify, StreamWithoutItsOwnTableGetsOneAndReuseKeepsItsOwn) {
   EXPECT_EQ(r.profile.stream[1].kernel.method, Method::libc);
 }
 
+TEST(Verify, BothPatternsLosingInOneClassRepairItOnce) {
+  // The scattered loss repairs the class; the consecutive one finds it repaired, not "noise".
+  const Profile p = two_tables();
+  std::map<Intent, std::vector<SmallPath>> tried;
+  const Repair r =
+      repair(p,
+             {{{Intent::stream, 81920, Mix::fixed, false, Pattern::scattered}, {0.90, 0.92}},
+              {{Intent::stream, 81920, Mix::fixed, false, Pattern::consecutive}, {0.91, 0.93}}},
+             {}, tried, full_cpu());
+  EXPECT_EQ(r.done.size(), 1u);
+  EXPECT_TRUE(r.left.empty()) << r.left.front();
+}
+
 TEST(Verify, AMemsetClassIsNoiseAndLeft) {
   const Profile p = two_tables();
   std::map<Intent, std::vector<SmallPath>> tried;

@@ -151,6 +151,10 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
               std::map<Intent, std::vector<SmallPath>> &tried, const CpuInfo &cpu) {
   Repair r{p, {}, {}, {}};
   Profile &q = r.profile;
+  // Each intent its own table and small path, so that repairing one never moves the other.
+  if (q.stream.empty()) q.stream = p.reuse;
+  q.small_reuse = p.small(Intent::reuse, cpu);
+  q.small_stream = p.small(Intent::stream, cpu);
   for (const auto &[point, ratios] : losses) {
     const std::string why = point_name(point) + ": " + ratios_text(ratios, point.warm);
     const Intent i = point.intent;
@@ -173,9 +177,6 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
         r.left.push_back(why + " (no other small-path strategy left to try)");
         continue;
       }
-      // Each intent keeps its own small path: pin the other's before changing one.
-      if (!q.small_stream) q.small_stream = q.small(Intent::stream, cpu);
-      if (!q.small_reuse) q.small_reuse = q.small(Intent::reuse, cpu);
       const SmallPath replacement{next->strategy, small.max};
       (i == Intent::reuse ? q.small_reuse : q.small_stream) = replacement;
       r.small_changed.push_back(i);
@@ -183,24 +184,25 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
                                describe(replacement) + " (" + why + ")"});
       continue;
     }
-    // A size class: to memset, which cannot lose to itself. Stream's own table first, so
-    // that reuse's stays as it was.
-    if (i == Intent::stream && q.stream.empty()) q.stream = q.reuse;
+    // A size class: to memset, which cannot lose to itself. A class that was memset before
+    // this repair is noise; one repaired already in this round (its other pattern lost too)
+    // is done.
+    if (class_for(p.table(i), point.size).kernel.method == Method::libc) {
+      r.left.push_back(why + " (a " + std::string(info(Method::libc).name) +
+                       " class: memset itself, so noise)");
+      continue;
+    }
     std::vector<SizeClass> &table = i == Intent::reuse ? q.reuse : q.stream;
     size_t k = 0;
     while (k + 1 < table.size() && table[k].below && point.size >= table[k].below)
       ++k;
     SizeClass &c = table[k];
-    if (c.kernel.method == Method::libc) {
-      r.left.push_back(why + " (a " + std::string(info(Method::libc).name) +
-                       " class: memset itself, so noise)");
-      continue;
-    }
+    if (c.kernel.method == Method::libc) continue;
     r.done.push_back({i, std::string(intent_name(i)) + " " + class_range(table, k) + ": " +
                              format_spec(c.kernel) + " -> " + std::string(info(Method::libc).name) +
                              " (" + why + ")"});
     c.kernel = default_spec(Method::libc);
-    c.gbps = 0;
+    c.gbps = 0; // not measured as a class: the tuner fills in memset's (Tuner::verify_last)
     merge_equal_neighbours(table);
   }
   return r;
@@ -310,12 +312,13 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
       if (now < was) continue;
       undone = true;
       frozen.insert(i);
+      // repair() gave each intent its own table and small path: restore this one's alone.
       if (i == Intent::reuse) {
         p.reuse = before.reuse;
-        p.small_reuse = before.small_reuse;
+        p.small_reuse = before.small(Intent::reuse, cpu);
       } else {
-        p.stream = before.stream;
-        p.small_stream = before.small_stream;
+        p.stream = before.table(Intent::stream);
+        p.small_stream = before.small(Intent::stream, cpu);
       }
       std::erase_if(history, [&](const auto &h) { return h.first.intent == i; });
       std::erase_if(last, [&](const auto &x) { return x.first.intent == i; });
