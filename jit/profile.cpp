@@ -377,11 +377,7 @@ private:
           refuse(g, ck + ".gbps", "must be a finite number >= 0, got " + number_text(*v));
         c.gbps = *v;
       }
-      // Adjacent classes with one kernel are one class: one copy of its code, one branch less.
-      if (!out.empty() && out.back().kernel == c.kernel)
-        out.back().below = c.below;
-      else
-        out.push_back(std::move(c));
+      append_class(out, std::move(c));
     }
     return out;
   }
@@ -417,6 +413,13 @@ ProfileHost profile_host(const CpuInfo &cpu) {
 bool same_cpu(const ProfileHost &host, const CpuInfo &cpu) {
   return host.vendor == cpu.vendor && host.family == int64_t(cpu.family) &&
          host.model == int64_t(cpu.model);
+}
+
+void append_class(std::vector<SizeClass> &table, SizeClass c) {
+  if (!table.empty() && table.back().kernel == c.kernel)
+    table.back().below = c.below;
+  else
+    table.push_back(std::move(c));
 }
 
 const SizeClass &class_for(const std::vector<SizeClass> &table, uint64_t n) {

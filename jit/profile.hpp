@@ -68,6 +68,9 @@ struct Profile {
 
 //! The class of `table` that holds size n (table non-empty and well-formed).
 const SizeClass &class_for(const std::vector<SizeClass> &table, uint64_t n);
+//! Appends `c` to `table`, or widens the last class when it has the same kernel: adjacent
+//! classes with one kernel are one class (one copy of its code, one branch less).
+void append_class(std::vector<SizeClass> &table, SizeClass c);
 
 //! Most classes one intent's table may have (a tuned profile has a handful): bounds the code,
 //! the branch tree and the time one clearjit_open spends on a profile.

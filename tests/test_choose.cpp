@@ -591,7 +591,7 @@ TEST(ChooseSmall, ColdVetoAgainstMemsetInEveryMeasurement) {
   add_cold_table(ms, cold, {8, 64, 256}, Intent::reuse);
   SmallCold c = small_cold(ms, Intent::reuse);
   EXPECT_TRUE(c.out.empty()) << "one measurement is a suspect, not a veto";
-  const auto suspects = small_cold_suspects(ms, Intent::reuse);
+  const auto suspects = c.suspects;
   ASSERT_EQ(suspects.size(), 1u);
   EXPECT_EQ(suspects[0], (std::pair<std::string, uint64_t>{"small:stosb:256", 256}));
   // The study measures the suspect again, memset beside: still a loss.

@@ -1,5 +1,7 @@
 #include "choose.hpp"
 
+#include "size.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -396,6 +398,17 @@ std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gb
   for (const auto &[chunk, g] : gbps) // ascending; chunk 0 comes first and is skipped
     if (chunk && g >= fraction * whole->second) return chunk;
   return 0;
+}
+
+std::string class_range(uint64_t lower, uint64_t below) {
+  return human_bytes(lower) + " .. " + (below ? human_bytes(below) : std::string("up"));
+}
+
+double memset_over_class(const std::map<uint64_t, double> &memset, uint64_t lower, uint64_t below) {
+  std::vector<double> inside;
+  for (auto &[size, gbps] : memset)
+    if (size >= lower && (!below || size < below) && gbps > 0) inside.push_back(gbps);
+  return geomean(inside);
 }
 
 } // namespace cjit::detail

@@ -111,4 +111,10 @@ std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table);
 std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps_by_chunk,
                                             double fraction = 0.9);
 
+//! "4 KiB .. 64 KiB", "64 KiB .. up": the sizes a class serves, as summaries print them.
+std::string class_range(uint64_t lower, uint64_t below);
+//! memset's speed over a class [lower, below) (below 0: up): the geometric mean of its GB/s
+//! at the grid sizes inside; 0 when none is.
+double memset_over_class(const std::map<uint64_t, double> &memset, uint64_t lower, uint64_t below);
+
 } // namespace cjit::detail

@@ -117,16 +117,11 @@ std::string summary_text(const TuneResult &r) {
     s << "  sizes                    kernel                          GB/s   vs memset\n";
     uint64_t lower = 0;
     for (const SizeClass &c : table) {
-      // memset's speed over the same class: geometric mean at the grid sizes inside it.
-      std::vector<double> inside;
-      for (auto &[size, g] : memset)
-        if (size >= lower && (!c.below || size < c.below) && g > 0) inside.push_back(g);
-      std::string range =
-          human_bytes(lower) + " .. " + (c.below ? human_bytes(c.below) : std::string("up"));
+      const double mem = memset_over_class(memset, lower, c.below);
       char line[200];
-      std::snprintf(line, sizeof line, "  %-24s %-28s %7.1f   %s\n", range.c_str(),
-                    format_spec(c.kernel).c_str(), c.gbps,
-                    inside.empty() ? "-" : fmt("%.2fx", c.gbps / geomean(inside)).c_str());
+      std::snprintf(line, sizeof line, "  %-24s %-28s %7.1f   %s\n",
+                    class_range(lower, c.below).c_str(), format_spec(c.kernel).c_str(), c.gbps,
+                    mem > 0 ? fmt("%.2fx", c.gbps / mem).c_str() : "-");
       s << line;
       lower = c.below;
     }

@@ -148,6 +148,7 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
       if (ref == memset->second.end()) continue;
       const double reference = median(ref->second);
       ratios.push_back(median(rounds) / reference);
+      if (rounds.back() > kColdBand * reference) c.suspects.push_back({label, size});
       const double best = *std::min_element(rounds.begin(), rounds.end());
       if (rounds.size() < 2 || best <= kColdBand * reference || best / reference <= worst) continue;
       worst = best / reference;
@@ -160,22 +161,6 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
     if (!ratios.empty()) c.ratio[label] = geomean(ratios);
   }
   return c;
-}
-
-std::vector<std::pair<std::string, uint64_t>>
-small_cold_suspects(const std::vector<Measurement> &ms, Intent intent) {
-  const SmallCold c = small_cold(ms, intent);
-  std::vector<std::pair<std::string, uint64_t>> out;
-  const auto memset = c.rounds.find(kMemset);
-  if (memset == c.rounds.end()) return out;
-  for (const auto &[label, by_size] : c.rounds)
-    for (const auto &[size, rounds] : by_size) {
-      auto ref = memset->second.find(size);
-      if (label != kMemset && ref != memset->second.end() &&
-          rounds.back() > kColdBand * median(ref->second))
-        out.push_back({label, size});
-    }
-  return out;
 }
 
 std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent intent) {
@@ -308,7 +293,7 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
   std::vector<Job> again;
   std::set<std::pair<Intent, uint64_t>> memset_again;
   for (Intent i : kIntents)
-    for (const auto &[label, size] : small_cold_suspects(out.measurements, i)) {
+    for (const auto &[label, size] : small_cold(out.measurements, i).suspects) {
       for (const SmallInfo &s : small_strategies())
         if (small_label({s.strategy, 256}) == label)
           again.push_back(in_pattern(Job(label, dispatcher(i, {s.strategy, 256}, 0), size, i),

@@ -71,12 +71,11 @@ struct SmallCold {
   std::map<std::string, std::map<uint64_t, std::vector<double>>> rounds;
   std::map<std::string, std::string> out;
   std::map<std::string, double> ratio;
+  //! The consecutive points (label, size) where a strategy lost to memset by kColdBand in its
+  //! latest measurement: what the study measures again before anything is put out.
+  std::vector<std::pair<std::string, uint64_t>> suspects;
 };
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent);
-//! The consecutive points (label, size) where a strategy lost to memset by kColdBand in its
-//! latest measurement: what the study measures again before anything is put out.
-std::vector<std::pair<std::string, uint64_t>>
-small_cold_suspects(const std::vector<Measurement> &ms, Intent intent);
 
 //! `label`'s ns per call / memset's, measured beside it, in each case of stage 1: key (mix,
 //! size), size 0 for a mix. Empty when a case of either is missing.

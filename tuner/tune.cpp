@@ -195,10 +195,8 @@ private:
          {std::pair{&r.reuse, &r.memset_reuse}, {&r.stream, &r.memset_stream}}) {
       uint64_t lower = 0;
       for (SizeClass &c : *table) {
-        std::vector<double> inside;
-        for (auto &[size, gbps] : *memset)
-          if (size >= lower && (!c.below || size < c.below)) inside.push_back(gbps);
-        if (c.gbps == 0 && c.kernel.method == Method::libc) c.gbps = geomean(inside);
+        if (c.gbps == 0 && c.kernel.method == Method::libc)
+          c.gbps = memset_over_class(*memset, lower, c.below);
         lower = c.below;
       }
     }

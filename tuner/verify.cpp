@@ -1,5 +1,6 @@
 #include "verify.hpp"
 
+#include "choose.hpp"
 #include "format.hpp"
 #include "runtime.hpp"
 
@@ -28,22 +29,6 @@ std::string ratios_text(const std::vector<double> &rs, bool warm) {
   for (double r : rs)
     s += (s.empty() ? "" : ", ") + fmt("%.2fx", r);
   return s + (warm ? " memset's time" : " memset's speed");
-}
-
-// The range of class `i` of `table`, as the summary prints it.
-std::string class_range(const std::vector<SizeClass> &table, size_t i) {
-  uint64_t lo = i ? table[i - 1].below : 0;
-  return human_bytes(lo) + " .. " + (table[i].below ? human_bytes(table[i].below) : "up");
-}
-
-void merge_equal_neighbours(std::vector<SizeClass> &table) {
-  std::vector<SizeClass> out;
-  for (const SizeClass &c : table)
-    if (!out.empty() && out.back().kernel == c.kernel)
-      out.back().below = c.below;
-    else
-      out.push_back(c);
-  table = out;
 }
 
 // The job list for `points`, with each job's point and role: a warm point's dispatcher and
@@ -193,17 +178,18 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
       continue;
     }
     std::vector<SizeClass> &table = i == Intent::reuse ? q.reuse : q.stream;
-    size_t k = 0;
-    while (k + 1 < table.size() && table[k].below && point.size >= table[k].below)
-      ++k;
-    SizeClass &c = table[k];
-    if (c.kernel.method == Method::libc) continue;
-    r.done.push_back({i, std::string(intent_name(i)) + " " + class_range(table, k) + ": " +
-                             format_spec(c.kernel) + " -> " + std::string(info(Method::libc).name) +
-                             " (" + why + ")"});
-    c.kernel = default_spec(Method::libc);
-    c.gbps = 0; // not measured as a class: the tuner fills in memset's (Tuner::verify_last)
-    merge_equal_neighbours(table);
+    const size_t k = size_t(&class_for(table, point.size) - table.data());
+    if (table[k].kernel.method == Method::libc) continue;
+    r.done.push_back({i, std::string(intent_name(i)) + " " +
+                             class_range(k ? table[k - 1].below : 0, table[k].below) + ": " +
+                             format_spec(table[k].kernel) + " -> " +
+                             std::string(info(Method::libc).name) + " (" + why + ")"});
+    table[k].kernel = default_spec(Method::libc);
+    table[k].gbps = 0; // not measured as a class: the tuner fills in memset's (verify_last)
+    std::vector<SizeClass> merged;
+    for (const SizeClass &c : table)
+      append_class(merged, c);
+    table = merged;
   }
   return r;
 }
