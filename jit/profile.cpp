@@ -7,6 +7,8 @@
 // because "KB" is 1000 or 1024 depending on who wrote it, and a profile must mean one thing.
 #include "profile.hpp"
 
+#include "pool.hpp"
+
 #include "files.hpp"
 #include "toml_guard.hpp"
 
@@ -131,6 +133,7 @@ public:
     // Optional: without it, batches use the stream table (Profile::batch_table).
     if (const toml::node *batch = dt->get("batch")) p.batch = read_classes(*batch, "batch");
     read_small(root, p);
+    read_parallel(root, p);
     p.source = name_;
     return p;
   }
@@ -304,6 +307,100 @@ private:
     }
   }
 
+  // Optional [parallel]: cpus = <count>, and [parallel.<intent>] tables: from = <bytes>,
+  // sizes = [<bytes>...], threads = [<count>...], speedup = [<ratio>...].
+  void read_parallel(const toml::table &root, Profile &p) const {
+    const toml::node *pn = root.get("parallel");
+    if (!pn) return;
+    const toml::table *pt = pn->as_table();
+    if (!pt) refuse(pn, "parallel", "must be a table, got " + std::string(type_name(*pn)));
+    for (const auto &[key, node] : *pt) {
+      const std::string k = "parallel." + std::string(key.str());
+      if (key.str() == "cpus") {
+        p.parallel_cpus = unsigned(count_in(node, k, 1, kMaxThreads));
+      } else if (key.str() == "reuse" || key.str() == "stream") {
+        (key.str() == "reuse" ? p.parallel_reuse : p.parallel_stream) = parallel_table(node, k);
+      } else {
+        p.warnings.push_back(where(&node) + ": " + k +
+                             ": unknown key, ignored (the keys are cpus, reuse and stream)");
+      }
+    }
+  }
+
+  // An integer in [lo, hi].
+  int64_t count_in(const toml::node &n, const std::string &key, int64_t lo, int64_t hi) const {
+    const auto *i = n.as_integer();
+    if (!i) refuse(&n, key, "must be an integer, got " + std::string(type_name(n)));
+    if (i->get() < lo || i->get() > hi)
+      refuse(&n, key,
+             "must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
+                 std::to_string(i->get()));
+    return i->get();
+  }
+
+  // An array of at most kMaxParallelSizes values, one per size when `length` is set.
+  const toml::array &bounded_array(const toml::table &t, const std::string &k, const char *name,
+                                   std::optional<size_t> length) const {
+    const toml::node *n = t.get(name);
+    if (!n) refuse(&t, k + "." + name, "missing");
+    const toml::array *a = n->as_array();
+    if (!a) refuse(n, k + "." + name, "must be an array, got " + std::string(type_name(*n)));
+    if (a->size() > kMaxParallelSizes)
+      refuse(n, k + "." + name,
+             "has " + std::to_string(a->size()) + " entries, more than the " +
+                 std::to_string(kMaxParallelSizes) + " a table may have");
+    if (length && a->size() != *length)
+      refuse(n, k + "." + name,
+             "has " + std::to_string(a->size()) + " entries, one per size needs " +
+                 std::to_string(*length));
+    return *a;
+  }
+
+  ParallelTable parallel_table(const toml::node &node, const std::string &k) const {
+    const toml::table *t = node.as_table();
+    if (!t) refuse(&node, k, "must be a table, got " + std::string(type_name(node)));
+    ParallelTable out;
+    const toml::array &sizes = bounded_array(*t, k, "sizes", std::nullopt);
+    if (sizes.empty()) refuse(&sizes, k + ".sizes", "is empty: it needs at least one size");
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const std::string ik = k + ".sizes[" + std::to_string(i) + "]";
+      const uint64_t v = size(*sizes.get(i), ik);
+      if (v == 0) refuse(sizes.get(i), ik, "must be at least 1, got 0");
+      if (i > 0 && v <= out.sizes.back())
+        refuse(sizes.get(i), ik,
+               "must be greater than the size before it (" + std::to_string(out.sizes.back()) +
+                   "), got " + std::to_string(v));
+      out.sizes.push_back(v);
+    }
+    const toml::array &threads = bounded_array(*t, k, "threads", sizes.size());
+    for (size_t i = 0; i < threads.size(); ++i)
+      out.threads.push_back(unsigned(
+          count_in(*threads.get(i), k + ".threads[" + std::to_string(i) + "]", 1, kMaxThreads)));
+    if (t->get("speedup")) {
+      const toml::array &speedup = bounded_array(*t, k, "speedup", sizes.size());
+      for (size_t i = 0; i < speedup.size(); ++i) {
+        const toml::node &g = *speedup.get(i);
+        auto v = g.value<double>();
+        if (!v || !(g.is_integer() || g.is_floating_point()) || !std::isfinite(*v) || *v < 0)
+          refuse(&g, k + ".speedup[" + std::to_string(i) + "]",
+                 "must be a finite number >= 0, got " + std::string(type_name(g)));
+        out.speedup.push_back(*v);
+      }
+    }
+    // `from` says in one word what the arrays say: it must agree with them.
+    const toml::node *from = t->get("from");
+    const uint64_t first = out.from();
+    if (first && !from)
+      refuse(t, k + ".from",
+             "missing: the first size with more than one thread (" + std::to_string(first) + ")");
+    if (from && size(*from, k + ".from") != first)
+      refuse(from, k + ".from",
+             first ? "must be " + std::to_string(first) +
+                         ", the first size with more than one thread"
+                   : std::string("must be left out: every size has one thread"));
+    return out;
+  }
+
   std::vector<SizeClass> read_classes(const toml::node &n, const std::string &intent) const {
     const std::string key = "dispatch." + intent;
     const toml::array *a = n.as_array();
@@ -415,6 +512,19 @@ bool same_cpu(const ProfileHost &host, const CpuInfo &cpu) {
          host.model == int64_t(cpu.model);
 }
 
+uint64_t ParallelTable::from() const {
+  for (size_t i = 0; i < sizes.size() && i < threads.size(); ++i)
+    if (threads[i] > 1) return sizes[i];
+  return 0;
+}
+
+unsigned ParallelTable::at(uint64_t n) const {
+  unsigned count = 1;
+  for (size_t i = 0; i < sizes.size() && i < threads.size() && sizes[i] <= n; ++i)
+    count = threads[i];
+  return count;
+}
+
 void append_class(std::vector<SizeClass> &table, SizeClass c) {
   if (!table.empty() && table.back().kernel == c.kernel)
     table.back().below = c.below;
@@ -471,6 +581,30 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
     if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)
       t << "\n[small." << intent_name(i) << "]\nstrategy = " << toml_string(info(s->strategy).name)
         << "\nmax = " << s->max << "\n";
+  if (p.parallel_reuse || p.parallel_stream || p.parallel_cpus) {
+    t << "\n[parallel]\n";
+    if (p.parallel_cpus) t << "cpus = " << p.parallel_cpus << "\n";
+  }
+  for (Intent i : kIntents)
+    if (const std::optional<ParallelTable> &pt =
+            i == Intent::reuse ? p.parallel_reuse : p.parallel_stream) {
+      t << "\n[parallel." << intent_name(i) << "]\n";
+      if (uint64_t from = pt->from()) t << "from = " << from << "\n";
+      auto list = [&](const char *key, const auto &values, auto text) {
+        t << key << " = [";
+        for (size_t k = 0; k < values.size(); ++k)
+          t << (k ? ", " : "") << text(values[k]);
+        t << "]\n";
+      };
+      list("sizes", pt->sizes, [](uint64_t v) { return std::to_string(v); });
+      list("threads", pt->threads, [](unsigned v) { return std::to_string(v); });
+      if (!pt->speedup.empty())
+        list("speedup", pt->speedup, [](double v) {
+          char b[32];
+          std::snprintf(b, sizeof b, "%.2f", v);
+          return std::string(b);
+        });
+    }
   const std::pair<const char *, const std::vector<SizeClass> *> tables[] = {
       {"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}};
   for (const auto &[name, table] : tables)

@@ -41,6 +41,23 @@ ProfileHost profile_host(const CpuInfo &cpu);
 //! Same vendor, family and model.
 bool same_cpu(const ProfileHost &host, const CpuInfo &cpu);
 
+//! [parallel.<intent>]: how many threads clearjit_clear_parallel takes when called with
+//! threads == 0. threads[i] holds from sizes[i] up to the next size; below sizes[0], and below
+//! from(), one thread (the single-thread call).
+struct ParallelTable {
+  std::vector<uint64_t> sizes;   //!< strictly increasing
+  std::vector<unsigned> threads; //!< one per size, 1..kMaxThreads
+  std::vector<double> speedup;   //!< informational: that count's speed / one thread's, measured
+  //! The first size with more than one thread (the file's `from`), 0 when there is none.
+  uint64_t from() const;
+  //! The count for a clear of n bytes.
+  unsigned at(uint64_t n) const;
+  bool operator==(const ParallelTable &) const = default;
+};
+
+//! Most sizes a [parallel.<intent>] table may list (the tuner writes one per octave, 2 MiB..1 GiB).
+constexpr size_t kMaxParallelSizes = 64;
+
 struct Profile {
   ProfileHost host;
   std::vector<SizeClass> reuse, stream; //!< stream empty: use reuse
@@ -50,6 +67,10 @@ struct Profile {
   //! [small.reuse] / [small.stream]: the small path per intent; absent: stream takes reuse's
   //! when that is given, else each intent gets the best default for the CPU (default_small).
   std::optional<SmallPath> small_reuse, small_stream;
+  //! [parallel.reuse] / [parallel.stream]; absent: stream takes reuse's, and without either
+  //! threads == 0 means one thread. `parallel_cpus`: the CPUs the tuner could use (informational).
+  std::optional<ParallelTable> parallel_reuse, parallel_stream;
+  unsigned parallel_cpus = 0;
   std::string source;                //!< path it came from, or "built-in"
   std::vector<std::string> warnings; //!< accepted but worth saying (unknown intents)
 
@@ -62,6 +83,10 @@ struct Profile {
   SmallPath small(Intent i, const CpuInfo &cpu) const {
     if (i == Intent::stream && small_stream) return *small_stream;
     return small_reuse ? *small_reuse : default_small(cpu, i);
+  }
+  const ParallelTable *parallel(Intent i) const {
+    if (i == Intent::stream && parallel_stream) return &*parallel_stream;
+    return parallel_reuse ? &*parallel_reuse : nullptr;
   }
   bool operator==(const Profile &) const = default;
 };

@@ -7,6 +7,7 @@
 #include "pool.hpp"
 
 #include <dirent.h>
+#include <sched.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -281,14 +282,46 @@ const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size
   return specs[size_t(&class_for(table, n) - table.data())].c_str();
 }
 
+namespace {
+
+// Below this a region has no 2 MiB boundary to cut at (split_pieces): the caller clears it alone.
+constexpr uint64_t kFewestParallelBytes = 2 * kPieceAlign;
+
+unsigned usable_cpus() {
+  cpu_set_t set;
+  return sched_getaffinity(0, sizeof set, &set) == 0 ? unsigned(std::max(CPU_COUNT(&set), 1)) : 1;
+}
+
+Intent parallel_intent(clearjit_intent intent) {
+  return intent == CLEARJIT_REUSE ? Intent::reuse : Intent::stream;
+}
+
+// The profile's threshold and count for n bytes: `threads` as asked, or the table's choice for
+// 0 (capped at the CPUs this process may use now); 1 below the table's `from` either way.
+unsigned threads_for(const State &st, Intent intent, size_t n, unsigned threads) {
+  const ParallelTable *table = st.profile.parallel(intent);
+  if (n < kFewestParallelBytes) return 1;
+  if (table && table->from() && n < table->from()) return 1;
+  if (threads) return std::min(threads, kMaxThreads);
+  const unsigned chosen = table ? table->at(n) : 1;
+  return chosen > 1 ? std::min(chosen, usable_cpus()) : 1;
+}
+
+} // namespace
+
+unsigned clearjit_threads_for(const clearjit *cj, clearjit_intent intent, size_t n) {
+  return cj ? threads_for(state(cj), parallel_intent(intent), n, 0) : 1;
+}
+
 void clearjit_clear_parallel(const clearjit *cj, clearjit_intent intent, void *dst, size_t n,
                              unsigned threads) {
   const ClearFn clear = intent == CLEARJIT_REUSE ? cj->clear : cj->clear_stream;
-  if (threads == 0) threads = 1; // the profile's choice: none carries a [parallel] table yet
-  if (threads == 1 || n < 2 * kPieceAlign) return clear(dst, n);
+  const State &st = state(cj);
+  threads = threads_for(st, parallel_intent(intent), n, threads);
+  if (threads == 1) return clear(dst, n);
   Pool *pool = nullptr;
   try {
-    pool = &pool_of(state(cj));
+    pool = &pool_of(st);
   } catch (...) { // no memory for a pool: the single-thread call
     return clear(dst, n);
   }

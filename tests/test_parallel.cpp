@@ -4,9 +4,12 @@
 
 #include "clearjit/clearjit.hpp"
 #include "pool.hpp"
+#include "defaults.hpp"
+#include "runtime.hpp"
 
 #include <gtest/gtest.h>
 
+#include <sched.h>
 #include <sys/wait.h>
 
 #include <thread>
@@ -120,6 +123,59 @@ TEST(parallel_Close, WithWorkersStartedAndNeverStarted) {
                 10),
             "");
   EXPECT_EQ(clears_exactly(c.get(), CLEARJIT_STREAM, 8 * MiB, 1, 4), "");
+}
+
+// A handle on the real CPU whose profile has these [parallel] tables.
+clearjit *open_with_parallel(std::optional<ParallelTable> reuse,
+                             std::optional<ParallelTable> stream) {
+  const CpuInfo &cpu = host_cpu();
+  Profile p = builtin_profile(cpu);
+  p.parallel_reuse = std::move(reuse);
+  p.parallel_stream = std::move(stream);
+  std::string error;
+  clearjit *cj = open_profile(std::move(p), cpu, error);
+  EXPECT_TRUE(cj) << error;
+  return cj;
+}
+
+TEST(parallel_Profile, ThreadsZeroTakesTheTablesCountFromItsThreshold) {
+  std::unique_ptr<clearjit, void (*)(clearjit *)> cj(
+      open_with_parallel(ParallelTable{{2 * MiB, 16 * MiB, 64 * MiB}, {1, 2, 3}, {}},
+                         ParallelTable{{8 * MiB}, {2}, {}}),
+      clearjit_close);
+  ASSERT_TRUE(cj);
+  cpu_set_t set;
+  ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  const unsigned cpus = unsigned(CPU_COUNT(&set));
+  auto capped = [&](unsigned n) { return std::min(n, cpus); };
+  EXPECT_EQ(clearjit_threads_for(cj.get(), CLEARJIT_REUSE, 16 * MiB - 1), 1u);
+  EXPECT_EQ(clearjit_threads_for(cj.get(), CLEARJIT_REUSE, 16 * MiB), capped(2));
+  EXPECT_EQ(clearjit_threads_for(cj.get(), CLEARJIT_REUSE, 1ull << 40), capped(3));
+  EXPECT_EQ(clearjit_threads_for(cj.get(), CLEARJIT_STREAM, 8 * MiB - 1), 1u);
+  EXPECT_EQ(clearjit_threads_for(cj.get(), CLEARJIT_STREAM, 8 * MiB), capped(2));
+  EXPECT_EQ(clearjit_threads_for(cj.get(), CLEARJIT_STREAM_BATCH, 8 * MiB), capped(2));
+  EXPECT_EQ(clearjit_threads_for(nullptr, CLEARJIT_STREAM, 8 * MiB), 1u);
+  // Whatever the count, the clear is exact, with threads == 0 and below the threshold with a
+  // count asked for.
+  for (size_t n : {8 * MiB - 5, 16 * MiB + 3, 64 * MiB + 4097})
+    for (unsigned threads : {0u, 4u})
+      for (clearjit_intent intent : {CLEARJIT_REUSE, CLEARJIT_STREAM})
+        EXPECT_EQ(clears_exactly(cj.get(), intent, n, 1, threads), "") << n << " " << threads;
+  // Capped at the CPUs the calling thread may use: on one CPU, one thread.
+  std::thread pinned([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    EXPECT_EQ(clearjit_threads_for(cj.get(), CLEARJIT_REUSE, 1ull << 40), 1u);
+  });
+  pinned.join();
+}
+
+TEST(parallel_Profile, WithoutATableThreadsZeroIsOneThread) {
+  cjit::Clearer c;
+  EXPECT_EQ(c.threads_for(Intent::reuse, 1ull << 30), 1u);
+  EXPECT_EQ(c.threads_for(Intent::stream, 1ull << 30), 1u);
 }
 
 TEST(parallel_Pool, FewerWorkersThanPiecesStillClearsEverything) {

@@ -232,6 +232,9 @@ Profile every_key() {
   p.batch = classes({{1024, "mov", 10.5}, {0, "movnti:unroll=2,chunk=4K,fence=chunk", 30.1}});
   p.small_reuse = SmallPath{Small::ladder, 128};
   p.small_stream = SmallPath{Small::masked, 1024};
+  p.parallel_cpus = 8;
+  p.parallel_reuse = ParallelTable{{2u << 20, 64u << 20}, {1, 1}, {1, 0.99}};
+  p.parallel_stream = ParallelTable{{2u << 20, 8u << 20, 1ull << 30}, {1, 2, 6}, {1, 1.5, 4.25}};
   return p;
 }
 
@@ -243,7 +246,8 @@ TEST(ProfileWrite, EveryKeyRoundTrips) {
               p.host.features != d.host.features && p.host.l1d != d.host.l1d &&
               p.host.l2 != d.host.l2 && p.host.l3 != d.host.l3 &&
               p.host.hypervisor != d.host.hypervisor && p.small_reuse != SmallPath{} &&
-              p.small_stream != SmallPath{});
+              p.small_stream != SmallPath{} && p.parallel_cpus && p.parallel_reuse &&
+              p.parallel_stream);
   for (const auto *table : {&p.reuse, &p.stream, &p.batch})
     for (const SizeClass &c : *table)
       ASSERT_NE(c.gbps, 0);
@@ -260,6 +264,8 @@ TEST(ProfileWrite, EveryKeyRoundTrips) {
   EXPECT_EQ(back->batch, p.batch);
   EXPECT_EQ(back->small_reuse, p.small_reuse);
   EXPECT_EQ(back->small_stream, p.small_stream);
+  EXPECT_EQ(back->parallel_reuse, p.parallel_reuse);
+  EXPECT_EQ(back->parallel_stream, p.parallel_stream);
   // And what was read writes the same text again.
   EXPECT_EQ(format_profile(*back), text);
 }
@@ -287,7 +293,11 @@ TEST(ProfileWrite, OptionalTablesLeftOutStayOut) {
   p.batch.clear();
   p.small_reuse.reset();
   p.small_stream.reset();
+  p.parallel_reuse.reset();
+  p.parallel_stream.reset();
+  p.parallel_cpus = 0;
   const std::string text = format_profile(p);
+  EXPECT_EQ(text.find("[parallel"), std::string::npos);
   EXPECT_EQ(text.find("dispatch.stream"), std::string::npos);
   EXPECT_EQ(text.find("dispatch.batch"), std::string::npos);
   EXPECT_EQ(text.find("[small"), std::string::npos);
@@ -295,6 +305,111 @@ TEST(ProfileWrite, OptionalTablesLeftOutStayOut) {
   ASSERT_TRUE(back) << back.error;
   p.source = "written";
   EXPECT_TRUE(*back == p) << text;
+}
+
+// ---- [parallel] ------------------------------------------------------------------------------
+
+// A minimal profile with `parallel` after its [host] table.
+std::string with_parallel(std::string_view parallel) {
+  return "format = 1\n[host]\nvendor = \"X\"\nfamily = 1\nmodel = 1\n" + std::string(parallel) +
+         "\n[[dispatch.reuse]]\nkernel = \"stosb\"\n";
+}
+
+TEST(ProfileParallel, CountsBySizeAndThreshold) {
+  auto r = parse_profile(with_parallel("[parallel.reuse]\nfrom = \"8MiB\"\nsizes = [\"2MiB\", "
+                                       "\"8MiB\", \"1GiB\"]\nthreads = [1, 2, 4]\n"),
+                         "p", full_cpu());
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_TRUE(r->warnings.empty());
+  const ParallelTable *t = r->parallel(Intent::reuse);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->from(), 8u << 20);
+  EXPECT_EQ(t->at(0), 1u);
+  EXPECT_EQ(t->at((8u << 20) - 1), 1u);
+  EXPECT_EQ(t->at(8u << 20), 2u);
+  EXPECT_EQ(t->at((1ull << 30) - 1), 2u);
+  EXPECT_EQ(t->at(1ull << 30), 4u);
+  EXPECT_EQ(t->at(~uint64_t(0)), 4u);
+  // Without [parallel.stream] the stream intent takes reuse's, as the dispatch tables do.
+  EXPECT_EQ(r->parallel(Intent::stream), t);
+  EXPECT_FALSE(Profile{}.parallel(Intent::reuse));
+}
+
+TEST(ProfileParallel, OneThreadEverywhereHasNoFrom) {
+  auto r = parse_profile(
+      with_parallel("[parallel]\ncpus = 2\n[parallel.stream]\nsizes = [2097152, 1073741824]\n"
+                    "threads = [1, 1]\nspeedup = [1.0, 0.98]\n"),
+      "p", full_cpu());
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(r->parallel_cpus, 2u);
+  EXPECT_FALSE(r->parallel(Intent::reuse));
+  ASSERT_TRUE(r->parallel(Intent::stream));
+  EXPECT_EQ(r->parallel(Intent::stream)->from(), 0u);
+  EXPECT_EQ(r->parallel(Intent::stream)->at(1ull << 30), 1u);
+}
+
+TEST(ProfileParallel, UnknownKeyWarns) {
+  auto r = parse_profile(with_parallel("[parallel]\nthreds = 2\n"), "p", full_cpu());
+  ASSERT_TRUE(r) << r.error;
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_NE(r->warnings[0].find("parallel.threds: unknown key"), std::string::npos);
+}
+
+TEST(ProfileParallel, Refusals) {
+  const std::string two = "sizes = [2097152, 8388608]\n";
+  const std::tuple<std::string, std::string, std::vector<std::string_view>> cases[] = {
+      {"[[parallel]]\ncpus = 1", "parallel", {"must be a table", "got an array"}},
+      {"[parallel]\ncpus = 0", "parallel.cpus", {"must be 1..256", "got 0"}},
+      {"[parallel]\ncpus = \"2\"", "parallel.cpus", {"must be an integer", "got a string"}},
+      {"[parallel]\nreuse = 1", "parallel.reuse", {"must be a table", "got an integer"}},
+      {"[parallel.reuse]\nthreads = [1]", "parallel.reuse.sizes", {"missing"}},
+      {"[parallel.reuse]\nsizes = []\nthreads = []", "parallel.reuse.sizes", {"is empty"}},
+      {"[parallel.reuse]\nsizes = 5\nthreads = [1]", "parallel.reuse.sizes",
+       {"must be an array", "got an integer"}},
+      {"[parallel.reuse]\nsizes = [0]\nthreads = [1]", "parallel.reuse.sizes[0]",
+       {"at least 1"}},
+      {"[parallel.reuse]\nsizes = [8388608, 2097152]\nthreads = [1, 1]",
+       "parallel.reuse.sizes[1]", {"greater than the size before it (8388608)", "got 2097152"}},
+      {"[parallel.reuse]\nsizes = [\"2M\"]\nthreads = [1]", "parallel.reuse.sizes[0]",
+       {"unreadable size \"2M\""}},
+      {"[parallel.reuse]\n" + two, "parallel.reuse.threads", {"missing"}},
+      {"[parallel.reuse]\n" + two + "threads = [1]", "parallel.reuse.threads",
+       {"has 1 entries", "needs 2"}},
+      {"[parallel.reuse]\n" + two + "threads = [1, 0]", "parallel.reuse.threads[1]",
+       {"must be 1..256", "got 0"}},
+      {"[parallel.reuse]\n" + two + "threads = [1, 257]", "parallel.reuse.threads[1]",
+       {"must be 1..256", "got 257"}},
+      {"[parallel.reuse]\n" + two + "threads = [1, 2.5]", "parallel.reuse.threads[1]",
+       {"must be an integer", "got a float"}},
+      {"[parallel.reuse]\n" + two + "threads = [1, 2]", "parallel.reuse.from",
+       {"missing", "8388608"}},
+      {"[parallel.reuse]\nfrom = 2097152\n" + two + "threads = [1, 2]", "parallel.reuse.from",
+       {"must be 8388608", "the first size with more than one thread"}},
+      {"[parallel.reuse]\nfrom = 2097152\n" + two + "threads = [1, 1]", "parallel.reuse.from",
+       {"must be left out", "every size has one thread"}},
+      {"[parallel.reuse]\n" + two + "threads = [1, 1]\nspeedup = [1]",
+       "parallel.reuse.speedup", {"has 1 entries", "needs 2"}},
+      {"[parallel.reuse]\n" + two + "threads = [1, 1]\nspeedup = [1, -1]",
+       "parallel.reuse.speedup[1]", {"finite number >= 0"}},
+  };
+  for (const auto &[table, key, words] : cases) {
+    const std::string text = with_parallel(table);
+    auto r = parse_profile(text, "p", full_cpu());
+    EXPECT_FALSE(r) << text;
+    if (!r) {
+      // "p:<line>: <key>: ..."
+      EXPECT_TRUE(r.error.starts_with("p:")) << r.error;
+      EXPECT_NE(r.error.find(": " + key + ": "), std::string::npos) << r.error;
+      for (std::string_view w : words)
+        EXPECT_NE(r.error.find(w), std::string::npos) << r.error;
+    }
+  }
+  // A list longer than kMaxParallelSizes is refused before its entries are read.
+  std::string many = "[parallel.reuse]\nsizes = [";
+  for (size_t i = 0; i <= kMaxParallelSizes; ++i)
+    many += (i ? ", " : "") + std::to_string((i + 1) << 20);
+  auto r = parse_profile(with_parallel(many + "]\nthreads = [1]\n"), "p", full_cpu());
+  EXPECT_TRUE(refused(r, "p", 7, "parallel.reuse.sizes", {"65 entries", "more than the 64"}));
 }
 
 // ---- Sizes -----------------------------------------------------------------------------------

@@ -94,6 +94,9 @@ public:
                       Intent intent = Intent::reuse) const {
     clearjit_clear_parallel(cj_.get(), clearjit_intent(intent), dst, n, threads);
   }
+  unsigned threads_for(Intent intent, size_t n) const {
+    return clearjit_threads_for(cj_.get(), clearjit_intent(intent), n);
+  }
   std::string_view kernel_for(Intent intent, size_t n) const {
     return clearjit_kernel_for(cj_.get(), clearjit_intent(intent), n);
   }
