@@ -395,9 +395,9 @@ private:
              "missing: the first size with more than one thread (" + std::to_string(first) + ")");
     if (from && size(*from, k + ".from") != first)
       refuse(from, k + ".from",
-             first ? "must be " + std::to_string(first) +
-                         ", the first size with more than one thread"
-                   : std::string("must be left out: every size has one thread"));
+             first
+                 ? "must be " + std::to_string(first) + ", the first size with more than one thread"
+                 : std::string("must be left out: every size has one thread"));
     return out;
   }
 

@@ -3,8 +3,8 @@
 #include "support.hpp"
 
 #include "clearjit/clearjit.hpp"
-#include "pool.hpp"
 #include "defaults.hpp"
+#include "pool.hpp"
 #include "runtime.hpp"
 
 #include <gtest/gtest.h>
