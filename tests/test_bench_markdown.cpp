@@ -103,5 +103,25 @@ TEST(BenchMarkdown, NoWarmRowsNoWarmTable) {
   EXPECT_NE(md.find("Verdict: reuse 4 KiB..64 MiB"), std::string::npos) << md;
 }
 
+TEST(BenchMarkdown, ParallelRowsAndTheirWorstInTheVerdict) {
+  CompareResult r = synthetic_result();
+  EXPECT_EQ(compare_markdown(r, synthetic_cpu(), "c").find("several threads"), std::string::npos);
+  r.parallel.push_back({Intent::stream, 1ull << 30, 2, 2, 40, 20, 36, 36});
+  r.parallel.push_back({Intent::reuse, 64ull << 20, 1, 2, 10, 12, 11.4, 9});
+  r.parallel.push_back({Intent::reuse, 256ull << 20, 1, 2, 0, 12, 12, 9}); // no memset: left out
+  const std::string md = compare_markdown(r, synthetic_cpu(), "c");
+  EXPECT_NE(md.find("| stream | 1 GiB | 40.0 | 20.0 | 36.0 (2) | 36.0 (2) | 1.80x |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| reuse | 64 MiB | 10.0 | 12.0 | 11.4 (1) | 9.0 (2) | 0.95x |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("| reuse | 256 MiB |"), std::string::npos) << md;
+  EXPECT_NE(md.find("; several threads, worst 0.95x the single-thread call's speed (reuse, "
+                    "64 MiB).\n"),
+            std::string::npos)
+      << md;
+}
+
 } // namespace
 } // namespace cjit::detail

@@ -839,3 +839,77 @@ TEST(CompareText, CachedRowsHaveTheirOwnSectionAndStayOutOfTheColdMeans) {
   EXPECT_NE(text.find("stream, both patterns: geometric mean vs memset 2.00x"), std::string::npos)
       << text;
 }
+
+// ---- The parallel stage's choice ------------------------------------------------------------
+
+namespace {
+
+// A clearjit_clear_parallel measurement: `threads` threads at `gbps`, five samples.
+Measurement threads_point(unsigned threads, uint64_t size, double gbps,
+                          Intent intent = Intent::stream) {
+  Measurement m = point("clearjit_clear_parallel", size, gbps, intent, 0.02);
+  m.threads = threads;
+  return m;
+}
+
+} // namespace
+
+TEST(ChooseParallel, TheFewestThreadsThatSaturate) {
+  // Shaped like the Intel Xeon family 6 model 207 host's ntavx512 over 1 GiB (19.5 GB/s on one
+  // thread, 33.7..39.3 on two) and a 4-CPU host that saturates at 2.
+  const std::vector<Measurement> ms = {
+      threads_point(1, 8 * MiB, 30),      threads_point(2, 8 * MiB, 31), // within the noise: 1
+      threads_point(1, 1024 * MiB, 19.5), threads_point(2, 1024 * MiB, 37),
+      threads_point(3, 1024 * MiB, 38),   threads_point(4, 1024 * MiB, 38.5),
+      point("libc", 1024 * MiB, 15), // memset beside (threads 0) does not compete
+  };
+  auto t = choose_parallel(ms, Intent::stream);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->sizes, (std::vector<uint64_t>{8 * MiB, 1024 * MiB}));
+  EXPECT_EQ(t->threads, (std::vector<unsigned>{1, 2})); // 37 >= 0.95 * 38.5: 2 saturates
+  EXPECT_EQ(t->speedup, (std::vector<double>{1, 1.9}));
+  EXPECT_EQ(t->from(), 1024 * MiB);
+  EXPECT_FALSE(choose_parallel(ms, Intent::reuse)) << "nothing measured for reuse";
+}
+
+TEST(ChooseParallel, AGainInsideTheNoiseIsOneThread) {
+  // Zen 5 here: 83.4 GB/s on one thread, 83.5 on two (bench/parallel.cpp, 1 GiB stream).
+  const double just_below = 80 * kParallelGain * 0.99;
+  auto t = choose_parallel({threads_point(1, 1024 * MiB, 83.4), threads_point(2, 1024 * MiB, 83.5),
+                            threads_point(1, 64 * MiB, 80), threads_point(2, 64 * MiB, just_below),
+                            threads_point(2, 4 * MiB, 90)}, // no one-thread point: left out
+                           Intent::stream);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->sizes, (std::vector<uint64_t>{64 * MiB, 1024 * MiB}));
+  EXPECT_EQ(t->threads, (std::vector<unsigned>{1, 1}));
+  EXPECT_EQ(t->from(), 0u);
+}
+
+TEST(ChooseParallel, RepetitionsArePooledAndEachSizeChosenAlone) {
+  auto t = choose_parallel({threads_point(1, 16 * MiB, 20), threads_point(1, 16 * MiB, 20),
+                            threads_point(2, 16 * MiB, 30), threads_point(2, 16 * MiB, 10),
+                            threads_point(2, 16 * MiB, 30), threads_point(1, 256 * MiB, 20),
+                            threads_point(8, 256 * MiB, 60), threads_point(6, 256 * MiB, 58)},
+                           Intent::stream);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->threads, (std::vector<unsigned>{2, 6})); // pooled median ~30; 58 >= 0.95 * 60
+  ASSERT_EQ(t->speedup.size(), 2u);
+  EXPECT_NEAR(t->speedup[0], 1.5, 0.02); // 15 samples, 5 of them at 10 GB/s
+  EXPECT_EQ(t->speedup[1], 2.9);
+}
+
+TEST(ParallelStage, SizesAndCounts) {
+  EXPECT_EQ(parallel_sizes(4096, 1ull << 30).front(), 2 * MiB);
+  EXPECT_EQ(parallel_sizes(4096, 1ull << 30).back(), 1024 * MiB);
+  EXPECT_EQ(parallel_sizes(4096, 1ull << 30).size(), 10u);
+  EXPECT_EQ(parallel_sizes(4096, 64ull << 30).size(), 10u) << "1 GiB at most";
+  EXPECT_EQ(parallel_sizes(16 * MiB, 64 * MiB),
+            (std::vector<uint64_t>{16 * MiB, 32 * MiB, 64 * MiB}));
+  EXPECT_TRUE(parallel_sizes(4096, 4 * MiB - 1).empty()) << "nothing to split";
+  EXPECT_EQ(parallel_counts(1), (std::vector<unsigned>{1}));
+  EXPECT_EQ(parallel_counts(2), (std::vector<unsigned>{1, 2}));
+  EXPECT_EQ(parallel_counts(5), (std::vector<unsigned>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(parallel_counts(64), (std::vector<unsigned>{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}));
+  EXPECT_EQ(parallel_counts(100).back(), 100u);
+  EXPECT_EQ(parallel_counts(100000).back(), 256u) << "clearjit_clear_parallel's own bound";
+}

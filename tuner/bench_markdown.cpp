@@ -130,6 +130,28 @@ void batch_table(std::ostringstream &s, const CompareResult &r) {
   }
 }
 
+// GB/s, as the README's parallel table quotes them.
+void parallel_table(std::ostringstream &s, const CompareResult &r) {
+  bool header = false;
+  for (const ParallelRow &p : r.parallel) {
+    if (p.one <= 0 || p.tuned <= 0 || p.memset <= 0) continue;
+    if (!header) {
+      header = true;
+      s << "\n**Huge regions on several threads** (`clearjit_clear_parallel`, scattered "
+           "destinations; GB/s, medians; threads in brackets)\n\n"
+        << "| intent | size | memset | 1 thread | tuned count | all usable CPUs | tuned / 1 "
+           "thread |\n"
+        << "| --- | --- | --- | --- | --- | --- | --- |\n";
+    }
+    s << "| " << intent_name(p.intent) << " | " << human_bytes(p.size) << " | "
+      << fmt("%.1f", p.memset) << " | " << fmt("%.1f", p.one) << " | " << fmt("%.1f", p.tuned)
+      << " (" << p.tuned_threads << ") | "
+      << (p.all > 0 ? fmt("%.1f", p.all) + " (" + std::to_string(p.all_threads) + ")"
+                    : std::string("-"))
+      << " | " << ratio(p.tuned / p.one) << " |\n";
+  }
+}
+
 } // namespace
 
 std::string compare_markdown(const CompareResult &r, const CpuInfo &cpu,
@@ -146,6 +168,7 @@ std::string compare_markdown(const CompareResult &r, const CpuInfo &cpu,
   std::map<Intent, double> worst_cold;
   cold_table(s, r, worst_cold);
   batch_table(s, r);
+  parallel_table(s, r);
   std::vector<std::string> verdict;
   if (rows)
     verdict.push_back("warm, " + std::to_string(slower) + " of " + std::to_string(rows) +
@@ -153,6 +176,10 @@ std::string compare_markdown(const CompareResult &r, const CpuInfo &cpu,
   for (auto &[intent, x] : worst_cold)
     verdict.push_back(std::string(intent_name(intent)) + " 4 KiB..64 MiB, worst " + ratio(x) +
                       " memset's speed");
+  if (const ParallelRow *w = worst_parallel(r))
+    verdict.push_back("several threads, worst " + ratio(w->tuned / w->one) +
+                      " the single-thread call's speed (" + std::string(intent_name(w->intent)) +
+                      ", " + human_bytes(w->size) + ")");
   for (size_t i = 0; i < verdict.size(); ++i)
     s << (i ? "; " : "\nVerdict: ") << verdict[i] << (i + 1 == verdict.size() ? ".\n" : "");
   return s.str();

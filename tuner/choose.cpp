@@ -411,4 +411,41 @@ double memset_over_class(const std::map<uint64_t, double> &memset, uint64_t lowe
   return geomean(inside);
 }
 
+std::optional<ParallelTable> choose_parallel(const std::vector<Measurement> &ms, Intent intent) {
+  std::map<uint64_t, std::map<unsigned, std::vector<double>>> samples; // size -> count -> GB/s
+  for (const Measurement &m : ms)
+    if (m.intent == intent && m.threads > 0) {
+      std::vector<double> &pooled = samples[m.size][m.threads];
+      pooled.insert(pooled.end(), m.samples.begin(), m.samples.end());
+    }
+  ParallelTable t;
+  for (const auto &[size, by_count] : samples) {
+    auto one = by_count.find(1);
+    if (one == by_count.end()) continue;
+    const double single = median(one->second);
+    if (single <= 0) continue;
+    double best = 0;
+    for (const auto &[count, g] : by_count)
+      best = std::max(best, median(g));
+    unsigned chosen = 1;
+    double speed = single;
+    if (best >= kParallelGain * single)
+      for (const auto &[count, g] : by_count) // ascending: the fewest first
+        if (const double m = median(g); m >= kParallelSaturated * best) {
+          chosen = count;
+          speed = m;
+          break;
+        }
+    if (speed < kParallelGain * single) { // the saturating count gains too little alone
+      chosen = 1;
+      speed = single;
+    }
+    t.sizes.push_back(size);
+    t.threads.push_back(chosen);
+    t.speedup.push_back(std::round(speed / single * 100) / 100); // as the profile writes it
+  }
+  if (t.sizes.empty()) return std::nullopt;
+  return t;
+}
+
 } // namespace cjit::detail

@@ -1,5 +1,7 @@
 #include "compare.hpp"
 
+#include "parallel.hpp"
+
 #include "format.hpp"
 
 #include "clearjit/clearjit.h"
@@ -102,6 +104,15 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
           if (p == Pattern::scattered || k == "libc")
             c.jobs.push_back(in_pattern({*parse_spec(k), size, i}, p));
       }
+  // Huge regions on several threads: the single-thread call and memset are the scattered rows'.
+  const unsigned cpus = usable_cpus();
+  for (uint64_t size : o.sizes)
+    for (Intent i : o.intents)
+      if (size >= o.parallel_from &&
+          std::find(o.patterns.begin(), o.patterns.end(), Pattern::scattered) != o.patterns.end()) {
+        c.jobs.push_back(parallel_job(kParallelTuned, cj, size, i, 0));
+        if (cpus > 1) c.jobs.push_back(parallel_job(kParallelAll, cj, size, i, cpus));
+      }
   // Batches: the dispatcher per call is in the rows above when the size is; here it is
   // measured again beside its batched self, with memset, in both cold patterns and cached.
   for (Pattern p : {Pattern::scattered, Pattern::consecutive, Pattern::cached})
@@ -169,7 +180,21 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   std::map<std::tuple<Intent, Mix, uint64_t>, WarmRow> warm;
   // ns per call of each placement, per (case, label): geometric means below
   std::map<std::pair<std::tuple<Intent, Mix, uint64_t>, std::string>, std::vector<double>> warm_ns;
+  std::map<std::pair<Intent, uint64_t>, ParallelRow> parallel;
   for (const Measurement &x : r.measurements) {
+    if (x.spec == kParallelTuned || x.spec == kParallelAll) {
+      ParallelRow &p = parallel[{x.intent, x.size}];
+      p.intent = x.intent;
+      p.size = x.size;
+      p.tuned_threads = clearjit_threads_for(c.opened.get(), clearjit_intent(x.intent), x.size);
+      if (x.spec == kParallelTuned) {
+        p.tuned = x.gbps;
+      } else {
+        p.all = x.gbps;
+        p.all_threads = x.threads;
+      }
+      continue;
+    }
     if (x.warm) {
       WarmRow &w = warm[{x.intent, x.mix, x.size}];
       w.intent = x.intent;
@@ -209,6 +234,15 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   }
   for (const auto &[key, row] : rows)
     r.rows.push_back(row);
+  for (auto &[key, p] : parallel) {
+    for (const CompareRow &row : r.rows)
+      if (!row.batched && row.pattern == Pattern::scattered && row.intent == p.intent &&
+          row.size == p.size) {
+        p.one = row.tuned;
+        p.memset = row.memset;
+      }
+    r.parallel.push_back(p);
+  }
   // Scattered first, then consecutive, then cached, then the batches; by intent and size within
   // each.
   std::stable_sort(r.rows.begin(), r.rows.end(), [](const CompareRow &a, const CompareRow &b) {
@@ -232,6 +266,13 @@ namespace {
 constexpr uint64_t kSummaryFrom = 4096, kSummaryTo = 64ull << 20;
 
 } // namespace
+
+const ParallelRow *worst_parallel(const CompareResult &r) {
+  const ParallelRow *worst = nullptr;
+  for (const ParallelRow &p : r.parallel)
+    if (p.one && p.tuned && (!worst || p.tuned / p.one < worst->tuned / worst->one)) worst = &p;
+  return worst;
+}
 
 std::string compare_text(const CompareResult &r) {
   std::ostringstream s;
@@ -284,6 +325,29 @@ std::string compare_text(const CompareResult &r) {
       best_vs_memset[g].push_back(std::max(row.oracle, row.tuned) / row.memset);
     }
     vs_memset[g].push_back(vs_mem);
+  }
+
+  if (!r.parallel.empty()) {
+    s << "\nhuge regions on several threads (clearjit_clear_parallel), scattered destinations; "
+         "GB/s\n";
+    char h[256];
+    std::snprintf(h, sizeof h, "  %-7s %-8s %8s %9s %14s %14s %8s %8s\n", "intent", "size",
+                  "memset", "1 thread", "tuned", "all CPUs", "tuned/1", "tuned/mem");
+    s << h;
+    for (const ParallelRow &p : r.parallel) {
+      if (!p.one || !p.tuned || !p.memset) continue;
+      char line[300];
+      std::snprintf(
+          line, sizeof line, "  %-7s %-8s %8.1f %9.1f %14s %14s %7.2fx %8.2fx\n",
+          std::string(intent_name(p.intent)).c_str(), human_bytes(p.size).c_str(), p.memset, p.one,
+          (fmt("%.1f", p.tuned) + " (" + std::to_string(p.tuned_threads) + ")").c_str(),
+          p.all ? (fmt("%.1f", p.all) + " (" + std::to_string(p.all_threads) + ")").c_str() : "-",
+          p.tuned / p.one, p.tuned / p.memset);
+      s << line;
+    }
+    if (const ParallelRow *w = worst_parallel(r))
+      s << "  worst tuned/1 thread: " << fmt("%.2fx", w->tuned / w->one) << " ("
+        << intent_name(w->intent) << ", " << human_bytes(w->size) << ")\n";
   }
 
   bool batch_header = false;

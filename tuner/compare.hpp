@@ -27,6 +27,9 @@ struct CompareOptions {
   //! Warm small sizes and mixes (ns per call, memset beside), measured in the same run.
   bool warm = true;
   std::vector<uint64_t> warm_sizes;
+  //! clearjit_clear_parallel (the profile's count, and every usable CPU) beside the single-thread
+  //! call and memset, at the asked sizes from this one on.
+  uint64_t parallel_from = 4u << 20;
 };
 
 //! Warm sizes: 1..256 B, every power of two and its neighbours and a few in between.
@@ -66,6 +69,19 @@ struct CompareRow {
   double tuned_cv = 0, memset_cv = 0;
 };
 
+//! clearjit_clear_parallel with threads == 0 (the profile's count) and with every usable CPU.
+inline constexpr const char *kParallelTuned = "parallel tuned";
+inline constexpr const char *kParallelAll = "parallel all CPUs";
+
+//! One huge region on several threads against one (the tuned row's dispatcher) and memset,
+//! scattered destinations, GB/s medians.
+struct ParallelRow {
+  Intent intent = Intent::reuse;
+  uint64_t size = 0;
+  unsigned tuned_threads = 1, all_threads = 1; //!< clearjit_threads_for; the usable CPUs
+  double memset = 0, one = 0, tuned = 0, all = 0;
+};
+
 //! One warm row: ns per call, medians.
 //! Warm rows measure the dispatcher at this many places (the profile opened that many times),
 //! each called from its own place of the timing loop, where memset is called too
@@ -88,10 +104,13 @@ struct CompareResult {
   std::vector<WarmRow> warm;
   std::vector<Measurement> measurements;
   std::vector<CompareRow> rows;
-  double open_ms = 0; //!< median clearjit_open time, code generation included
+  std::vector<ParallelRow> parallel; //!< by intent, then size
+  double open_ms = 0;                //!< median clearjit_open time, code generation included
 };
 
 CompareResult compare(const CompareOptions &o, const CpuInfo &cpu);
+//! The parallel row where the profile's count does worst against one thread; null for none.
+const ParallelRow *worst_parallel(const CompareResult &r);
 std::string compare_text(const CompareResult &r);
 std::string compare_json(const CompareResult &r, const CpuInfo &cpu);
 //! The run as the Markdown tables the README quotes (warm small sizes, cold and large sizes,

@@ -121,6 +121,13 @@ Job warm_job(std::string label, Call call, Intent i, uint64_t size, Mix mix, Cle
   return j;
 }
 
+Job parallel_job(std::string label, const clearjit *cj, uint64_t size, Intent i, unsigned threads) {
+  Job j(std::move(label), cj, size, i);
+  j.parallel = true;
+  j.threads = threads;
+  return j;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -395,6 +402,8 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
     if (j.batched) measured.fence = Fence::none; // the batch fences, not each clear
     ClearFn fn = j.fn ? j.fn : j.cj ? nullptr : impl_->kernel(measured);
     const clearjit *cj = j.cj;
+    const bool parallel = j.parallel;
+    const unsigned threads = j.threads;
     Impl::Slots &slots = impl_->slots_for(j.size, j.pattern);
     const std::vector<uint32_t> &order = slots.order;
     const uint64_t stride = slots.stride, count = slots.count;
@@ -421,6 +430,9 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
             next = next + 1 == count ? 0 : next + 1;
             if (!cj)
               fn(dst, size);
+            else if (parallel)
+              clearjit_clear_parallel(cj, reuse ? CLEARJIT_REUSE : CLEARJIT_STREAM, dst, size,
+                                      threads);
             else if (batched)
               (clearjit_batch_clear)(&batch, dst, size);
             else if (reuse) // direct calls, as in an application
@@ -508,7 +520,8 @@ std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureO
                          jobs[i].pattern,
                          jobs[i].batched,
                          jobs[i].warm,
-                         jobs[i].mix};
+                         jobs[i].mix,
+                         jobs[i].threads};
 
   // Google Benchmark reads its flags once from argv: ours first, the caller's pass-through after
   // so they win.

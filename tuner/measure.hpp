@@ -104,6 +104,9 @@ struct Job {
   int place = 0;
   //! Warm: which random sequence of calls (warm_calls); contenders to be compared share one.
   unsigned draw = 0;
+  //! With `cj`: clearjit_clear_parallel with `threads` threads (0: the profile's choice).
+  bool parallel = false;
+  unsigned threads = 0;
 };
 
 //! A warm job: `call` through `fn`/`cj` (as the Call says) at a fixed `size` or a mix.
@@ -124,7 +127,11 @@ struct Measurement {
   bool batched = false;
   bool warm = false;
   Mix mix = Mix::fixed;
+  unsigned threads = 0; //!< Job::threads (a parallel job)
 };
+
+//! A clearjit_clear_parallel job on `cj` with `threads` threads (0: the profile's choice).
+Job parallel_job(std::string label, const clearjit *cj, uint64_t size, Intent i, unsigned threads);
 
 //! Scattered, one fence per clear: what the tuner's grid, variants and studies measure.
 inline bool plain(const Measurement &m) { return m.pattern == Pattern::scattered && !m.batched; }

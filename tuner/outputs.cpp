@@ -31,6 +31,11 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
     p.small_reuse = r.small->reuse;
     p.small_stream = r.small->stream;
   }
+  if (r.parallel && r.parallel->skipped.empty()) {
+    p.parallel_cpus = r.parallel->cpus;
+    p.parallel_reuse = r.parallel->reuse;
+    p.parallel_stream = r.parallel->stream;
+  }
   // [tuning] and [findings]: what the run was and what it found, for people and tools; the
   // runtime reads neither.
   std::ostringstream t;
@@ -137,6 +142,7 @@ std::string summary_text(const TuneResult &r) {
   }
   const Findings &f = r.findings;
   if (r.small) s << small_study_text(*r.small);
+  if (r.parallel) s << parallel_text(*r.parallel);
   if (!r.verification.measured.empty()) s << verification_text(r.verification);
   s << "\nfindings\n  stosb_no_allocate: "
     << (f.stosb_no_allocate.size

@@ -54,10 +54,13 @@ public:
     // set aside first, and neither is ever skipped. A limit they nearly fill alone still leaves
     // the stages a tenth (budget_ <= 0 means none).
     if (budget_ > 0) {
-      const double last = small_study_seconds(bench_, cpu_, options("")) +
-                          verify_seconds(bench_, cpu_, options(""), kTypicalBoundaries);
+      const double last =
+          small_study_seconds(bench_, cpu_, options("")) +
+          parallel_seconds(bench_, options(""), usable_cpus(), o_.min_size, o_.max_size) +
+          verify_seconds(bench_, cpu_, options(""), kTypicalBoundaries);
       if (last > 0.9 * budget_)
-        notes_.push_back("the small-path study and the verification alone take about " +
+        notes_.push_back("the small-path study, the parallel stage and the verification alone "
+                         "take about " +
                          fmt("%.0f", last) + " s of the " + fmt("%.0f", budget_) + " s limit");
       budget_ = std::max(budget_ - last, 0.1 * budget_);
     }
@@ -158,8 +161,17 @@ public:
     tables.reuse = r.reuse;
     tables.stream = r.stream;
     r.small = study_small(bench_, tables, cpu_, options("small path"));
+    // Then the thread counts, through the chosen tables and small paths, as clearjit_open
+    // would make them; never skipped (a few seconds: one clear per repetition at 1 GiB).
+    tables.small_reuse = r.small->reuse;
+    tables.small_stream = r.small->stream;
+    tables.host = profile_host(cpu_);
+    r.parallel =
+        study_parallel(bench_, tables, cpu_, options("parallel"), o_.min_size, o_.max_size);
     verify_last(r);
     r.measurements = all_;
+    r.measurements.insert(r.measurements.end(), r.parallel->measurements.begin(),
+                          r.parallel->measurements.end());
     r.notes.insert(r.notes.begin(), notes_.begin(), notes_.end());
     r.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     std::time_t now = std::time(nullptr);
@@ -180,6 +192,10 @@ private:
     p.batch = r.batch;
     p.small_reuse = r.small->reuse;
     p.small_stream = r.small->stream;
+    if (r.parallel) {
+      p.parallel_reuse = r.parallel->reuse;
+      p.parallel_stream = r.parallel->stream;
+    }
     std::map<Intent, std::vector<SmallPath>> ranking;
     const std::vector<Measurement> stage1 = r.small->stage1_measurements();
     for (Intent i : kIntents)

@@ -6,6 +6,7 @@
 #include "choose.hpp"
 #include "findings.hpp"
 #include "measure.hpp"
+#include "parallel.hpp"
 #include "smallpath.hpp"
 #include "verify.hpp"
 
@@ -40,6 +41,9 @@ struct TuneResult {
   std::vector<std::string> notes; //!< what was narrowed to fit the time limit
   //! Grid sizes where scattered destinations alone would have chosen another kernel.
   std::vector<std::string> disagreements;
+  //! clearjit_clear_parallel measured at 1..N threads on the chosen tables, and the
+  //! [parallel.<intent>] tables chosen; empty when not run (cpus < 2, or max_size < 4 MiB).
+  std::optional<ParallelStudy> parallel;
   //! The last stage: the profile's dispatchers against memset, and what it repaired (the
   //! tables and small paths above are the repaired ones). Empty `measured` when not run.
   Verification verification;
