@@ -104,14 +104,16 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
           if (p == Pattern::scattered || k == "libc")
             c.jobs.push_back(in_pattern({*parse_spec(k), size, i}, p));
       }
-  // Huge regions on several threads: the single-thread call and memset are the scattered rows'.
+  // Huge regions on several threads, scattered, with one thread and memset beside.
   const unsigned cpus = usable_cpus();
   for (uint64_t size : o.sizes)
     for (Intent i : o.intents)
       if (size >= o.parallel_from &&
           std::find(o.patterns.begin(), o.patterns.end(), Pattern::scattered) != o.patterns.end()) {
-        c.jobs.push_back(parallel_job(kParallelTuned, cj, size, i, 0));
-        if (cpus > 1) c.jobs.push_back(parallel_job(kParallelAll, cj, size, i, cpus));
+        c.parallel_jobs.push_back({default_spec(Method::libc), size, i});
+        c.parallel_jobs.push_back(parallel_job(kParallelOne, cj, size, i, 1));
+        c.parallel_jobs.push_back(parallel_job(kParallelTuned, cj, size, i, 0));
+        if (cpus > 1) c.parallel_jobs.push_back(parallel_job(kParallelAll, cj, size, i, cpus));
       }
   // Batches: the dispatcher per call is in the rows above when the size is; here it is
   // measured again beside its batched self, with memset, in both cold patterns and cached.
@@ -180,21 +182,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   std::map<std::tuple<Intent, Mix, uint64_t>, WarmRow> warm;
   // ns per call of each placement, per (case, label): geometric means below
   std::map<std::pair<std::tuple<Intent, Mix, uint64_t>, std::string>, std::vector<double>> warm_ns;
-  std::map<std::pair<Intent, uint64_t>, ParallelRow> parallel;
   for (const Measurement &x : r.measurements) {
-    if (x.spec == kParallelTuned || x.spec == kParallelAll) {
-      ParallelRow &p = parallel[{x.intent, x.size}];
-      p.intent = x.intent;
-      p.size = x.size;
-      p.tuned_threads = clearjit_threads_for(c.opened.get(), clearjit_intent(x.intent), x.size);
-      if (x.spec == kParallelTuned) {
-        p.tuned = x.gbps;
-      } else {
-        p.all = x.gbps;
-        p.all_threads = x.threads;
-      }
-      continue;
-    }
     if (x.warm) {
       WarmRow &w = warm[{x.intent, x.mix, x.size}];
       w.intent = x.intent;
@@ -234,14 +222,25 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   }
   for (const auto &[key, row] : rows)
     r.rows.push_back(row);
-  for (auto &[key, p] : parallel) {
-    for (const CompareRow &row : r.rows)
-      if (!row.batched && row.pattern == Pattern::scattered && row.intent == p.intent &&
-          row.size == p.size) {
-        p.one = row.tuned;
-        p.memset = row.memset;
-      }
-    r.parallel.push_back(p);
+  if (!c.parallel_jobs.empty()) {
+    MeasureOptions po = measure_options(o, "bench, several threads");
+    po.repetitions = std::max(po.repetitions, kParallelRepetitions);
+    po.min_time = std::max(po.min_time, kParallelMinTime);
+    std::map<std::pair<Intent, uint64_t>, ParallelRow> parallel;
+    for (const Measurement &x : bench.run(c.parallel_jobs, po)) {
+      ParallelRow &p = parallel[{x.intent, x.size}];
+      p.intent = x.intent;
+      p.size = x.size;
+      p.tuned_threads = clearjit_threads_for(c.opened.get(), clearjit_intent(x.intent), x.size);
+      (x.spec == kParallelOne     ? p.one
+       : x.spec == kParallelTuned ? p.tuned
+       : x.spec == kParallelAll   ? p.all
+                                  : p.memset) = x.gbps;
+      if (x.spec == kParallelAll) p.all_threads = x.threads;
+      r.measurements.push_back(x);
+    }
+    for (auto &[key, p] : parallel)
+      r.parallel.push_back(p);
   }
   // Scattered first, then consecutive, then cached, then the batches; by intent and size within
   // each.

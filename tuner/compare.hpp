@@ -54,6 +54,7 @@ struct Comparison {
   std::vector<std::shared_ptr<clearjit>> placements;
   std::string source; //!< where the profile came from
   std::vector<Job> jobs;
+  std::vector<Job> parallel_jobs;   //!< measured in their own run (kParallelRepetitions)
   std::vector<std::string> kernels; //!< candidate specs, canonical
 };
 //! Opens the profile (throws std::runtime_error with the reason) and builds the job list.
@@ -69,9 +70,15 @@ struct CompareRow {
   double tuned_cv = 0, memset_cv = 0;
 };
 
-//! clearjit_clear_parallel with threads == 0 (the profile's count) and with every usable CPU.
+//! clearjit_clear_parallel with threads == 1, 0 (the profile's count) and every usable CPU.
+inline constexpr const char *kParallelOne = "parallel 1 thread";
 inline constexpr const char *kParallelTuned = "parallel tuned";
 inline constexpr const char *kParallelAll = "parallel all CPUs";
+//! The parallel rows' own run: a clear of 1 GiB takes ~11 ms, one iteration per repetition at
+//! bench's 10 ms, and two identical single-thread calls then measured 0.89x apart (Zen 5,
+//! docs/results/amd-family26-model2/bench-parallel-noisy.txt); more repetitions of longer.
+constexpr int kParallelRepetitions = 11;
+constexpr double kParallelMinTime = 0.03;
 
 //! One huge region on several threads against one (the tuned row's dispatcher) and memset,
 //! scattered destinations, GB/s medians.
