@@ -130,25 +130,33 @@ void batch_table(std::ostringstream &s, const CompareResult &r) {
   }
 }
 
-// GB/s, as the README's parallel table quotes them.
+// GB/s, as the README's parallel table quotes them: one row per size, both intents.
 void parallel_table(std::ostringstream &s, const CompareResult &r) {
-  bool header = false;
-  for (const ParallelRow &p : r.parallel) {
-    if (p.one <= 0 || p.tuned <= 0 || p.memset <= 0) continue;
-    if (!header) {
-      header = true;
-      s << "\n**Huge regions on several threads** (`clearjit_clear_parallel`, scattered "
-           "destinations; GB/s, medians; threads in brackets)\n\n"
-        << "| intent | size | memset | 1 thread | tuned count | all usable CPUs | tuned / 1 "
-           "thread |\n"
-        << "| --- | --- | --- | --- | --- | --- | --- |\n";
+  std::map<uint64_t, std::map<Intent, const ParallelRow *>> sizes;
+  for (const ParallelRow &p : r.parallel)
+    if (p.one > 0 && p.tuned > 0 && p.memset > 0) sizes[p.size][p.intent] = &p;
+  if (sizes.empty()) return;
+  s << "\n**Huge regions on several threads** (`clearjit_clear_parallel`, scattered "
+       "destinations; GB/s, medians; the thread count in brackets: the profile's for `tuned`, "
+       "every usable CPU for `all`)\n\n"
+    << "| size | reuse memset | reuse 1 thread | reuse tuned | reuse all | stream memset | "
+       "stream 1 thread | stream tuned | stream all |\n"
+    << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const auto &[size, by_intent] : sizes) {
+    s << "| " << human_bytes(size);
+    for (Intent i : kIntents) {
+      auto it = by_intent.find(i);
+      if (it == by_intent.end()) {
+        s << " | - | - | - | -";
+        continue;
+      }
+      const ParallelRow &p = *it->second;
+      s << " | " << fmt("%.1f", p.memset) << " | " << fmt("%.1f", p.one) << " | "
+        << fmt("%.1f", p.tuned) << " (" << p.tuned_threads << ") | "
+        << (p.all > 0 ? fmt("%.1f", p.all) + " (" + std::to_string(p.all_threads) + ")"
+                      : std::string("-"));
     }
-    s << "| " << intent_name(p.intent) << " | " << human_bytes(p.size) << " | "
-      << fmt("%.1f", p.memset) << " | " << fmt("%.1f", p.one) << " | " << fmt("%.1f", p.tuned)
-      << " (" << p.tuned_threads << ") | "
-      << (p.all > 0 ? fmt("%.1f", p.all) + " (" + std::to_string(p.all_threads) + ")"
-                    : std::string("-"))
-      << " | " << ratio(p.tuned / p.one) << " |\n";
+    s << " |\n";
   }
 }
 
