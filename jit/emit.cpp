@@ -1,12 +1,14 @@
-// Kernel code generation from shared blocks: store, cover, head_tail, small ladder, align head,
-// body (string instruction or store loop), chunk loop, tail and exits.
+// Kernel code generation from shared blocks: store, cover, head_tail, small ladder, the head
+// option's split, align head, body (string instruction or store loop), chunk loop, tail and exits.
 //
 // Register contract inside a kernel and a dispatcher's main paths:
 //   rdi  cursor (dst on entry)      rsi  bytes left (n on entry)     r8  end = dst + n
 //   rdx  bytes for this chunk       rcx  rep count / scratch          r9  loop end, r10 chunk size
 //   rax  zero (stos source; clzero and movdir64b use it as their address, after which only
-//        vector stores follow); rcx also movdir64b's source, a line of zeros in the red zone
-//   r11  a dispatcher's class bound above INT32_MAX (cmp takes no imm64)
+//        vector stores follow, or with head=SIZE rax zeroed again for the hot part's rep stosb);
+//        rcx also movdir64b's source, a line of zeros in the red zone
+//   r11  a dispatcher's class bound above INT32_MAX (cmp takes no imm64); in a main path with
+//        head=SIZE, dst while the far part is cleared
 //   xmm0/ymm0/zmm0  zero
 // A dispatcher's small path (small.cpp) uses rax, rcx, rdx, r8, r9 and k1 besides
 // (before any class code runs: it returns or jumps to the classes with rsi and rdi intact), and
@@ -88,9 +90,8 @@ public:
   void main_path(const Spec &s) {
     use(s);
     if (mi_->store == Store::memset) return body(); // no extent of its own: the call clears it
-    if (s_->align) align_head();
-    chunks([&] { body(); });
-    tail();
+    if (s_->head) return hot(true);
+    extent();
   }
 
   // One block of the main path alone (emit_block); `chunks` leaves out the body (a comment).
@@ -100,6 +101,9 @@ public:
     case Block::frame:
     case Block::ladder:
     case Block::rung: break; // kernel()'s, not the main path's
+    case Block::hot:
+      if (s_->head) hot(false);
+      break;
     case Block::head:
       if (s_->align) align_head();
       break;
@@ -162,6 +166,54 @@ private:
   void head_tail(unsigned size) {
     cover(rdi, 0, size);
     cover(r8, -int32_t(size), size);
+  }
+
+  // The method's stores over [rdi, r8), rsi = r8 - rdi bytes, more than twice the ladder's S:
+  // the align head, the chunks of the body, the tail and its fence.
+  void extent() {
+    if (s_->align) align_head();
+    chunks([&] { body(); });
+    tail();
+  }
+
+  // The head option, after the small sizes (which are all below a head): for n <= head the
+  // head method's main path over the whole extent. Otherwise the far part [dst+head, end) by the
+  // method's main path (extent: its align, chunks, tail and fence), then the hot part
+  // [dst, dst+head) by the head method's, last, so that it is in cache on return and ordered
+  // after the far part's fence. A far part of 2*S bytes or fewer (S the ladder's, kernel()'s)
+  // starts 2*S+1 bytes before the end instead, in the hot part, which the temporal stores then
+  // clear again: the main path needs more than 2*S bytes. r11 keeps dst meanwhile; rax is zeroed
+  // again after the stores that use it as their address. Without `parts` the two main paths are
+  // listing comments (Block::hot).
+  void hot(bool parts) {
+    const Spec &s = *s_;
+    const MethodInfo &mi = *mi_;
+    const Spec t = default_spec(mi.head_method);
+    const uint32_t head = uint32_t(s.head); // at most kMaxHead: an imm32
+    const uint32_t min_far = 2 * std::max({mi.tail_width, s.align, mi.width}) + 1;
+    Label hot = a_.newLabel();
+    a_.cmp(rsi, head);
+    a_.jbe(hot);
+    a_.mov(r11, rdi);
+    a_.sub(rsi, head); // the far part's bytes: n - head, or min_far when that is fewer
+    a_.mov(ecx, min_far);
+    a_.cmp(rsi, rcx);
+    a_.cmovb(rsi, rcx);
+    a_.mov(rdi, r8);
+    a_.sub(rdi, rsi);
+    if (parts)
+      extent();
+    else
+      a_.comment("; the far part: the method's main path");
+    a_.mov(rdi, r11);
+    a_.lea(r8, ptr(r11, int32_t(head)));
+    a_.mov(esi, head);
+    if (mi.store == Store::clzero || mi.store == Store::movdir64b) a_.xor_(eax, eax);
+    a_.bind(hot);
+    if (parts)
+      main_path(t);
+    else
+      a_.comment(("; the hot part: the main path of " + format_spec(t)).c_str());
   }
 
   // Covers [dst, dst+align) with head stores, then moves the cursor to the next boundary.
@@ -347,6 +399,7 @@ void emit_block(Assembler &a, Block b, const Spec &s, unsigned rung_size) {
   case Block::frame: return kernel(a, s, {.ladder = false, .main_path = false});
   case Block::ladder: return kernel(a, s, {.frame = false, .rungs = false, .main_path = false});
   case Block::rung: return Emitter(a, uses_avx(s.info())).rung(rung_size, s.info().tail_width);
+  case Block::hot:
   case Block::head:
   case Block::chunks:
   case Block::body:

@@ -19,6 +19,9 @@ enum class Block : uint8_t {
           //!< path, then the exit (vzeroupper, ret)
   ladder, //!< the size check and the small ladder's branch tree (n up to 2*S), its leaves left out
   rung,   //!< one leaf of the small ladder: head and tail stores for n in [size, 2*size]
+  hot,    //!< the head option (head=SIZE; none without it): n <= head straight to the hot part;
+          //!< else the far part's bounds, then (left out) the method's main path over it, then
+          //!< the hot part's bounds, then (left out) the head method's main path over the hot part
   head,   //!< the align option's head stores up to the boundary (none without align)
   chunks, //!< the extent split into chunks (chunk and fence options), each chunk's body left out
   body,   //!< the method's stores over one chunk: rep stos, or the store loops (unroll option)

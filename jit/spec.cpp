@@ -10,22 +10,27 @@ namespace {
 // clang-format off
 // Defaults: loop methods store one 64-byte line per iteration; non-temporal stores and clzero
 // start on a line boundary because write-combining buffers drain whole lines.
+// Head methods (head=SIZE): the same stores without the non-temporal hint where there are such
+// (movnti's 8-byte mov, movntdq's movdqu, vmovntdq's vmovdqu/vmovdqu64: the same registers,
+// width and feature); clzero and movdir64b have none, so rep stosb, which needs no feature and
+// allocates the lines it writes.
 constexpr uint8_t L = kUnroll | kExtent; // a store loop takes every option
+constexpr uint8_t N = L | kHead;         // and a non-temporal one also a temporal head
 constexpr std::array<MethodInfo, 13> kMethods{{
-  //  method          name        stores                                  feature          store            w tail nt    options unroll align min_align family
-  {Method::stosb,    "stosb",    "rep stosb",                             Feature::none,   Store::rep_stosb, 1,  8, false, kExtent, 0,  0,  0, "string"},
-  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store", Feature::none,   Store::rep_stosq, 8,  8, false, kExtent, 0,  0,  0, "string"},
-  {Method::mov,      "mov",      "8-byte mov from a zeroed register",     Feature::none,   Store::move,      8,  8, false, L,       8,  0,  0, "temporal"},
-  {Method::sse,      "sse",      "movdqu, 16 bytes",                      Feature::sse2,   Store::move,     16, 16, false, L,       4,  0,  0, "temporal"},
-  {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                     Feature::avx,    Store::move,     32, 32, false, L,       2,  0,  0, "temporal"},
-  {Method::avx512,   "avx512",   "vmovdqu64, 64 bytes",                   Feature::avx512f,Store::move,     64, 64, false, L,       1,  0,  0, "temporal"},
-  {Method::movnti,   "movnti",   "movnti, 8 bytes, non-temporal",         Feature::sse2,   Store::move,      8,  8, true,  L,       8, 64,  0, "nontemporal"},
-  {Method::ntsse,    "ntsse",    "movntdq, 16 bytes, non-temporal",       Feature::sse2,   Store::move,     16, 16, true,  L,       4, 64, 16, "nontemporal"},
-  {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",      Feature::avx,    Store::move,     32, 32, true,  L,       2, 64, 32, "nontemporal"},
-  {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",      Feature::avx512f,Store::move,     64, 64, true,  L,       1, 64, 64, "nontemporal"},
-  {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",      Feature::clzero, Store::clzero,   64, 16, true,  L,       1, 64, 64, "nontemporal"},
-  {Method::movdir64b,"movdir64b","movdir64b, an aligned line from zeros", Feature::movdir64b, Store::movdir64b, 64, 16, true, L,    1, 64, 64, "nontemporal"},
-  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",     Feature::none,   Store::memset,    1,  8, false, 0,       0,  0,  0, "string"},
+  //  method          name        stores                                  feature          store            w tail nt    options unroll align min_align family      head method
+  {Method::stosb,    "stosb",    "rep stosb",                             Feature::none,   Store::rep_stosb, 1,  8, false, kExtent, 0,  0,  0, "string",      Method::stosb},
+  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store", Feature::none,   Store::rep_stosq, 8,  8, false, kExtent, 0,  0,  0, "string",      Method::stosq},
+  {Method::mov,      "mov",      "8-byte mov from a zeroed register",     Feature::none,   Store::move,      8,  8, false, L,       8,  0,  0, "temporal",    Method::mov},
+  {Method::sse,      "sse",      "movdqu, 16 bytes",                      Feature::sse2,   Store::move,     16, 16, false, L,       4,  0,  0, "temporal",    Method::sse},
+  {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                     Feature::avx,    Store::move,     32, 32, false, L,       2,  0,  0, "temporal",    Method::avx2},
+  {Method::avx512,   "avx512",   "vmovdqu64, 64 bytes",                   Feature::avx512f,Store::move,     64, 64, false, L,       1,  0,  0, "temporal",    Method::avx512},
+  {Method::movnti,   "movnti",   "movnti, 8 bytes, non-temporal",         Feature::sse2,   Store::move,      8,  8, true,  N,       8, 64,  0, "nontemporal", Method::mov},
+  {Method::ntsse,    "ntsse",    "movntdq, 16 bytes, non-temporal",       Feature::sse2,   Store::move,     16, 16, true,  N,       4, 64, 16, "nontemporal", Method::sse},
+  {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",      Feature::avx,    Store::move,     32, 32, true,  N,       2, 64, 32, "nontemporal", Method::avx2},
+  {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",      Feature::avx512f,Store::move,     64, 64, true,  N,       1, 64, 64, "nontemporal", Method::avx512},
+  {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",      Feature::clzero, Store::clzero,   64, 16, true,  N,       1, 64, 64, "nontemporal", Method::stosb},
+  {Method::movdir64b,"movdir64b","movdir64b, an aligned line from zeros", Feature::movdir64b, Store::movdir64b, 64, 16, true, N,    1, 64, 64, "nontemporal", Method::stosb},
+  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",     Feature::none,   Store::memset,    1,  8, false, 0,       0,  0,  0, "string",      Method::libc},
 }};
 // clang-format on
 
@@ -37,14 +42,28 @@ constexpr bool row_ok(const MethodInfo &mi, size_t index) {
          && mi.default_align >= mi.min_align                     // defaults are valid specs
          && (mi.store != Store::clzero || mi.min_align == 64)    // clzero clears whole lines
          && (mi.store != Store::movdir64b || mi.min_align == 64) // movdir64b faults unaligned
-         && (mi.store != Store::rep_stosb || mi.width == 1);     // no tail after rep stosb
+         && (mi.store != Store::rep_stosb || mi.width == 1)      // no tail after rep stosb
+         && mi.takes(kHead) == mi.nontemporal                    // head: non-temporal methods
+         && (mi.takes(kHead) || mi.head_method == mi.method);    // the others name themselves
+}
+// A head method's main path follows the far part's in one function (emit.cpp): it stores
+// temporally, clears the extent itself, needs no feature the method lacks (so unsupported_reason
+// needs no rule of its own for head), stores from the vector register only if the method zeroed
+// it, and its main path needs no more bytes than the method's (the small sizes leave it enough).
+constexpr bool head_ok(const MethodInfo &mi) {
+  if (!mi.takes(kHead)) return true;
+  const MethodInfo &h = kMethods[size_t(mi.head_method)];
+  auto vector = [](const MethodInfo &m) { return std::max(m.width, m.tail_width) >= 16; };
+  return !h.nontemporal && !h.takes(kHead) && h.store != Store::memset &&
+         (h.feature == Feature::none || h.feature == mi.feature) && (!vector(h) || vector(mi)) &&
+         std::max({h.tail_width, h.default_align, h.width}) <= std::max(mi.tail_width, mi.width);
 }
 constexpr bool rows_ok() {
   for (size_t i = 0; i < kMethods.size(); ++i)
-    if (!row_ok(kMethods[i], i)) return false;
+    if (!row_ok(kMethods[i], i) || !head_ok(kMethods[i])) return false;
   return true;
 }
-static_assert(rows_ok(), "a row of kMethods breaks a rule of row_ok");
+static_assert(rows_ok(), "a row of kMethods breaks a rule of row_ok or head_ok");
 
 constexpr std::array<unsigned, 5> kUnrolls{1, 2, 4, 8, 16};
 constexpr std::array<unsigned, 4> kAligns{0, 16, 32, 64};
@@ -118,9 +137,11 @@ Result<Spec> parse_spec(std::string_view text) {
 
   std::string_view rest = text.substr(colon + 1);
   // Grammar order; option i is the bit 1 << i of MethodInfo::options (Option).
-  const std::string_view order[] = {"unroll", "chunk", "fence", "align"};
-  static_assert(kUnroll == 1 << 0 && kChunk == 1 << 1 && kFence == 1 << 2 && kAlign == 1 << 3);
-  bool seen[4] = {};
+  const std::string_view order[] = {"unroll", "chunk", "fence", "align", "head"};
+  static_assert(kUnroll == 1 << 0 && kChunk == 1 << 1 && kFence == 1 << 2 && kAlign == 1 << 3 &&
+                kHead == 1 << 4);
+  constexpr size_t kOptions = std::size(order);
+  bool seen[kOptions] = {};
   while (true) {
     auto comma = rest.find(',');
     std::string_view opt = rest.substr(0, comma);
@@ -130,14 +151,17 @@ Result<Spec> parse_spec(std::string_view text) {
       return R::fail("option " + quoted(opt) + " needs a value (name=value)");
     std::string_view key = opt.substr(0, eq), val = opt.substr(eq + 1);
     size_t idx = 0;
-    while (idx < 4 && order[idx] != key)
+    while (idx < kOptions && order[idx] != key)
       ++idx;
-    if (idx == 4) return R::fail("unknown option " + quoted(key));
+    if (idx == kOptions) return R::fail("unknown option " + quoted(key));
     if (seen[idx]) return R::fail("option " + quoted(key) + " given twice");
     seen[idx] = true;
     const std::string v = quoted(val, 0);
     if (!mi.takes(Option(1 << idx)))
-      return R::fail(std::string(key) + " does not apply to " + std::string(mi.name));
+      return R::fail(std::string(key) + " does not apply to " + std::string(mi.name) +
+                     (key == "head" && mi.options ? " (its stores are temporal; only the "
+                                                    "non-temporal methods take a head)"
+                                                  : ""));
 
     if (key == "unroll") {
       auto n = parse_uint(val);
@@ -154,6 +178,13 @@ Result<Spec> parse_spec(std::string_view text) {
       auto f = std::find(kFenceNames.begin(), kFenceNames.end(), val);
       if (f == kFenceNames.end()) return R::fail("fence must be one of none,end,chunk, got " + v);
       s.fence = Fence(f - kFenceNames.begin());
+    } else if (key == "head") {
+      auto n = parse_size(val);
+      if (!n || *n % kHeadUnit != 0 || *n > kMaxHead)
+        return R::fail("head must be 0 or a multiple of 4K up to 1G with an optional K, M or G "
+                       "suffix, got " +
+                       v);
+      s.head = *n;
     } else { // align
       auto n = parse_uint(val);
       if (!n || std::find(kAligns.begin(), kAligns.end(), *n) == kAligns.end())
@@ -185,10 +216,12 @@ std::string format_spec(const Spec &s) {
   if (s.chunk != d.chunk) add("chunk=" + format_size(s.chunk));
   if (s.fence != d.fence) add("fence=" + std::string(kFenceNames[size_t(s.fence)]));
   if (s.align != d.align) add("align=" + std::to_string(s.align));
+  if (s.head != d.head) add("head=" + format_size(s.head));
   return out;
 }
 
 std::string unsupported_reason(const Spec &s, const CpuInfo &cpu) {
+  // A head's temporal stores need nothing more than the method (head_ok), so only its feature.
   const MethodInfo &mi = s.info();
   if (cpu.has(mi.feature)) return {};
   return std::string(mi.name) + " needs " + std::string(feature_name(mi.feature)) +

@@ -48,6 +48,7 @@ enum Option : uint8_t {
   kChunk = 2,                         //!< clear in chunks of SIZE
   kFence = 4,                         //!< where the sfence goes
   kAlign = 8,                         //!< head stores to an N-byte boundary first
+  kHead = 16,                         //!< the first SIZE bytes by temporal stores, last
   kExtent = kChunk | kFence | kAlign, //!< what every method clearing the extent itself takes
 };
 
@@ -68,6 +69,9 @@ struct MethodInfo {
   unsigned min_align;      //!< stores that fault or misbehave below this alignment
   std::string_view family; //!< technique: "string" (rep stos; glibc's memset is rep stosb
                            //!< above 2 KiB), "temporal" stores, "nontemporal" (and clzero)
+  //! The temporal method whose main path, at its defaults, clears the first head=SIZE bytes
+  //! after the far part (the methods taking kHead); the method itself where it takes no head.
+  Method head_method;
   // Derived from `store`, kept as fields for their readers (the tuner's candidates).
   bool string_op = store == Store::rep_stosb || store == Store::rep_stosq; //!< rep per chunk
   bool loop = store == Store::move || store == Store::clzero ||
@@ -79,12 +83,19 @@ std::span<const MethodInfo> methods();
 const MethodInfo &info(Method m);
 std::optional<Method> method_by_name(std::string_view name);
 
+//! head=SIZE: whole pages, at most 1 GiB (an immediate of the kernel's code).
+constexpr uint64_t kHeadUnit = 4096, kMaxHead = uint64_t(1) << 30;
+
 struct Spec {
   Method method = Method::stosb;
   unsigned unroll = 0; //!< 0 only for methods without a loop
   uint64_t chunk = 0;  //!< 0: the whole extent
   Fence fence = Fence::none;
   unsigned align = 0;
+  //! 0: none. Else, for n > head, [dst+head, dst+n) by the method first (its other options
+  //! apply to it), then [dst, dst+min(head, n)) by info().head_method's temporal stores, last,
+  //! so that what the caller reads first is in cache; a multiple of kHeadUnit up to kMaxHead.
+  uint64_t head = 0;
 
   bool operator==(const Spec &) const = default;
   const MethodInfo &info() const { return cjit::detail::info(method); }

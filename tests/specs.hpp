@@ -48,6 +48,13 @@ inline const std::vector<std::string> &representative_specs() {
       "avx2:unroll=4,chunk=4K,fence=chunk,align=32",
       "ntsse:unroll=8,chunk=4K,fence=chunk,align=16",
       "movnti:unroll=2,chunk=2M,align=16",
+      // head: every method that takes it (correctness_Head clears every size across the head),
+      // with the far part's own options (chunks fenced per chunk, align, unroll, no fence) and
+      // heads of one page, an odd number of pages and 64 KiB.
+      "movnti:head=4K", "movnti:chunk=4K,fence=chunk,head=4K", "ntsse:align=16,head=64K",
+      "ntavx2:head=4K", "ntavx2:head=8K", "ntavx2:unroll=4,chunk=4K,fence=chunk,align=32,head=12288",
+      "ntavx512:head=8K", "ntavx512:unroll=4,fence=none,head=4K", "clzero:head=4K",
+      "clzero:chunk=4K,fence=chunk,head=8K", "movdir64b:head=4K",
   };
   // clang-format on
   return specs;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <xmmintrin.h> // _mm_getcsr
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -318,10 +319,12 @@ TEST_P(abi_Kernel, PreservesCalleeSavedStateAndCleansUpAvx) {
   const auto at_null = abi_violations(fn, nullptr, 0, uses_avx);
   EXPECT_TRUE(at_null.empty()) << "n=0 dst=NULL" << joined(at_null);
 
-  constexpr size_t kSizes[] = {0, 1, 7, 64, 100, 4096 + 13, (size_t(1) << 20) + 3};
-  GuardedBuffer buf((size_t(1) << 20) + 3 + 64);
+  std::vector<size_t> sizes{0, 1, 7, 64, 100, 4096 + 13, (size_t(1) << 20) + 3};
+  if (const size_t head = parsed->head) // temporal stores alone, and the far part then the head
+    sizes.insert(sizes.end(), {head, head + 1, head + 4096 + 13});
+  GuardedBuffer buf(*std::max_element(sizes.begin(), sizes.end()) + 64);
   for (size_t offset : {0, 5}) // aligned and not: the align head and tail paths differ
-    for (size_t n : kSizes) {
+    for (size_t n : sizes) {
       uint8_t *dst = buf.begin() + offset;
       std::memset(dst, 0xEE, n);
       const auto v = abi_violations(fn, dst, n, uses_avx);
@@ -333,6 +336,37 @@ TEST_P(abi_Kernel, PreservesCalleeSavedStateAndCleansUpAvx) {
 
 INSTANTIATE_TEST_SUITE_P(Specs, abi_Kernel, ::testing::ValuesIn(representative_specs()),
                          [](const auto &info) { return spec_test_name(info.param); });
+
+// ---- A head spec as a dispatcher's class: its main path in the class tree ---------------------
+
+//! Head specs whose main path in a dispatcher holds every register and vector case: 8-byte
+//! stores (no vector register), SSE, AVX and AVX-512, clzero (rax zeroed again for rep stosb).
+const char *const kHeadClasses[] = {"movnti:head=4K", "ntsse:align=16,head=64K", "ntavx2:head=8K",
+                                    "ntavx512:head=4K", "clzero:chunk=4K,fence=chunk,head=8K"};
+
+TEST(abi_HeadClass, PreservesCalleeSavedStateAndCleansUpAvx) {
+  for (bool avx : {true, false})
+    for (const char *text : kHeadClasses) {
+      const CpuInfo cpu = host_like(avx);
+      const std::vector<SizeClass> table = size_classes({{0, text}});
+      if (!unsupported_reason(table[0].kernel, cpu).empty()) continue;
+      SCOPED_TRACE(std::string(text) + (avx ? "" : " without AVX"));
+      auto code = make_dispatcher(table, cpu);
+      const ClearFn fn = code->fn;
+      const size_t head = table[0].kernel.head;
+      GuardedBuffer buf(head + 4096 + 13 + 64);
+      for (size_t offset : {0, 5})
+        for (size_t n : {size_t(300), head, head + 1, head + 4096 + 13}) {
+          uint8_t *dst = buf.begin() + offset;
+          std::memset(dst, 0xEE, n);
+          // As abi_Small: a dispatcher's class runs vzeroupper only where it stored from a
+          // vector register, so clean vector state before the call must be clean after it.
+          const auto v = abi_violations(fn, dst, n, host_has_avx(), false);
+          EXPECT_TRUE(v.empty()) << "n=" << n << " offset=" << offset << joined(v);
+          EXPECT_EQ(first_nonzero(dst, n), n) << "n=" << n << " offset=" << offset;
+        }
+    }
+}
 
 // ---- Every small-path strategy, as a dispatcher (one stosb class above it) ---------------------
 

@@ -336,6 +336,44 @@ std::vector<std::string> chunked_specs() {
 INSTANTIATE_TEST_SUITE_P(Specs, correctness_Chunked, ::testing::ValuesIn(chunked_specs()),
                          [](const auto &info) { return spec_test_name(info.param); });
 
+// ---- Kernels with a head -----------------------------------------------------------------------
+
+class correctness_Head : public correctness_Clear {};
+
+// Every size from below the head to past the sizes whose far part starts inside the head (far
+// parts of 2*S bytes or fewer, S at most 64), so the temporal-only path, the split at the head
+// and the short far parts are all cleared exactly: at offsets that shift the head boundary
+// against cache lines (odd ones included) and flush against both guard pages. Then far parts of
+// many pages with odd remainders.
+TEST_P(correctness_Head, EverySizeAcrossTheHead) {
+  ASSERT_NE(spec_.head, 0u);
+  GuardedBuffer &buf = big_buffer();
+  const size_t head = spec_.head;
+  for (size_t n = head - 160; n <= head + 320; ++n) {
+    for (size_t offset : {0, 1, 7, 31, 32, 33, 63, 4095})
+      if (!clear_and_check(buf, buf.begin() + kMargin + offset, n)) return;
+    if (!clear_and_check(buf, buf.begin(), n)) return;
+    if (!clear_and_check(buf, buf.end() - n, n)) return;
+  }
+  for (size_t pages : {size_t(1), size_t(2), size_t(17), size_t(256)})
+    for (size_t rest : {size_t(0), size_t(1), size_t(63), size_t(65), size_t(4095)}) {
+      const size_t n = head + pages * 4 * KiB + rest;
+      for (size_t offset : {0, 1, 63})
+        if (!clear_and_check(buf, buf.begin() + kMargin + offset, n)) return;
+      if (!clear_and_check(buf, buf.end() - n, n)) return;
+    }
+}
+
+std::vector<std::string> head_specs() {
+  std::vector<std::string> out;
+  for (const std::string &s : representative_specs())
+    if (auto parsed = parse_spec(s); parsed && parsed->head != 0) out.push_back(s);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Specs, correctness_Head, ::testing::ValuesIn(head_specs()),
+                         [](const auto &info) { return spec_test_name(info.param); });
+
 // ---- The set itself -----------------------------------------------------------------------------
 
 // The list is hand-written; this keeps it honest about what it claims to cover.
@@ -346,6 +384,9 @@ TEST(correctness_SpecSet, CoverEveryMethodAndOptionValue) {
   std::set<uint64_t> chunks;
   std::set<Fence> fences;
   std::set<unsigned> temporal_aligns, nt_aligns;
+  std::set<Method> with_head;
+  std::set<Fence> head_fences;
+  bool odd_head = false;
   for (const std::string &text : representative_specs()) {
     auto s = parse_spec(text);
     ASSERT_TRUE(s) << text << ": " << s.error;
@@ -356,7 +397,18 @@ TEST(correctness_SpecSet, CoverEveryMethodAndOptionValue) {
     chunks.insert(s->chunk);
     fences.insert(s->fence);
     (s->info().nontemporal ? nt_aligns : temporal_aligns).insert(s->align);
+    if (s->head) {
+      with_head.insert(s->method);
+      head_fences.insert(s->fence);
+      odd_head |= (s->head / (4 * KiB)) % 2 == 1 && s->head > 4 * KiB;
+    }
   }
+  std::set<Method> take_head; // from the table: every method that takes head has a head spec
+  for (const MethodInfo &mi : methods())
+    if (mi.takes(kHead)) take_head.insert(mi.method);
+  EXPECT_EQ(with_head, take_head) << "a head spec for every method that takes head";
+  EXPECT_EQ(head_fences, (std::set<Fence>{Fence::none, Fence::end, Fence::chunk}));
+  EXPECT_TRUE(odd_head) << "a head of an odd number of pages";
   EXPECT_EQ(defaults.size(), methods().size()) << "every method at its defaults";
   EXPECT_EQ(loop_unrolls, (std::set<unsigned>{1, 2, 4, 8, 16}));
   for (uint64_t c : {uint64_t(0), uint64_t(64), uint64_t(4 * KiB), uint64_t(2 * MiB)})

@@ -180,6 +180,39 @@ TEST(runtime_DispatchNoAvx, ClearsAndRoutes) {
   EXPECT_EQ(check_routing(*g, p.reuse), "");
 }
 
+// A class with head=SIZE: its main path in the class tree (the far part, then the hot part by
+// temporal stores) clears every size across the head exactly, with and without AVX encodings.
+TEST(runtime_DispatchHead, ClearsAcrossTheHead) {
+  const char *const kernels[] = {"movnti:head=4K",
+                                 "ntsse:align=16,head=8K",
+                                 "ntavx2:unroll=4,chunk=4K,fence=chunk,head=12288",
+                                 "ntavx512:head=4K",
+                                 "clzero:head=8K",
+                                 "movdir64b:head=4K"};
+  int run = 0;
+  for (bool avx : {true, false})
+    for (const char *text : kernels) {
+      const CpuInfo cpu = host_like(avx);
+      const std::vector<SizeClass> table = size_classes({{300, "stosb"}, {0, text}});
+      if (!unsupported_reason(table[1].kernel, cpu).empty()) continue;
+      const std::string what = std::string(text) + (avx ? "" : " without AVX");
+      auto g = make_dispatcher(table, cpu);
+      const ClearFn fn = g->fn;
+      const uint64_t head = table[1].kernel.head;
+      std::vector<uint64_t> sizes;
+      for (uint64_t n = head - 160; n <= head + 320; ++n)
+        sizes.push_back(n);
+      sizes.insert(sizes.end(), {299, 300, 301, head + 4 * 4096 + 1, 1u << 20});
+      EXPECT_EQ(sweep_sizes(
+                    what, [fn](void *d, size_t n) { fn(d, n); }, sizes),
+                0)
+          << what;
+      EXPECT_EQ(check_routing(*g, table), "") << what;
+      ++run;
+    }
+  EXPECT_GT(run, 0);
+}
+
 // The routing check itself must fail on a wrong tree: a dispatcher for other bounds does not
 // route like this table.
 TEST(runtime_DispatchTree, CheckCatchesWrongBounds) {

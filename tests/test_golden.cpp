@@ -16,6 +16,10 @@
 //                                 to 2S, its leaves left out
 //   rung/<size>_<width>_<isa>.asm  one leaf of a ladder: n in [size, 2*size] by head and tail
 //                                 stores <width> bytes wide
+//   hot/<head>_far<F>_<method>[_rax].asm  the head option's split (head=SIZE): n <= head on to
+//                                 the hot part; else the far part's bounds (at least F bytes), its
+//                                 main path (left out), the hot part's bounds ([dst, dst+head),
+//                                 _rax: rax zeroed again), then <method>'s main path (left out)
 //   head/align<A>_<unit>_<isa>.asm  the align option's head stores, cursor to the boundary
 //   chunks/4K[_fence].asm         the chunk loop, its body left out (any size: only the
 //                                 immediate differs); chunks/whole.asm: no chunks
@@ -417,6 +421,25 @@ TEST_P(golden_ZydisCrossCheck, ListingMatchesDecodedBytes) {
 INSTANTIATE_TEST_SUITE_P(Exhaustive, golden_ZydisCrossCheck,
                          ::testing::ValuesIn(candidates(Level::exhaustive)), spec_name);
 
+//! Every exhaustive candidate of a method that takes head=SIZE, with a head of two pages; and
+//! its defaults with the largest head (the immediates at their widest).
+std::vector<Spec> head_candidates() {
+  std::vector<Spec> out;
+  for (Spec s : candidates(Level::exhaustive)) {
+    if (!s.info().takes(kHead)) continue;
+    if (s == default_spec(s.method)) {
+      s.head = kMaxHead;
+      out.push_back(s);
+    }
+    s.head = 2 * kHeadUnit;
+    out.push_back(s);
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Head, golden_ZydisCrossCheck, ::testing::ValuesIn(head_candidates()),
+                         spec_name);
+
 // ---------------------------------------------------------------------------------------------
 // Golden listings per block (the layout is described at the top of this file)
 
@@ -431,6 +454,7 @@ std::string isa(const MethodInfo &mi) {
 const char *const kOptionSpecs[] = {
     "avx2:unroll=4",   "stosb:chunk=2M",    "movnti:chunk=4K,fence=chunk", "sse:align=64",
     "clzero:unroll=4", "ntavx512:unroll=2", "stosq:chunk=4K,align=16",     "mov:unroll=1,fence=end",
+    "ntavx2:head=8K",
 };
 
 //! The kernels whose blocks have golden files. libc is left out: its listing embeds the
@@ -470,6 +494,10 @@ std::vector<BlockCase> blocks_of(const Spec &s) {
         "rung/" + std::to_string(size) + "_" + std::to_string(w) + "_" + (w < 16 ? "gp" : isa(mi)),
         size);
   }
+  const bool rax = mi.store == Store::clzero || mi.store == Store::movdir64b; // its address
+  add(Block::hot, s.head ? "hot/" + format_size(s.head) + "_far" + std::to_string(2 * limit + 1) +
+                               "_" + std::string(info(mi.head_method).name) + (rax ? "_rax" : "")
+                         : "");
   add(Block::head, s.align ? "head/align" + std::to_string(s.align) + "_" + unit_isa : "");
   // Every chunk size is listed at 4K: the size is only the immediate of the loop's first mov.
   add(Block::chunks, s.chunk ? std::string("chunks/4K") + (s.fence == Fence::chunk ? "_fence" : "")
@@ -579,28 +607,39 @@ std::vector<std::string> comparable(const std::vector<std::string> &lines) {
 // The golden blocks are the kernel: each kernel's listing is its blocks' listings, each put where
 // the comment of the block that leaves it out stands. So the files, read together, show every
 // kernel, and emit_kernel cannot put its blocks together otherwise unseen.
+// With head=SIZE the main path is the hot block, in which the far part is the kernel's own
+// blocks and the hot part the head method's, at its defaults.
 TEST(golden_BlockFiles, KernelIsItsBlocks) {
   for (const Spec &s : block_specs()) {
-    auto block = [&](Block b, unsigned size = 0) {
-      return listing_of([&](asmjit::x86::Assembler &a) { emit_block(a, b, s, size); });
+    auto block = [&](Block b, const Spec &k, unsigned size = 0) {
+      return listing_of([&](asmjit::x86::Assembler &a) { emit_block(a, b, k, size); });
     };
+    auto extent = [&](const Spec &k) {
+      return block(Block::head, k) + block(Block::chunks, k) + block(Block::tail, k);
+    };
+    const Spec hot = default_spec(s.info().head_method);
     std::vector<std::string> composed;
-    auto put = [&](auto &&self, const std::string &listing) -> void {
+    // `k`: the kernel whose blocks the listing's comments stand for.
+    auto put = [&](auto &&self, const std::string &listing, const Spec &k) -> void {
       for (const std::string &line : split_lines(listing)) {
         if (line.starts_with("; the small ladder")) {
-          self(self, block(Block::ladder));
+          self(self, block(Block::ladder, k), k);
         } else if (line.starts_with("; n in [")) { // a rung: "; n in [8, 16]: ..."
-          self(self, block(Block::rung, unsigned(std::stoul(line.substr(8)))));
+          self(self, block(Block::rung, k, unsigned(std::stoul(line.substr(8)))), k);
         } else if (line.starts_with("; the main path")) {
-          self(self, block(Block::head) + block(Block::chunks) + block(Block::tail));
+          self(self, k.head ? block(Block::hot, k) : extent(k), k);
+        } else if (line.starts_with("; the far part")) {
+          self(self, extent(k), k);
+        } else if (line.starts_with("; the hot part")) {
+          self(self, extent(hot), hot);
         } else if (line.starts_with("; the body")) {
-          self(self, block(Block::body));
+          self(self, block(Block::body, k), k);
         } else {
           composed.push_back(line);
         }
       }
     };
-    put(put, block(Block::frame));
+    put(put, block(Block::frame, s), s);
     const std::string kernel = listing_of([&](asmjit::x86::Assembler &a) { emit_kernel(a, s); });
     const auto want = comparable(split_lines(kernel)), got = comparable(composed);
     EXPECT_EQ(got, want) << format_spec(s) << "\nkernel:\n" << kernel;

@@ -178,6 +178,41 @@ TEST_P(golden_MethodInstruction_Default, OptionsKeepTheDefiningInstruction) {
   }
 }
 
+// With head=SIZE the code falls through from the method's main path over the far part to the
+// head method's over the head: after the method's last store instruction come its end fence and
+// then the head method's stores (its store loop, or its rep instruction), which end the code.
+TEST(golden_MethodInstruction_Head, TheHeadMethodStoresLastAfterTheFence) {
+  for (const MethodInfo &mi : methods()) {
+    if (!mi.takes(kHead)) continue;
+    Spec s = default_spec(mi.method);
+    s.head = 8192;
+    const Defining &far = defining().at(mi.method), &hot = defining().at(mi.head_method);
+    const auto code = decode(*kernel(s));
+    const std::string where = format_spec(s) + " wants " + far.text + ", sfence, then " + hot.text +
+                              " in:\n" + listing(code);
+    size_t last_far = 0, fence = 0, hot_at = 0;
+    for (const Decoded &d : code) {
+      if (is(d, far)) last_far = d.offset;
+      if (d.insn.mnemonic == ZYDIS_MNEMONIC_SFENCE) fence = d.offset;
+    }
+    if (hot.in_loop) {
+      const auto all = loops(code);
+      ASSERT_FALSE(all.empty()) << where;
+      for (const Decoded *d : all.back())
+        if (stores_memory(*d)) {
+          EXPECT_TRUE(is(*d, hot)) << d->text << ": " << where;
+          hot_at = d->offset;
+        }
+    } else {
+      for (const Decoded &d : code)
+        if (is(d, hot)) hot_at = d.offset;
+    }
+    EXPECT_GT(last_far, 0u) << where;
+    EXPECT_GT(fence, last_far) << where;
+    EXPECT_GT(hot_at, fence) << where;
+  }
+}
+
 std::vector<Method> all_methods() {
   std::vector<Method> out;
   for (const MethodInfo &mi : methods())

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -54,6 +55,33 @@ TEST(spec_MethodTable, NamesAndDefaultsAreConsistent) {
   EXPECT_FALSE(method_by_name("stosw"));
 }
 
+// The head option's methods, written here rather than read from the table: the non-temporal
+// methods take head=SIZE, each with the temporal method named here, and no other method does.
+TEST(spec_MethodTable, HeadMethods) {
+  const std::map<Method, Method> want{
+      {Method::movnti, Method::mov},   {Method::ntsse, Method::sse},
+      {Method::ntavx2, Method::avx2},  {Method::ntavx512, Method::avx512},
+      {Method::clzero, Method::stosb}, {Method::movdir64b, Method::stosb},
+  };
+  for (const MethodInfo &mi : methods()) {
+    SCOPED_TRACE(mi.name);
+    EXPECT_EQ(mi.takes(kHead), mi.nontemporal);
+    EXPECT_EQ(default_spec(mi.method).head, 0u) << "no head by default";
+    auto it = want.find(mi.method);
+    if (!mi.takes(kHead)) {
+      EXPECT_EQ(it, want.end());
+      EXPECT_EQ(mi.head_method, mi.method) << "a method without head names itself";
+      continue;
+    }
+    ASSERT_NE(it, want.end());
+    EXPECT_EQ(mi.head_method, it->second);
+    const MethodInfo &h = info(mi.head_method);
+    EXPECT_FALSE(h.nontemporal) << h.name;
+    EXPECT_TRUE(h.feature == Feature::none || h.feature == mi.feature)
+        << h.name << " needs what " << mi.name << " does not";
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Round trips and normalisation
 
@@ -72,6 +100,27 @@ TEST(spec_RoundTrip, EveryExhaustiveCandidate) {
   }
 }
 
+// Every exhaustive candidate of a method that takes head, with heads of one page, an odd number
+// of pages and the largest: canonical texts with head last, parsed back to the same spec.
+TEST(spec_RoundTrip, EveryCandidateWithAHead) {
+  size_t n = 0;
+  for (Spec s : candidates(Level::exhaustive)) {
+    if (!s.info().takes(kHead)) continue;
+    for (uint64_t head : {kHeadUnit, 3 * kHeadUnit, kMaxHead}) {
+      s.head = head;
+      const std::string text = format_spec(s);
+      SCOPED_TRACE(text);
+      EXPECT_TRUE(text.ends_with("head=" + format_size(head))) << "head is printed last";
+      auto back = parse_spec(text);
+      ASSERT_TRUE(back) << back.error;
+      EXPECT_EQ(*back, s);
+      EXPECT_EQ(format_spec(*back), text);
+      ++n;
+    }
+  }
+  EXPECT_GT(n, 100u);
+}
+
 // Every combination of option values, valid or not: what the parser accepts prints canonically
 // and parses back to the same spec.
 TEST(spec_RoundTrip, OptionSweep) {
@@ -79,35 +128,40 @@ TEST(spec_RoundTrip, OptionSweep) {
   const char *chunks[] = {nullptr, "0", "64", "4096", "4K", "2M", "1G", "64K", "1024G"};
   const char *fences[] = {nullptr, "none", "end", "chunk"};
   const char *aligns[] = {nullptr, "0", "16", "32", "64"};
-  size_t accepted = 0;
+  const char *heads[] = {nullptr, "0", "4K", "8192", "12K", "1G", "2G", "100"};
+  size_t accepted = 0, with_head = 0;
   for (const MethodInfo &mi : methods())
     for (const char *u : unrolls)
       for (const char *c : chunks)
         for (const char *f : fences)
-          for (const char *a : aligns) {
-            std::string text(mi.name);
-            char sep = ':';
-            auto add = [&](const char *key, const char *v) {
-              if (v) {
-                text += sep + std::string(key) + "=" + v;
-                sep = ',';
-              }
-            };
-            add("unroll", u);
-            add("chunk", c);
-            add("fence", f);
-            add("align", a);
-            auto s = parse_spec(text);
-            if (!s) continue;
-            ++accepted;
-            const std::string canon = format_spec(*s);
-            SCOPED_TRACE(text + " -> " + canon);
-            auto again = parse_spec(canon);
-            ASSERT_TRUE(again) << again.error;
-            EXPECT_EQ(*again, *s);
-            EXPECT_EQ(format_spec(*again), canon);
-          }
+          for (const char *a : aligns)
+            for (const char *h : heads) {
+              std::string text(mi.name);
+              char sep = ':';
+              auto add = [&](const char *key, const char *v) {
+                if (v) {
+                  text += sep + std::string(key) + "=" + v;
+                  sep = ',';
+                }
+              };
+              add("unroll", u);
+              add("chunk", c);
+              add("fence", f);
+              add("align", a);
+              add("head", h);
+              auto s = parse_spec(text);
+              if (!s) continue;
+              ++accepted;
+              with_head += s->head != 0;
+              const std::string canon = format_spec(*s);
+              SCOPED_TRACE(text + " -> " + canon);
+              auto again = parse_spec(canon);
+              ASSERT_TRUE(again) << again.error;
+              EXPECT_EQ(*again, *s);
+              EXPECT_EQ(format_spec(*again), canon);
+            }
   EXPECT_GT(accepted, 1000u);
+  EXPECT_GT(with_head, 1000u);
 }
 
 TEST(spec_Normalise, NonCanonicalInputs) {
@@ -143,6 +197,19 @@ TEST(spec_Normalise, NonCanonicalInputs) {
       {"movnti:fence=chunk,chunk=4K", "movnti:chunk=4K,fence=chunk"},
       {"ntavx2:align=64,fence=none,chunk=2M,unroll=8", "ntavx2:unroll=8,chunk=2M,fence=none"},
       {"stosq:align=16,chunk=4096", "stosq:chunk=4K,align=16"},
+      // head: a size in whole pages, 0 (none) omitted, printed last
+      {"ntavx2:head=8K", "ntavx2:head=8K"},
+      {"ntavx2:head=8192", "ntavx2:head=8K"},
+      {"ntavx2:head=0", "ntavx2"},
+      {"ntavx2:head=0K", "ntavx2"},
+      {"ntavx2:head=12K", "ntavx2:head=12288"},
+      {"clzero:head=1048576", "clzero:head=1M"},
+      {"ntavx512:head=1G", "ntavx512:head=1G"},
+      {"ntavx512:head=1048576K", "ntavx512:head=1G"},
+      {"movdir64b:head=4K", "movdir64b:head=4K"},
+      {"movnti:head=4K,chunk=4K,fence=chunk", "movnti:chunk=4K,fence=chunk,head=4K"},
+      {"ntsse:head=64K,align=16,unroll=8", "ntsse:unroll=8,align=16,head=64K"},
+      {"ntavx2:head=4K,fence=end,align=64", "ntavx2:head=4K"},
   };
   for (auto [in, out] : cases)
     EXPECT_EQ(canonical(in), out) << in;
@@ -156,6 +223,12 @@ TEST(spec_Parse, FieldsOfAFullSpec) {
   EXPECT_EQ(s->chunk, 2u << 20);
   EXPECT_EQ(s->fence, Fence::chunk);
   EXPECT_EQ(s->align, 32u);
+  EXPECT_EQ(s->head, 0u);
+  s = parse_spec("ntavx2:unroll=8,chunk=2M,fence=chunk,align=32,head=64K");
+  ASSERT_TRUE(s) << s.error;
+  EXPECT_EQ(s->head, 64u << 10);
+  EXPECT_EQ(parse_spec("ntavx512:head=1G")->head, kMaxHead);
+  EXPECT_EQ(parse_spec("movnti:head=4K")->head, kHeadUnit);
 }
 
 TEST(spec_Size, ParseAndFormat) {
@@ -207,6 +280,10 @@ TEST(spec_Refusal, Messages) {
       "chunk must be 0 or a power of two >= 64 with an optional K, M or G suffix, got ";
   const std::string fence_set = "fence must be one of none,end,chunk, got ";
   const std::string align_set = "align must be one of 0,16,32,64, got ";
+  const std::string head_rule =
+      "head must be 0 or a multiple of 4K up to 1G with an optional K, M or G suffix, got ";
+  const std::string temporal = " (its stores are temporal; only the non-temporal methods take a "
+                               "head)";
   const std::pair<std::string, std::string> cases[] = {
       // method
       {"", "empty method name in spec ''"},
@@ -286,6 +363,33 @@ TEST(spec_Refusal, Messages) {
       {"movdir64b:align=16",
        "movdir64b needs align >= 64 (its stores require aligned addresses), got 16"},
       {"libc:align=64", "align does not apply to libc"},
+      // head
+      {"avx2:head=1M", "head does not apply to avx2" + temporal},
+      {"stosb:head=4K", "head does not apply to stosb" + temporal},
+      {"stosq:head=4K", "head does not apply to stosq" + temporal},
+      {"mov:head=4K", "head does not apply to mov" + temporal},
+      {"sse:head=4K", "head does not apply to sse" + temporal},
+      {"avx512:head=0", "head does not apply to avx512" + temporal},
+      {"avx2:head=5000", "head does not apply to avx2" + temporal}, // applicability before value
+      {"libc:head=4K", "head does not apply to libc"},
+      {"ntavx2:head=5000", head_rule + "5000"},
+      {"ntavx2:head=1", head_rule + "1"},
+      {"ntavx2:head=64", head_rule + "64"},
+      {"ntavx2:head=2K", head_rule + "2K"},
+      {"ntavx2:head=6K", head_rule + "6K"},
+      {"ntavx2:head=4097", head_rule + "4097"},
+      {"ntavx2:head=2G", head_rule + "2G"},
+      {"ntavx2:head=1025M", head_rule + "1025M"},
+      {"ntavx2:head=1073745920", head_rule + "1073745920"}, // 1 GiB + 4 KiB
+      {"ntavx2:head=17179869184G", head_rule + "17179869184G"},
+      {"ntavx2:head=4k", head_rule + "4k"},
+      {"ntavx2:head=4KiB", head_rule + "4KiB"},
+      {"ntavx2:head=-4K", head_rule + "-4K"},
+      {"ntavx2:head=", head_rule},
+      {"ntavx2:head", "option 'head' needs a value (name=value)"},
+      {"ntavx2:Head=4K", "unknown option 'Head'"},
+      {"ntavx2:head=4K,head=8K", "option 'head' given twice"},
+      {"movnti:head=4K,fence=chunk", "fence=chunk needs a chunk size (chunk=SIZE)"},
       // the first offending option wins
       {"avx2:unroll=3,bogus=1", unroll_set + "3"},
       {"avx2:bogus=1,unroll=3", "unknown option 'bogus'"},
@@ -356,6 +460,27 @@ TEST(spec_CpuRefusal, MethodsWithoutFeatureRunAnywhere) {
     EXPECT_EQ(unsupported_reason(default_spec(mi.method), bare), "");
     auto ok = compile_kernel(default_spec(mi.method), bare);
     EXPECT_TRUE(ok) << ok.error;
+  }
+}
+
+// A head's temporal stores need nothing the method does not: with its feature alone a head spec
+// compiles, and without it the head spec is refused with the method's message.
+TEST(spec_CpuRefusal, HeadNeedsOnlyTheMethodsFeature) {
+  for (const MethodInfo &mi : methods()) {
+    if (!mi.takes(kHead)) continue;
+    SCOPED_TRACE(mi.name);
+    Spec s = default_spec(mi.method);
+    s.head = 8 * kHeadUnit;
+    CpuInfo only;
+    only.set(mi.feature);
+    EXPECT_EQ(unsupported_reason(s, only), "");
+    auto ok = compile_kernel(s, only);
+    ASSERT_TRUE(ok) << ok.error;
+    EXPECT_NE((*ok)->listing.find("cmp rsi, 32768"), std::string::npos) << (*ok)->listing;
+    CpuInfo lacking = cpu_with_everything();
+    lacking.set(mi.feature, false);
+    EXPECT_EQ(compile_kernel(s, lacking).error,
+              unsupported_reason(default_spec(mi.method), lacking));
   }
 }
 
