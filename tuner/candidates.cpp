@@ -45,6 +45,12 @@ std::vector<Spec> candidates(Level level) {
         add(s);
       }
     if (mi.nontemporal) add(fenced_per_chunk(d)); // the fence study
+    if (mi.takes(kHead))
+      for (uint64_t h : kHotHeads) {
+        Spec s = d;
+        s.head = h;
+        add(s);
+      }
     if (mi.method != Method::libc && d.align == 0) {
       Spec s = d;
       s.align = 64;

@@ -483,7 +483,9 @@ private:
         for (const Spec &v : pool_)
           // Chunked and unfenced variants are the studies' business, not dispatch candidates.
           if (v.method == method && !v.chunk && !(v == default_spec(method)) &&
-              !(v.info().nontemporal && v.fence == Fence::none))
+              !(v.info().nontemporal && v.fence == Fence::none) &&
+              // A hot head serves a reader, and only a minority part of the region.
+              !(v.head && (intent != Intent::reuse || m.size <= 2 * v.head)))
             jobs.push_back({v, m.size, intent});
       }
     }
