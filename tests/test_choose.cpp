@@ -913,3 +913,39 @@ TEST(ParallelStage, SizesAndCounts) {
   EXPECT_EQ(parallel_counts(100).back(), 100u);
   EXPECT_EQ(parallel_counts(100000).back(), 256u) << "clearjit_clear_parallel's own bound";
 }
+
+TEST(ParallelStage, TheSummaryTheReportAndTheProfileShowTheCounts) {
+  ParallelStudy s;
+  s.cpus = 2;
+  s.counts = {1, 2};
+  s.sizes = {8 * MiB, 1024 * MiB};
+  s.measurements = {threads_point(1, 8 * MiB, 30), threads_point(2, 8 * MiB, 31),
+                    threads_point(1, 1024 * MiB, 19.5), threads_point(2, 1024 * MiB, 37),
+                    point("libc", 8 * MiB, 20), point("libc", 1024 * MiB, 15)};
+  s.stream = choose_parallel(s.measurements, Intent::stream);
+  const std::string text = parallel_text(s);
+  EXPECT_NE(text.find("stream: threads pay from 1 GiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("reuse: more threads never paid"), std::string::npos) << text;
+  EXPECT_NE(text.find("    1 GiB         15.0         19.5         37.0   2\n"), std::string::npos)
+      << text;
+  TuneResult r;
+  r.parallel = s;
+  const std::string html = report_html(r, CpuInfo{});
+  EXPECT_NE(html.find("<h2>Several threads</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>1 GiB</td><td class=\"n\">15.0</td><td class=\"n\">19.5</td><td "
+                      "class=\"n\">37.0</td><td class=\"n\">2</td></tr>"),
+            std::string::npos)
+      << html;
+  r.reuse = r.stream = {{0, default_spec(Method::libc), 10}};
+  const std::string toml = profile_toml(r, CpuInfo{});
+  EXPECT_NE(toml.find("[parallel]\ncpus = 2\n"), std::string::npos) << toml;
+  EXPECT_NE(toml.find("[parallel.stream]\nfrom = 1073741824\nsizes = [8388608, 1073741824]\n"
+                      "threads = [1, 2]\nspeedup = [1.00, 1.90]\n"),
+            std::string::npos)
+      << toml;
+  EXPECT_EQ(toml.find("[parallel.reuse]"), std::string::npos) << "nothing measured for reuse";
+  s.skipped = "one usable CPU: nothing to measure";
+  r.parallel = s;
+  EXPECT_EQ(profile_toml(r, CpuInfo{}).find("[parallel"), std::string::npos);
+  EXPECT_EQ(report_html(r, CpuInfo{}).find("Several threads"), std::string::npos);
+}

@@ -124,6 +124,15 @@ ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu,
   return s;
 }
 
+double parallel_gbps(const ParallelStudy &s, Intent intent, uint64_t size, unsigned threads) {
+  std::vector<double> v;
+  for (const Measurement &m : s.measurements)
+    if (m.intent == intent && m.size == size && m.threads == threads &&
+        (threads || m.spec == format_spec(default_spec(Method::libc))))
+      v.insert(v.end(), m.samples.begin(), m.samples.end());
+  return median(v);
+}
+
 std::string parallel_text(const ParallelStudy &s) {
   std::ostringstream t;
   t << "\nparallel (clearjit_clear_parallel, " << s.cpus << " usable CPUs";
@@ -142,14 +151,7 @@ std::string parallel_text(const ParallelStudy &s) {
     }
     t << "   chosen\n";
     for (uint64_t size : s.sizes) {
-      auto gbps = [&](unsigned threads) {
-        std::vector<double> v;
-        for (const Measurement &m : s.measurements)
-          if (m.intent == intent && m.size == size && m.threads == threads &&
-              (threads || m.spec == "libc"))
-            v.insert(v.end(), m.samples.begin(), m.samples.end());
-        return median(v);
-      };
+      auto gbps = [&](unsigned threads) { return parallel_gbps(s, intent, size, threads); };
       std::snprintf(cell, sizeof cell, "    %-10s %7.1f", human_bytes(size).c_str(), gbps(0));
       t << cell;
       for (unsigned c : s.counts) {

@@ -38,6 +38,8 @@ ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu,
                              const MeasureOptions &o, uint64_t min_size, uint64_t max_size);
 //! The CPUs this process may use now (its affinity mask), at least 1.
 unsigned usable_cpus();
+//! The median GB/s measured at (intent, size) with `threads` threads; 0 threads: memset's.
+double parallel_gbps(const ParallelStudy &s, Intent intent, uint64_t size, unsigned threads);
 //! For the tune summary.
 std::string parallel_text(const ParallelStudy &s);
 

@@ -500,6 +500,36 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     h << "</div>\n";
   }
 
+  // Several threads: what the parallel stage measured and the counts it wrote.
+  if (r.parallel && r.parallel->skipped.empty()) {
+    const ParallelStudy &ps = *r.parallel;
+    h << "<h2>Several threads</h2>\n<div class=\"card\">\n<p><code>clearjit_clear_parallel"
+         "</code> through the chosen tables at 1.."
+      << ps.cpus
+      << " threads (the CPUs this process could use), scattered destinations, GB/s medians. "
+         "The profile's count at a size is the fewest threads within 5% of the fastest, where "
+         "that is at least 10% faster than one thread; else one.</p>\n";
+    for (Intent i : kIntents) {
+      const std::optional<ParallelTable> &t = i == Intent::reuse ? ps.reuse : ps.stream;
+      h << "<p><strong>" << intent_name(i) << "</strong>: "
+        << (t && t->from() ? "threads pay from " + esc(human_bytes(t->from()))
+                           : std::string("more threads never paid"))
+        << "</p>\n<table>\n<tr><th>size</th><th class=\"n\">memset</th>";
+      for (unsigned c : ps.counts)
+        h << "<th class=\"n\">" << c << (c == 1 ? " thread" : " threads") << "</th>";
+      h << "<th class=\"n\">chosen</th></tr>\n";
+      for (uint64_t size : ps.sizes) {
+        h << "<tr><td>" << esc(human_bytes(size)) << "</td><td class=\"n\">"
+          << fmt("%.1f", parallel_gbps(ps, i, size, 0)) << "</td>";
+        for (unsigned c : ps.counts)
+          h << "<td class=\"n\">" << fmt("%.1f", parallel_gbps(ps, i, size, c)) << "</td>";
+        h << "<td class=\"n\">" << (t ? t->at(size) : 1u) << "</td></tr>\n";
+      }
+      h << "</table>\n";
+    }
+    h << "</div>\n";
+  }
+
   // The verification: the profile's own dispatchers against memset, and what it repaired.
   if (const Verification &v = r.verification; !v.measured.empty()) {
     h << "<h2>Verification</h2>\n<div class=\"card\">\n<p>The last stage measured the profile's "
