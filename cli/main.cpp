@@ -59,9 +59,12 @@ int cmd_list(const std::string &level_text) {
   for (const Spec &s : candidates(*level)) {
     ++total;
     std::string spec = format_spec(s), why = unsupported_reason(s, cpu);
+    std::string stores(s.info().stores);
+    if (s.head)
+      stores += "; the first " + human_bytes(s.head) + " last, by " +
+                std::string(info(s.info().head_method).stores);
     std::printf("%-34s %s\n", spec.c_str(),
-                why.empty() ? std::string(s.info().stores).c_str()
-                            : ("cannot run: " + why).c_str());
+                why.empty() ? stores.c_str() : ("cannot run: " + why).c_str());
     runnable += why.empty();
   }
   std::printf("%zu specs at level %s, %zu runnable on this CPU\n", total,
@@ -130,7 +133,12 @@ int cmd_check(const std::string &path) {
               << ", this CPU is " << other_cpu_text(profile_host(cpu))
               << " (it loads, but the default lookup skips it)\n";
   std::cout << path << ": valid for this CPU (" << p->reuse.size() << " reuse classes, "
-            << p->table(Intent::stream).size() << " stream classes)\n";
+            << p->table(Intent::stream).size() << " stream classes";
+  for (Intent i : kIntents)
+    if (const ParallelTable *t = p->parallel(i))
+      std::cout << "; " << intent_name(i) << " on several threads "
+                << (t->from() ? "from " + human_bytes(t->from()) : std::string("never"));
+  std::cout << ")\n";
   return 0;
 }
 
