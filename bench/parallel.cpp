@@ -3,9 +3,9 @@
 // process may use), both intents, in interleaved rounds; GB/s medians and ratios to one thread.
 // Reuse reads every cache line back after the clear, as the tuner's reuse intent does.
 #include "clearjit/clearjit.h"
+#include "cpu.hpp"
 #include "size.hpp"
 
-#include <sched.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -22,11 +22,6 @@ namespace {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
-}
-
-unsigned usable_cpus() {
-  cpu_set_t set;
-  return sched_getaffinity(0, sizeof set, &set) == 0 ? unsigned(CPU_COUNT(&set)) : 1;
 }
 
 } // namespace
@@ -54,7 +49,7 @@ int main(int argc, char **argv) {
   madvise(mem, n, MADV_HUGEPAGE);
   auto *p = static_cast<volatile unsigned char *>(mem);
   std::memset(mem, 1, n); // faulted in before any timing
-  const unsigned cpus = usable_cpus();
+  const unsigned cpus = cjit::detail::usable_cpus();
   std::printf("%s, %zu bytes, %d interleaved rounds, %u usable CPUs; GB/s (medians)\n",
               clearjit_profile_source(cj), n, rounds, cpus);
   for (clearjit_intent intent : {CLEARJIT_REUSE, CLEARJIT_STREAM}) {

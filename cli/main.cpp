@@ -39,11 +39,8 @@ using namespace cjit::detail;
 int cmd_cpu() {
   std::cout << describe(host_cpu());
   // What clearjit_clear_parallel can use: this process's affinity mask, not the machine's count.
-  cpu_set_t set;
-  const long online = sysconf(_SC_NPROCESSORS_ONLN);
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    std::cout << "CPUs        " << CPU_COUNT(&set) << " usable by this process (affinity), of "
-              << online << " online\n";
+  std::cout << "CPUs        " << usable_cpus() << " usable by this process (affinity), of "
+            << sysconf(_SC_NPROCESSORS_ONLN) << " online\n";
   return 0;
 }
 

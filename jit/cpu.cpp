@@ -3,7 +3,10 @@
 #include "size.hpp"
 
 #include <cpuid.h>
+#include <sched.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <fstream>
@@ -294,6 +297,14 @@ std::string describe(const CpuInfo &cpu) {
   line("missing", missing.empty() ? "-" : missing);
   if (!cpu.cache_note.empty()) line("note", cpu.cache_note);
   return out;
+}
+
+unsigned usable_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return unsigned(std::max(CPU_COUNT(&set), 1));
+  // A mask wider than cpu_set_t (more than 1024 CPUs): the online count.
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? unsigned(std::min(online, long(1) << 20)) : 1;
 }
 
 } // namespace cjit::detail

@@ -57,6 +57,10 @@ struct CpuInfo {
 
 //! Reads CPUID (and sysfs for the cache cross-check) once per call.
 CpuInfo detect_cpu();
+//! The CPUs the calling thread may run on now (its affinity mask, not the machine's count; the
+//! online count where the mask does not fit a cpu_set_t), at least 1: what
+//! clearjit_clear_parallel and the tuner's parallel stage can use.
+unsigned usable_cpus();
 //! The host CPU, detected once per process (thread-safe).
 const CpuInfo &host_cpu();
 //! Human-readable multi-line description, as printed by `clearjit cpu`.

@@ -381,9 +381,11 @@ private:
       for (size_t i = 0; i < speedup.size(); ++i) {
         const toml::node &g = *speedup.get(i);
         auto v = g.value<double>();
-        if (!v || !(g.is_integer() || g.is_floating_point()) || !std::isfinite(*v) || *v < 0)
+        if (!v || !(g.is_integer() || g.is_floating_point()) || !std::isfinite(*v) || *v < 0 ||
+            *v > kMaxSpeedup)
           refuse(&g, k + ".speedup[" + std::to_string(i) + "]",
-                 "must be a finite number >= 0, got " + std::string(type_name(g)));
+                 "must be a number 0.." + std::to_string(int(kMaxSpeedup)) + ", got " +
+                     (v ? number_text(*v) : std::string(type_name(g))));
         out.speedup.push_back(*v);
       }
     }
@@ -393,7 +395,7 @@ private:
     if (first && !from)
       refuse(t, k + ".from",
              "missing: the first size with more than one thread (" + std::to_string(first) + ")");
-    if (from && size(*from, k + ".from") != first)
+    if (from && (!first || size(*from, k + ".from") != first))
       refuse(from, k + ".from",
              first
                  ? "must be " + std::to_string(first) + ", the first size with more than one thread"

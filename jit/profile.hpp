@@ -57,6 +57,8 @@ struct ParallelTable {
 
 //! Most sizes a [parallel.<intent>] table may list (the tuner writes one per octave, 2 MiB..1 GiB).
 constexpr size_t kMaxParallelSizes = 64;
+//! The largest speedup a [parallel.<intent>] table may state (kMaxThreads with room to spare).
+constexpr double kMaxSpeedup = 1000;
 
 struct Profile {
   ProfileHost host;

@@ -7,7 +7,6 @@
 #include "pool.hpp"
 
 #include <dirent.h>
-#include <sched.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -284,25 +283,17 @@ const char *clearjit_kernel_for(const clearjit *cj, clearjit_intent intent, size
 
 namespace {
 
-// Below this a region has no 2 MiB boundary to cut at (split_pieces): the caller clears it alone.
-constexpr uint64_t kFewestParallelBytes = 2 * kPieceAlign;
-
-unsigned usable_cpus() {
-  cpu_set_t set;
-  return sched_getaffinity(0, sizeof set, &set) == 0 ? unsigned(std::max(CPU_COUNT(&set), 1)) : 1;
-}
-
 Intent parallel_intent(clearjit_intent intent) {
   return intent == CLEARJIT_REUSE ? Intent::reuse : Intent::stream;
 }
 
-// The profile's threshold and count for n bytes: `threads` as asked, or the table's choice for
-// 0 (capped at the CPUs this process may use now); 1 below the table's `from` either way.
+// The count for n bytes: `threads` as asked (a caller's explicit count is honoured), or for 0
+// the table's choice, which is 1 below its `from`, capped at the CPUs the calling thread may use
+// now; 1 wherever the region has no 2 MiB boundary to cut at.
 unsigned threads_for(const State &st, Intent intent, size_t n, unsigned threads) {
-  const ParallelTable *table = st.profile.parallel(intent);
   if (n < kFewestParallelBytes) return 1;
-  if (table && table->from() && n < table->from()) return 1;
   if (threads) return std::min(threads, kMaxThreads);
+  const ParallelTable *table = st.profile.parallel(intent);
   const unsigned chosen = table ? table->at(n) : 1;
   return chosen > 1 ? std::min(chosen, usable_cpus()) : 1;
 }

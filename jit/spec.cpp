@@ -13,7 +13,8 @@ namespace {
 // Head methods (head=SIZE): the same stores without the non-temporal hint where there are such
 // (movnti's 8-byte mov, movntdq's movdqu, vmovntdq's vmovdqu/vmovdqu64: the same registers,
 // width and feature); clzero and movdir64b have none, so rep stosb, which needs no feature and
-// allocates the lines it writes.
+// allocates the lines it writes below Zen's no-allocate size (about the L3's; a head is meant
+// to be a few MiB).
 constexpr uint8_t L = kUnroll | kExtent; // a store loop takes every option
 constexpr uint8_t N = L | kHead;         // and a non-temporal one also a temporal head
 constexpr std::array<MethodInfo, 13> kMethods{{

@@ -31,7 +31,7 @@ enum class Method : uint8_t {
 enum class Fence : uint8_t { none, end, chunk };
 
 //! How a method's main path stores: each kind is one case of the exhaustive switch in
-//! emit.cpp (Emitter::main_path), so a new kind does not compile until it has its code.
+//! emit.cpp (Emitter::body), so a new kind does not compile until it has its code.
 enum class Store : uint8_t {
   rep_stosb, //!< one `rep stosb` per chunk
   rep_stosq, //!< one `rep stosq` per chunk; the bytes it leaves by one overlapping 8-byte store

@@ -885,6 +885,39 @@ TEST(ChooseParallel, AGainInsideTheNoiseIsOneThread) {
   EXPECT_EQ(t->from(), 0u);
 }
 
+TEST(ChooseParallel, BelowTwoBoundariesOneThread) {
+  // 2 MiB has no 2 MiB boundary to cut at: two threads are the same call, whatever it measured.
+  auto t = choose_parallel({threads_point(1, 2 * MiB, 20), threads_point(2, 2 * MiB, 40),
+                            threads_point(1, 4 * MiB, 20), threads_point(2, 4 * MiB, 40)},
+                           Intent::stream);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->threads, (std::vector<unsigned>{1, 2}));
+  EXPECT_EQ(t->from(), 4 * MiB);
+}
+
+TEST(ChooseParallel, ASecondRoundMustAgree) {
+  const std::vector<Measurement> first = {
+      threads_point(1, 64 * MiB, 20),   threads_point(2, 64 * MiB, 30),   // 1.5x
+      threads_point(1, 1024 * MiB, 20), threads_point(2, 1024 * MiB, 30), // 1.5x
+      threads_point(1, 8 * MiB, 20),    threads_point(2, 8 * MiB, 20)};
+  const std::vector<Measurement> second = {
+      threads_point(1, 64 * MiB, 20), threads_point(2, 64 * MiB, 20.5),    // not again
+      threads_point(1, 1024 * MiB, 20), threads_point(2, 1024 * MiB, 29)}; // again
+  // Pooled, 64 MiB would still give 2 threads (the median of 10 samples at 20.5 and 30).
+  std::vector<Measurement> both = first;
+  both.insert(both.end(), second.begin(), second.end());
+  ASSERT_EQ(choose_parallel(both, Intent::stream)->threads, (std::vector<unsigned>{1, 2, 2}));
+  auto t = choose_parallel_confirmed(first, second, Intent::stream);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->sizes, (std::vector<uint64_t>{8 * MiB, 64 * MiB, 1024 * MiB}));
+  EXPECT_EQ(t->threads, (std::vector<unsigned>{1, 1, 2}));
+  EXPECT_EQ(t->speedup[1], 1);
+  EXPECT_EQ(t->from(), 1024 * MiB);
+  // Nothing measured again: no size keeps more than one thread.
+  EXPECT_EQ(choose_parallel_confirmed(first, {}, Intent::stream)->threads,
+            (std::vector<unsigned>{1, 1, 1}));
+}
+
 TEST(ChooseParallel, RepetitionsArePooledAndEachSizeChosenAlone) {
   auto t = choose_parallel({threads_point(1, 16 * MiB, 20), threads_point(1, 16 * MiB, 20),
                             threads_point(2, 16 * MiB, 30), threads_point(2, 16 * MiB, 10),
@@ -919,9 +952,9 @@ TEST(ParallelStage, TheSummaryTheReportAndTheProfileShowTheCounts) {
   s.cpus = 2;
   s.counts = {1, 2};
   s.sizes = {8 * MiB, 1024 * MiB};
-  s.measurements = {threads_point(1, 8 * MiB, 30), threads_point(2, 8 * MiB, 31),
+  s.measurements = {threads_point(1, 8 * MiB, 30),      threads_point(2, 8 * MiB, 31),
                     threads_point(1, 1024 * MiB, 19.5), threads_point(2, 1024 * MiB, 37),
-                    point("libc", 8 * MiB, 20), point("libc", 1024 * MiB, 15)};
+                    point("libc", 8 * MiB, 20),         point("libc", 1024 * MiB, 15)};
   s.stream = choose_parallel(s.measurements, Intent::stream);
   const std::string text = parallel_text(s);
   EXPECT_NE(text.find("stream: threads pay from 1 GiB"), std::string::npos) << text;

@@ -173,9 +173,11 @@ TEST(parallel_Profile, ThreadsZeroTakesTheTablesCountFromItsThreshold) {
 }
 
 TEST(parallel_Profile, WithoutATableThreadsZeroIsOneThread) {
-  cjit::Clearer c;
-  EXPECT_EQ(c.threads_for(Intent::reuse, 1ull << 30), 1u);
-  EXPECT_EQ(c.threads_for(Intent::stream, 1ull << 30), 1u);
+  std::unique_ptr<clearjit, void (*)(clearjit *)> cj(open_with_parallel(std::nullopt, std::nullopt),
+                                                     clearjit_close);
+  ASSERT_TRUE(cj);
+  EXPECT_EQ(clearjit_threads_for(cj.get(), CLEARJIT_REUSE, 1ull << 30), 1u);
+  EXPECT_EQ(clearjit_threads_for(cj.get(), CLEARJIT_STREAM, 1ull << 30), 1u);
 }
 
 TEST(parallel_Pool, FewerWorkersThanPiecesStillClearsEverything) {

@@ -396,12 +396,18 @@ TEST(ProfileParallel, Refusals) {
       {"[parallel.reuse]\nfrom = 2097152\n" + two + "threads = [1, 1]",
        "parallel.reuse.from",
        {"must be left out", "every size has one thread"}},
+      {"[parallel.reuse]\nfrom = 0\n" + two + "threads = [1, 1]",
+       "parallel.reuse.from",
+       {"must be left out", "every size has one thread"}},
+      {"[parallel.reuse]\n" + two + "threads = [1, 1]\nspeedup = [1, 1e300]",
+       "parallel.reuse.speedup[1]",
+       {"must be a number 0..1000"}},
       {"[parallel.reuse]\n" + two + "threads = [1, 1]\nspeedup = [1]",
        "parallel.reuse.speedup",
        {"has 1 entries", "needs 2"}},
       {"[parallel.reuse]\n" + two + "threads = [1, 1]\nspeedup = [1, -1]",
        "parallel.reuse.speedup[1]",
-       {"finite number >= 0"}},
+       {"must be a number 0..1000", "got -1"}},
   };
   for (const auto &[table, key, words] : cases) {
     const std::string text = with_parallel(table);

@@ -1,5 +1,6 @@
 #include "choose.hpp"
 
+#include "pool.hpp"
 #include "size.hpp"
 
 #include <algorithm>
@@ -422,6 +423,12 @@ std::optional<ParallelTable> choose_parallel(const std::vector<Measurement> &ms,
   for (const auto &[size, by_count] : samples) {
     auto one = by_count.find(1);
     if (one == by_count.end()) continue;
+    if (size < kFewestParallelBytes) { // one piece: every count is the single-thread call
+      t.sizes.push_back(size);
+      t.threads.push_back(1);
+      t.speedup.push_back(1);
+      continue;
+    }
     const double single = median(one->second);
     if (single <= 0) continue;
     double best = 0;
@@ -445,6 +452,27 @@ std::optional<ParallelTable> choose_parallel(const std::vector<Measurement> &ms,
     t.speedup.push_back(std::round(speed / single * 100) / 100); // as the profile writes it
   }
   if (t.sizes.empty()) return std::nullopt;
+  return t;
+}
+
+std::optional<ParallelTable> choose_parallel_confirmed(const std::vector<Measurement> &first,
+                                                       const std::vector<Measurement> &second,
+                                                       Intent intent) {
+  std::vector<Measurement> both = first;
+  both.insert(both.end(), second.begin(), second.end());
+  std::optional<ParallelTable> t = choose_parallel(both, intent);
+  const std::optional<ParallelTable> alone = choose_parallel(second, intent);
+  if (!t) return t;
+  for (size_t i = 0; i < t->sizes.size(); ++i) {
+    if (t->threads[i] == 1) continue;
+    bool agrees = false;
+    for (size_t k = 0; alone && k < alone->sizes.size(); ++k)
+      agrees |= alone->sizes[k] == t->sizes[i] && alone->threads[k] > 1;
+    if (!agrees) {
+      t->threads[i] = 1;
+      t->speedup[i] = 1;
+    }
+  }
   return t;
 }
 

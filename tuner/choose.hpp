@@ -122,9 +122,17 @@ constexpr double kParallelSaturated = 0.95;
 //! The [parallel.<intent>] table from clearjit_clear_parallel measurements of one intent
 //! (Measurement::threads 1..N; repetitions pooled): per measured size the fewest threads within
 //! kParallelSaturated of the fastest count, if that is kParallelGain faster than one thread,
-//! else 1; speedup, that count's median over one thread's. Sizes without a one-thread
-//! measurement are left out; nullopt when none is left.
+//! else 1; speedup, that count's median over one thread's. Below kFewestParallelBytes, where
+//! clearjit_clear_parallel cuts no pieces, 1. Sizes without a one-thread measurement are left
+//! out; nullopt when none is left.
 std::optional<ParallelTable> choose_parallel(const std::vector<Measurement> &ms, Intent intent);
+
+//! choose_parallel over both rounds of the parallel stage, where the second re-measured every
+//! count at the sizes the first gave more than one thread: such a size keeps more than one
+//! thread only if the second round alone also gives it more than one, else it gets 1.
+std::optional<ParallelTable> choose_parallel_confirmed(const std::vector<Measurement> &first,
+                                                       const std::vector<Measurement> &second,
+                                                       Intent intent);
 
 //! "4 KiB .. 64 KiB", "64 KiB .. up": the sizes a class serves, as summaries print them.
 std::string class_range(uint64_t lower, uint64_t below);

@@ -1,6 +1,7 @@
 #include "outputs.hpp"
 
 #include "format.hpp"
+#include "pool.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -32,7 +33,7 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
     p.small_stream = r.small->stream;
   }
   if (r.parallel && r.parallel->skipped.empty()) {
-    p.parallel_cpus = r.parallel->cpus;
+    p.parallel_cpus = std::min(r.parallel->cpus, kMaxThreads); // informational; the reader's bound
     p.parallel_reuse = r.parallel->reuse;
     p.parallel_stream = r.parallel->stream;
   }

@@ -5,8 +5,6 @@
 #include "pool.hpp"
 #include "runtime.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -47,11 +45,6 @@ std::vector<unsigned> parallel_counts(unsigned cpus) {
   return out;
 }
 
-unsigned usable_cpus() {
-  cpu_set_t set;
-  return sched_getaffinity(0, sizeof set, &set) == 0 ? unsigned(std::max(CPU_COUNT(&set), 1)) : 1;
-}
-
 std::vector<Job> parallel_jobs(const clearjit *cj, const std::vector<uint64_t> &sizes,
                                const std::vector<unsigned> &counts) {
   std::vector<Job> jobs;
@@ -70,7 +63,7 @@ double parallel_seconds(const Bench &bench, const MeasureOptions &o, unsigned cp
   if (cpus < 2) return 0;
   MeasureOptions more = o;
   more.repetitions = std::max(2 * o.repetitions, kFewestRepetitions);
-  // A confirmation round of at most half as many jobs comes after.
+  // A confirmation round of at most every job again, rarely more than half, comes after.
   return 1.5 * bench.estimate_seconds(parallel_jobs(nullptr, parallel_sizes(min_size, max_size),
                                                     parallel_counts(cpus)),
                                       more);
@@ -87,7 +80,7 @@ ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu,
     return s;
   }
   if (s.sizes.empty()) {
-    s.skipped = "no size from 4 MiB in the tuned range";
+    s.skipped = "no size of 2 MiB..1 GiB in the tuned range, or none above 4 MiB";
     return s;
   }
   s.counts = parallel_counts(s.cpus);
@@ -101,25 +94,28 @@ ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu,
     clearjit_clear_parallel(cj.get(), CLEARJIT_STREAM, warm.get(), n, s.counts.back());
   }
   // Twice the level's repetitions (a cold large clear is noisy and this stage is cheap); then
-  // every size where more threads won is measured again, one thread beside, and chosen from
-  // both rounds, so that a count is written only where a second measurement agrees.
+  // every count again at each size where more threads won, so that a count is written only
+  // where the second round alone agrees (choose_parallel_confirmed).
   MeasureOptions more = o;
   more.repetitions = std::max(2 * o.repetitions, kFewestRepetitions);
-  s.measurements = bench.run(parallel_jobs(cj.get(), s.sizes, s.counts), more);
+  const std::vector<Measurement> first =
+      bench.run(parallel_jobs(cj.get(), s.sizes, s.counts), more);
   std::vector<Job> again;
   for (Intent intent : kIntents)
-    if (auto t = choose_parallel(s.measurements, intent))
+    if (auto t = choose_parallel(first, intent))
       for (size_t i = 0; i < t->sizes.size(); ++i)
         if (t->threads[i] > 1)
-          for (unsigned threads : {1u, t->threads[i]})
+          for (unsigned threads : s.counts)
             again.push_back(parallel_job(label(threads), cj.get(), t->sizes[i], intent, threads));
+  std::vector<Measurement> second;
   if (!again.empty()) {
     more.label = "parallel, confirming";
-    std::vector<Measurement> second = bench.run(again, more);
-    s.measurements.insert(s.measurements.end(), second.begin(), second.end());
+    second = bench.run(again, more);
   }
-  s.reuse = choose_parallel(s.measurements, Intent::reuse);
-  s.stream = choose_parallel(s.measurements, Intent::stream);
+  s.reuse = choose_parallel_confirmed(first, second, Intent::reuse);
+  s.stream = choose_parallel_confirmed(first, second, Intent::stream);
+  s.measurements = first;
+  s.measurements.insert(s.measurements.end(), second.begin(), second.end());
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return s;
 }

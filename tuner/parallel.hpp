@@ -36,8 +36,6 @@ double parallel_seconds(const Bench &bench, const MeasureOptions &o, unsigned cp
 //! Measures `p`'s dispatchers (opened as an application opens them) on this host and chooses.
 ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu,
                              const MeasureOptions &o, uint64_t min_size, uint64_t max_size);
-//! The CPUs this process may use now (its affinity mask), at least 1.
-unsigned usable_cpus();
 //! The median GB/s measured at (intent, size) with `threads` threads; 0 threads: memset's.
 double parallel_gbps(const ParallelStudy &s, Intent intent, uint64_t size, unsigned threads);
 //! For the tune summary.

@@ -161,17 +161,20 @@ public:
     tables.reuse = r.reuse;
     tables.stream = r.stream;
     r.small = study_small(bench_, tables, cpu_, options("small path"));
-    // Then the thread counts, through the chosen tables and small paths, as clearjit_open
-    // would make them; never skipped (a few seconds: one clear per repetition at 1 GiB).
+    verify_last(r);
+    // Then the thread counts, through the verified tables and small paths as clearjit_open
+    // makes them (the verification is the last stage that changes those); never skipped (a
+    // few seconds: one clear per repetition at 1 GiB).
+    tables.reuse = r.reuse;
+    tables.stream = r.stream;
     tables.small_reuse = r.small->reuse;
     tables.small_stream = r.small->stream;
     tables.host = profile_host(cpu_);
     r.parallel =
         study_parallel(bench_, tables, cpu_, options("parallel"), o_.min_size, o_.max_size);
-    verify_last(r);
     r.measurements = all_;
-    r.measurements.insert(r.measurements.end(), r.parallel->measurements.begin(),
-                          r.parallel->measurements.end());
+    for (const Measurement &m : r.parallel->measurements) // memset's stay in the study: its
+      if (m.threads) r.measurements.push_back(m);         // own run, not the report's curves
     r.notes.insert(r.notes.begin(), notes_.begin(), notes_.end());
     r.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     std::time_t now = std::time(nullptr);
@@ -192,10 +195,6 @@ private:
     p.batch = r.batch;
     p.small_reuse = r.small->reuse;
     p.small_stream = r.small->stream;
-    if (r.parallel) {
-      p.parallel_reuse = r.parallel->reuse;
-      p.parallel_stream = r.parallel->stream;
-    }
     std::map<Intent, std::vector<SmallPath>> ranking;
     const std::vector<Measurement> stage1 = r.small->stage1_measurements();
     for (Intent i : kIntents)

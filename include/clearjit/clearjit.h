@@ -117,9 +117,10 @@ const char *clearjit_warnings(const clearjit *cj);
  *  clearjit_clear_stream (CLEARJIT_STREAM, CLEARJIT_STREAM_BATCH). Pieces are cut on 2 MiB
  *  boundaries, so no huge page is shared between threads, and each is cleared with the handle's
  *  dispatcher; the caller clears one of them. `threads` == 0 takes the profile's choice for the
- *  size ([parallel.<intent>], written by `clearjit tune`; 1 without one), capped at the CPUs
- *  this process may use. Below the profile's threshold (its `from`), and for a region with no
- *  2 MiB boundary to cut at, the call is the single-thread call whatever `threads` says. The
+ *  size ([parallel.<intent>], written by `clearjit tune`; 1 without one), which is 1 below the
+ *  table's threshold (its `from`), capped at the CPUs the calling thread may use; another count
+ *  is used as asked (at most 256). A region with no 2 MiB boundary to cut at (below 4 MiB) is
+ *  the single-thread call whatever `threads` says. The
  *  workers belong to the handle: started on first use (in a child after fork, its own), joined
  *  by clearjit_close; one that cannot be started means fewer threads, never an error. Several
  *  threads may call this on one handle at once. Not async-signal-safe (it may start threads).
@@ -127,8 +128,8 @@ const char *clearjit_warnings(const clearjit *cj);
 void clearjit_clear_parallel(const clearjit *cj, clearjit_intent intent, void *dst, size_t n,
                              unsigned threads);
 
-/*! The thread count clearjit_clear_parallel(cj, intent, dst, n, 0) uses for n bytes now
- *  (1 for NULL). */
+/*! The most threads clearjit_clear_parallel(cj, intent, dst, n, 0) uses for n bytes now (fewer
+ *  where the region has fewer 2 MiB boundaries or a worker cannot start; 1 for NULL). */
 unsigned clearjit_threads_for(const clearjit *cj, clearjit_intent intent, size_t n);
 
 /*! Releases everything, joining the handle's workers. NULL is ignored. Batches on `cj` must
