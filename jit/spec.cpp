@@ -103,6 +103,11 @@ std::optional<Method> method_by_name(std::string_view name) {
   return std::nullopt;
 }
 
+const std::string &memset_spec() {
+  static const std::string name = format_spec(default_spec(Method::libc));
+  return name;
+}
+
 Spec default_spec(Method m) {
   const MethodInfo &mi = info(m);
   Spec s;

@@ -103,6 +103,9 @@ struct Spec {
 
 //! The spec with every option at its default for `m`.
 Spec default_spec(Method m);
+//! memset's one name in measurements, tables and labels: the canonical spec of the method
+//! table's libc row ("libc").
+const std::string &memset_spec();
 
 //! A value or a message naming what is wrong.
 template <class T> struct Result {

@@ -90,7 +90,7 @@ void cold_table(std::ostringstream &s, const CompareResult &r, std::map<Intent, 
     << "| size | reuse kernel | reuse scattered x | reuse consecutive x | stream kernel | stream "
        "scattered x | stream consecutive x | stream cached x |\n"
     << "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
-  const std::string_view memset_name = info(Method::libc).name;
+  const std::string &memset_name = memset_spec();
   bool memset_class = false;
   for (auto &[size, c] : sizes) {
     for (auto &[key, row] : c.at)

@@ -144,7 +144,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   // memset itself is never smoothed or joined away: ties already go to it.
   for (size_t i = 1; i + 1 < out.size(); ++i) {
     const std::string &around = out[i - 1].spec;
-    if (out[i].spec == around || out[i + 1].spec != around || out[i].spec == "libc") continue;
+    if (out[i].spec == around || out[i + 1].spec != around || out[i].spec == memset_spec()) continue;
     if (const Candidate *c = find(*at[i], around);
         c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
       out[i] = {out[i].size, around, c->gbps};
@@ -173,7 +173,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
         ++j;
       std::string into;
       for (size_t n : {i, j}) { // the run before, then the run after
-        if (!into.empty() || out[i].spec == "libc" || (n == i && i == 0) ||
+        if (!into.empty() || out[i].spec == memset_spec() || (n == i && i == 0) ||
             (n == j && j == out.size()))
           continue;
         const std::string &spec = out[n == i ? i - 1 : j].spec;
@@ -209,8 +209,8 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
   };
   const std::set<uint64_t> consecutive_sizes = sizes_of(c), cached_sizes = sizes_of(w);
   auto loses_to_memset = [&](const Measurement &k, const auto &pattern) {
-    auto libc = pattern.find({k.size, std::string("libc")});
-    if (libc == pattern.end() || k.spec == "libc") return false;
+    auto libc = pattern.find({k.size, memset_spec()});
+    if (libc == pattern.end() || k.spec == memset_spec()) return false;
     return k.gbps < libc->second.gbps * (1 - o.memset_floor);
   };
   // Kept as measured but never tied (0 GB/s): a size where it was left out must end its runs,
@@ -246,12 +246,12 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
   };
   std::vector<Measurement> out;
   for (const auto &[key, m] : cold) { // copies: memset's entry is read at every size
-    if (!cached_sizes.count(key.first) || m.spec == "libc" || m.gbps <= 0) {
+    if (!cached_sizes.count(key.first) || m.spec == memset_spec() || m.gbps <= 0) {
       out.push_back(m);
       continue;
     }
-    auto k = w.find(key), libc = w.find({key.first, std::string("libc")});
-    auto libc_cold = cold.find({key.first, std::string("libc")});
+    auto k = w.find(key), libc = w.find({key.first, memset_spec()});
+    auto libc_cold = cold.find({key.first, memset_spec()});
     if (libc == w.end() || libc_cold == cold.end() || libc->second.gbps <= 0 ||
         libc_cold->second.gbps <= 0) { // nothing to compare with: the cold choice stands
       out.push_back(m);

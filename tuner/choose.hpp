@@ -54,7 +54,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 
 //! One measurement per (size, kernel) measured in both patterns, for winners(): its samples are
 //! the geometric means of every pair of its scattered and consecutive samples, so a kernel
-//! ranks by both patterns at once. A kernel that loses to memset (spec "libc") in either
+//! ranks by both patterns at once. A kernel that loses to memset (memset_spec()) in either
 //! pattern by more than options.memset_floor, or was not measured in both, is out of
 //! play at that size (kept at 0 GB/s, so it ends a run there): a class never wins one pattern
 //! by losing the other to memset. A size with no consecutive measurement at all (the tuner

@@ -54,7 +54,7 @@ void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj, const S
                            : clearjit_kernel_for(cj, clearjit_intent(x.intent), x.size);
     return;
   }
-  if (x.spec == "libc") {
+  if (x.spec == memset_spec()) {
     row.memset = x.gbps;
     row.memset_cv = x.cv;
   }
@@ -101,7 +101,7 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
         if (p == Pattern::cached && size > cpu.l2_bytes()) continue; // the tuner's limit too
         c.jobs.push_back(in_pattern({kTuned, cj, size, i}, p));
         for (const std::string &k : c.kernels)
-          if (p == Pattern::scattered || k == "libc")
+          if (p == Pattern::scattered || k == memset_spec())
             c.jobs.push_back(in_pattern({*parse_spec(k), size, i}, p));
       }
   // Huge regions on several threads, scattered, with one thread and memset beside.

@@ -124,7 +124,7 @@ double parallel_gbps(const ParallelStudy &s, Intent intent, uint64_t size, unsig
   std::vector<double> v;
   for (const Measurement &m : s.measurements)
     if (m.intent == intent && m.size == size && m.threads == threads &&
-        (threads || m.spec == format_spec(default_spec(Method::libc))))
+        (threads || m.spec == memset_spec()))
       v.insert(v.end(), m.samples.begin(), m.samples.end());
   return median(v);
 }

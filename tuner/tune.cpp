@@ -346,7 +346,7 @@ private:
           auto &fb = family_best[std::string(parse_spec(spec)->info().family)];
           if (g > fb.first) fb = {g, spec};
         }
-        std::set<std::string> picked{"libc"};
+        std::set<std::string> picked{memset_spec()};
         for (const auto &[spec, g] : by_spec)
           if (g >= 0.9 * best) picked.insert(spec);
         for (const auto &[family, fb] : family_best)
@@ -419,7 +419,7 @@ private:
     const auto s = pooled_medians(scattered, intent), c = pooled_medians(consecutive, intent),
                in_cache = pooled_medians(cached, intent);
     auto vs_memset = [](const std::map<std::string, double> &at, const std::string &spec) {
-      auto k = at.find(spec), m = at.find("libc");
+      auto k = at.find(spec), m = at.find(memset_spec());
       return k == at.end() || m == at.end() || m->second <= 0 ? 0.0 : k->second / m->second;
     };
     // Against memset in one pattern at one size (0: not measured there).
@@ -592,7 +592,7 @@ private:
       table = dispatch_table(winners(from, intent, cx, choose_options(intent)));
       note_disagreements(r, std::string(intent_name(intent)), intent, s, c, w, table, cx);
       (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
-          pooled_gbps(from, intent, "libc");
+          pooled_gbps(from, intent, memset_spec());
     }
     // Sizes without consecutive measurements (from kBatchBytes on, without stage 3) are chosen
     // from their scattered ones (robust_measurements).
@@ -605,7 +605,7 @@ private:
       const std::vector<Measurement> from = chosen_from(bs, bc, bw);
       r.batch = dispatch_table(winners(from, Intent::stream, cx));
       note_disagreements(r, "batch", Intent::stream, bs, bc, bw, r.batch, cx);
-      r.memset_batch = pooled_gbps(from, Intent::stream, "libc");
+      r.memset_batch = pooled_gbps(from, Intent::stream, memset_spec());
     }
     r.findings = studies_.findings(all_, r.reuse, r.stream);
   }

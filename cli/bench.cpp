@@ -1,0 +1,173 @@
+// `clearjit bench`: a profile against memset and every kernel, the studies, a recorded trace.
+#include "commands.hpp"
+
+#include "clearjit/clearjit.hpp"
+#include "compare.hpp"
+#include "cpu.hpp"
+#include "files.hpp"
+#include "format.hpp"
+#include "mix.hpp"
+#include "runtime.hpp"
+#include "spec.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace cjit::cli {
+
+using namespace cjit::detail;
+
+namespace {
+
+// `clearjit bench --mix FILE`: memset against the dispatcher on a recorded trace's sizes.
+int cmd_bench_mix(const BenchArgs &a) {
+  auto text = read_small_file(a.mix);
+  if (!text) {
+    std::cerr << "clearjit bench --mix: " << text.error << "\n";
+    return 1;
+  }
+  auto h = histogram_from_json(*text);
+  if (!h) {
+    std::cerr << "clearjit bench --mix: " << a.mix << ": " << h.error
+              << " (write one with clearjit trace --json FILE -- PROGRAM)\n";
+    return 1;
+  }
+  char err[512];
+  std::unique_ptr<clearjit, void (*)(clearjit *)> cj(
+      clearjit_open(a.profile.empty() ? nullptr : a.profile.c_str(), err, sizeof err),
+      clearjit_close);
+  if (!cj) {
+    std::cerr << "clearjit bench --mix: " << err << "\n";
+    return 1;
+  }
+  try {
+    const CpuInfo &cpu = host_cpu();
+    MixResult r = measure_mix(*h, cj.get(), cpu.l2_bytes(), cpu.l3_bytes(), a.repetitions);
+    r.preload_min = kPreloadMin;
+    std::cout << histogram_text(*h) << "\n" << mix_text(r);
+  } catch (const std::exception &e) {
+    std::cerr << "clearjit bench --mix: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
+int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
+  // The studies measure their own sizes and intents and print no JSON: a flag they would ignore
+  // is refused, not dropped silently.
+  const bool row_flags = a.sizes || !a.json.empty() || !a.markdown.empty() || a.intent != "both" ||
+                         a.warm_only || a.no_warm;
+  if (!a.mix.empty()) {
+    if (a.seeds || a.small || row_flags || !extras.empty()) {
+      std::cerr << "clearjit bench: --mix takes only PROFILE and --repetitions\n";
+      return 2;
+    }
+    return cmd_bench_mix(a);
+  }
+  if (a.small && (a.seeds || row_flags)) {
+    std::cerr << "clearjit bench: --small takes only PROFILE, --repetitions and --benchmark_* "
+                 "flags\n";
+    return 2;
+  }
+  if (a.seeds && (row_flags || !a.profile.empty())) {
+    std::cerr << "clearjit bench: --seeds takes only --repetitions and --benchmark_* flags\n";
+    return 2;
+  }
+  CompareOptions o;
+  o.profile = a.profile;
+  o.repetitions = a.repetitions;
+  if (!only_benchmark_flags("bench", extras)) return 2;
+  o.benchmark_flags = extras;
+  if (a.intent == "reuse")
+    o.intents = {Intent::reuse};
+  else if (a.intent == "stream")
+    o.intents = {Intent::stream};
+  else if (a.intent != "both") {
+    std::cerr << "clearjit bench: --intent must be reuse, stream or both, got '" << a.intent
+              << "'\n";
+    return 2;
+  }
+  o.warm = !a.no_warm;
+  if (a.warm_only && a.no_warm) {
+    std::cerr << "clearjit bench: --warm-only and --no-warm exclude each other\n";
+    return 2;
+  }
+  // The destination pool holds the largest size: keep it within a quarter of free memory.
+  const uint64_t cap = available_memory() / 4;
+  if (a.warm_only) {
+    if (a.sizes) {
+      std::cerr << "clearjit bench: --warm-only measures its own sizes; leave out --sizes\n";
+      return 2;
+    }
+    o.batch_sizes.clear(); // warm rows only
+  } else if (!a.sizes) {
+    for (uint64_t size : default_compare_sizes())
+      if (size <= cap)
+        o.sizes.push_back(size);
+      else
+        std::cerr << "clearjit bench: skipping " << format_size(size)
+                  << " (more than a quarter of available memory)\n";
+  } else {
+    auto usage = [](const std::string &why) {
+      std::cerr << "clearjit bench: --sizes: " << why << "\n";
+      return 2;
+    };
+    if (a.sizes->empty()) return usage("empty; give sizes like 8,4K,1GiB");
+    std::string item;
+    std::istringstream in(*a.sizes);
+    while (std::getline(in, item, ',')) {
+      auto v = parse_size_arg(item);
+      if (!v || *v == 0)
+        return usage("'" + quoted(item, 0) + "' is not a size like 8, 4K or 1GiB (at least 1)");
+      if (*v > cap)
+        return usage(quoted(item, 0) + " is more than a quarter of the available memory (" +
+                     human_bytes(cap) + "), which the destination pool may use");
+      o.sizes.push_back(*v);
+    }
+    if (!a.sizes->empty() && a.sizes->back() == ',') return usage("a trailing comma");
+  }
+  for (const std::string &path : {a.json, a.markdown})
+    if (!path.empty())
+      if (std::string e = check_output_path(path); !e.empty()) {
+        std::cerr << "clearjit bench: " << e << "\n";
+        return 1;
+      }
+  try {
+    const CpuInfo &cpu = host_cpu();
+    if (a.seeds) {
+      std::cout << run_seeds(cpu, o);
+      return 0;
+    }
+    if (a.small) {
+      std::cout << small_study(cpu, o);
+      return 0;
+    }
+    CompareResult r = compare(o, cpu);
+    std::cout << compare_text(r);
+    if (!a.json.empty()) {
+      if (std::string e = write_file_atomically(a.json, compare_json(r, cpu)); !e.empty()) {
+        std::cerr << "clearjit bench: " << e << "\n";
+        return 1;
+      }
+      std::cout << "measurements: " << a.json << "\n";
+    }
+    if (!a.markdown.empty()) {
+      if (std::string e = write_file_atomically(a.markdown, compare_markdown(r, cpu, a.command));
+          !e.empty()) {
+        std::cerr << "clearjit bench: " << e << "\n";
+        return 1;
+      }
+      std::cout << "tables: " << a.markdown << "\n";
+    }
+  } catch (const std::exception &e) {
+    std::cerr << "clearjit bench: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace cjit::cli

@@ -1,0 +1,43 @@
+// The commands that measure or run programs, one file each (tune.cpp, bench.cpp, trace.cpp),
+// and what they share; main.cpp parses the command line and calls them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cjit::cli {
+
+struct TuneArgs {
+  std::string level = "default", min_size = "4K", max_size = "1G", output, json, report;
+  double time_limit = 0;
+};
+
+struct BenchArgs {
+  std::string profile, intent = "both", json, mix, markdown;
+  std::string command;              //!< the command line, for --markdown's header
+  std::optional<std::string> sizes; // given but empty is a usage error, not the default
+  bool seeds = false, warm_only = false, no_warm = false, small = false;
+  int repetitions = 5;
+};
+
+struct TraceArgs {
+  std::string json, preload;
+  std::vector<std::string> command;
+};
+
+int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras);
+int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras);
+int cmd_trace(const TraceArgs &a);
+
+// A byte count as users type it: 4096, 4K, 4KiB, 1G, 1GiB.
+std::optional<uint64_t> parse_size_arg(std::string t);
+// What CLI11 left over may only be Google Benchmark's own flags, which are passed through.
+bool only_benchmark_flags(const char *command, const std::vector<std::string> &extras);
+// Memory available now (/proc/meminfo's MemAvailable): what a destination pool may take.
+uint64_t available_memory();
+// An argument as a shell would need it typed: as it is when plain, else in single quotes.
+std::string shell_word(const std::string &arg);
+
+} // namespace cjit::cli

@@ -1,0 +1,140 @@
+// `clearjit trace`: run a program under the preload and record the sizes it clears.
+#include "commands.hpp"
+
+#include "files.hpp"
+#include "mix.hpp"
+#include "spec.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+namespace cjit::cli {
+
+using namespace cjit::detail;
+
+namespace {
+
+// libclearjit-preload.so beside this binary (the build tree), in ../lib (an installed prefix), or
+// where this build installs it.
+std::string find_preload() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  std::string dir = n > 0 ? std::string(buf, size_t(n)) : "";
+  dir = dir.substr(0, dir.rfind('/'));
+  for (const std::string &c :
+       {dir + "/libclearjit-preload.so", dir + "/../" CLEARJIT_LIBDIR "/libclearjit-preload.so",
+        std::string(CLEARJIT_INSTALLED_PRELOAD)})
+    if (access(c.c_str(), R_OK) == 0) return c;
+  return {};
+}
+
+// `clearjit trace`: runs the program with the preload counting (CLEARJIT_TRACE=FILE), then
+// prints what it cleared on stderr (the program's own output stays as it was). Exits with the
+// program's status.
+
+} // namespace
+
+int cmd_trace(const TraceArgs &a) {
+  std::string preload = a.preload.empty() ? find_preload() : a.preload;
+  char resolved[PATH_MAX];
+  if (preload.empty() || !realpath(preload.c_str(), resolved)) {
+    std::cerr << "clearjit trace: "
+              << (preload.empty() ? "libclearjit-preload.so not found (--preload PATH)"
+                                  : preload + ": " + std::strerror(errno))
+              << "\n";
+    return 1;
+  }
+  if (!a.json.empty())
+    if (std::string e = check_output_path(a.json); !e.empty()) {
+      std::cerr << "clearjit trace: " << e << "\n";
+      return 1;
+    }
+  const char *tmp = std::getenv("TMPDIR");
+  std::string trace = std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/clearjit-trace-XXXXXX";
+  int fd = mkstemp(trace.data());
+  if (fd < 0) {
+    std::cerr << "clearjit trace: cannot create " << trace << ": " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  close(fd);
+  std::string ld_preload = resolved;
+  if (const char *old = std::getenv("LD_PRELOAD"); old && *old)
+    ld_preload += std::string(":") + old;
+  int pipefd[2];
+  if (pipe2(pipefd, O_CLOEXEC) != 0) {
+    std::cerr << "clearjit trace: pipe: " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  std::vector<char *> argv;
+  for (const std::string &arg : a.command)
+    argv.push_back(const_cast<char *>(arg.c_str()));
+  argv.push_back(nullptr);
+  // The terminal's ^C goes to the program; the report still follows.
+  struct sigaction ignore = {}, old_int, old_quit;
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  pid_t pid = fork();
+  if (pid == 0) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    setenv("CLEARJIT_TRACE", trace.c_str(), 1);
+    setenv("LD_PRELOAD", ld_preload.c_str(), 1);
+    execvp(argv[0], argv.data());
+    int e = errno;
+    ssize_t w = write(pipefd[1], &e, sizeof e);
+    (void)w;
+    _exit(127);
+  }
+  close(pipefd[1]);
+  int exec_errno = 0, status = 0;
+  bool exec_failed =
+      pid > 0 && read(pipefd[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
+  close(pipefd[0]);
+  if (pid > 0)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  ReadLimits limits;
+  limits.max_bytes = 64 << 20;
+  auto read = read_small_file(trace, limits);
+  std::string error = read ? "" : read.error, text = read ? *read : "";
+  unlink(trace.c_str());
+  if (pid < 0 || exec_failed) {
+    std::cerr << "clearjit trace: cannot run '" << a.command[0]
+              << "': " << std::strerror(pid < 0 ? errno : exec_errno) << "\n";
+    return 1;
+  }
+  Histogram h;
+  if (error.empty()) error = add_trace_records(h, text);
+  if (!error.empty()) {
+    std::cerr << "clearjit trace: " << trace << ": " << error << "\n";
+    return 1;
+  }
+  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::cerr << "\nclearjit trace: " << a.command[0] << " exited with status " << rc << "\n"
+            << histogram_text(h);
+  if (h.processes == 0)
+    std::cerr << "(no record: the program ended without running exit handlers, e.g. _exit or a "
+                 "signal, or it is statically linked)\n";
+  if (!a.json.empty()) {
+    if (std::string e = write_file_atomically(a.json, histogram_json(h, a.command)); !e.empty()) {
+      std::cerr << "clearjit trace: " << e << "\n";
+      return 1;
+    }
+    std::cerr << "trace: " << a.json << " (clearjit bench --mix " << a.json << ")\n";
+  }
+  return rc;
+}
+
+} // namespace cjit::cli
