@@ -144,7 +144,8 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   // memset itself is never smoothed or joined away: ties already go to it.
   for (size_t i = 1; i + 1 < out.size(); ++i) {
     const std::string &around = out[i - 1].spec;
-    if (out[i].spec == around || out[i + 1].spec != around || out[i].spec == memset_spec()) continue;
+    if (out[i].spec == around || out[i + 1].spec != around || out[i].spec == memset_spec())
+      continue;
     if (const Candidate *c = find(*at[i], around);
         c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
       out[i] = {out[i].size, around, c->gbps};

@@ -329,7 +329,8 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     };
     Curve memset; // scattered, as the other curves
     for (auto &[key, g] : gbps)
-      if (std::get<0>(key) == intent && std::get<1>(key) == memset_spec()) memset[std::get<2>(key)] = g;
+      if (std::get<0>(key) == intent && std::get<1>(key) == memset_spec())
+        memset[std::get<2>(key)] = g;
 
     // One line per method: its best spec at each size, so the variants do not clutter the chart.
     std::map<Method, Curve> family;
