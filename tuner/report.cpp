@@ -505,7 +505,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
   if (r.parallel && r.parallel->skipped.empty()) {
     const ParallelStudy &ps = *r.parallel;
     h << "<h2>Several threads</h2>\n<div class=\"card\">\n<p><code>clearjit_clear_parallel"
-         "</code> through the chosen tables at 1.."
+         "</code> through the verified tables at 1.."
       << ps.cpus
       << " threads (the CPUs this process could use), scattered destinations, GB/s medians. "
          "The profile's count at a size is the fewest threads within 5% of the fastest, where "
