@@ -1,8 +1,8 @@
-// What a program clears (`clearjit trace`, recorded by libclearjit-preload.so in counting mode)
-// and what clearjit would do on that mix of sizes (`clearjit bench --mix`).
+// What clearjit would do on a recorded mix of sizes (`clearjit bench --mix`): memset and the
+// dispatcher per call at each octave of a trace (trace_format.hpp).
 #pragma once
 
-#include "spec.hpp"
+#include "trace_format.hpp"
 
 #include <cstdint>
 #include <string>
@@ -11,36 +11,6 @@
 struct clearjit;
 
 namespace cjit::detail {
-
-//! Zero fills by octave of the size n: bucket k holds 2^(k-1) <= n < 2^k, bucket 0 holds n == 0.
-struct Histogram {
-  static constexpr int kOctaves = 65;
-  uint64_t calls[kOctaves] = {}, bytes[kOctaves] = {};
-  uint64_t fill_calls = 0, fill_bytes = 0; //!< memset with a non-zero value (passed to libc)
-  uint64_t processes = 0;                  //!< processes that wrote a record
-  uint64_t total_calls() const;
-  uint64_t total_bytes() const;
-  uint64_t calls_below(uint64_t size) const; //!< exact for powers of two
-};
-
-//! Smallest size of octave k (0 for k == 0).
-uint64_t octave_min(int k);
-
-//! Adds the records the preload appends at exit ("pid P", "zero K CALLS BYTES", "fill CALLS
-//! BYTES", "end") to `h`. A truncated or malformed record is an error naming its line.
-std::string add_trace_records(Histogram &h, const std::string &text);
-
-//! The histogram as `clearjit trace` prints it: one row per octave with calls, then the share of
-//! calls below 256 B and the totals.
-std::string histogram_text(const Histogram &h);
-
-//! {"format":"clearjit-trace","version":1,"command":[...],"processes":N,"octaves":[{"min":..,
-//! "max":..,"calls":..,"bytes":..}...],"total_calls":..,"total_bytes":..,"calls_below_256":..,
-//! "fill_calls":..,"fill_bytes":..}
-std::string histogram_json(const Histogram &h, const std::vector<std::string> &command);
-
-//! Reads what histogram_json wrote (only its "octaves" and fill counts are used).
-Result<Histogram> histogram_from_json(const std::string &text);
 
 //! One octave of the mix, measured at its mean size.
 struct MixRow {
