@@ -148,7 +148,7 @@ int main(int argc, char **argv) {
       "which", "Show the default profile lookup: what each step found and what was chosen");
   std::string check_path;
   auto *check = app.add_subcommand(
-      "check", "Validate a profile against this CPU (exit 0, or 1 with the errors)");
+      "check", "Validate a profile against this CPU (exit 0, or 1 with the first error)");
   check->add_option("PROFILE", check_path, "a profile TOML file")->required();
 
   TuneArgs tune_args;
