@@ -8,6 +8,7 @@
 #include "format.hpp"
 #include "mix.hpp"
 #include "runtime.hpp"
+#include "seeds.hpp"
 #include "spec.hpp"
 
 #include <algorithm>

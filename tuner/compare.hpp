@@ -125,10 +125,8 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu);
 std::string compare_markdown(const CompareResult &r, const CpuInfo &cpu,
                              const std::string &command);
 
-//! The published experiments clearjit grew from, rerun here beside their numbers: Linux's
-//! clear_pages() posting (stosq and stosb over 1 GiB in 4K, 2M and 1G chunks) and "clear 1G
-//! pages with streaming stores" (a movnti loop + sfence against rep stosb over 1 GiB).
-std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o);
+//! The measuring options of a bench run: its repetitions, time and pass-through flags.
+MeasureOptions measure_options(const CompareOptions &o, const char *label);
 
 //! The tuner's small-path study (smallpath.hpp) for the profile's tables, as text.
 std::string small_study(const CpuInfo &cpu, const CompareOptions &o);
