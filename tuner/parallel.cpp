@@ -91,7 +91,7 @@ ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu,
   // The workers start before anything is timed, as in a program that has cleared before.
   {
     const size_t n = size_t(2 * kFirstSize) * s.counts.back();
-    auto warm = std::make_unique<unsigned char[]>(n);
+    auto warm = std::make_unique_for_overwrite<unsigned char[]>(n); // the clear writes it
     clearjit_clear_parallel(cj.get(), CLEARJIT_STREAM, warm.get(), n, s.counts.back());
   }
   // Twice the level's repetitions (a cold large clear is noisy and this stage is cheap); then
