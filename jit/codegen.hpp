@@ -54,6 +54,15 @@ void emit_kernel(asmjit::x86::Assembler &a, const Spec &s);
 void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &table,
                      const SmallPath &small, const CpuInfo &cpu);
 
+//! Emits: sizes 0..p.max cleared and returned from (every leaf ends in its own ret), larger sizes
+//! jump to `big`. The first instruction is a cmp of rsi; on the way to `big` every instruction is
+//! `cmp rsi, imm` or an unsigned conditional branch on it, jae or, before the first jae, jb, ja
+//! or je; so a size above max takes only those (tests/support.hpp's tree_landing follows them).
+//! Branch targets start at `target_align`-byte boundaries (padding that never runs: every
+//! target follows a ret).
+void emit_small(asmjit::x86::Assembler &a, const SmallPath &p, const CpuInfo &cpu,
+                const asmjit::Label &big, unsigned target_align = kSmallTargetAlign);
+
 //! Parses nothing, checks the CPU, generates: the C++ core of clearjit_kernel_compile.
 Result<std::unique_ptr<GeneratedCode>> compile_kernel(const Spec &s, const CpuInfo &cpu);
 

@@ -66,8 +66,6 @@ constexpr bool rows_ok() {
 }
 static_assert(rows_ok(), "a row of kMethods breaks a rule of row_ok or head_ok");
 
-constexpr std::array<unsigned, 5> kUnrolls{1, 2, 4, 8, 16};
-constexpr std::array<unsigned, 4> kAligns{0, 16, 32, 64};
 constexpr std::array<std::string_view, 3> kFenceNames{"none", "end", "chunk"};
 
 bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }

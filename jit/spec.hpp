@@ -4,6 +4,7 @@
 #include "cpu.hpp"
 #include "size.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -82,6 +83,11 @@ struct MethodInfo {
 std::span<const MethodInfo> methods();
 const MethodInfo &info(Method m);
 std::optional<Method> method_by_name(std::string_view name);
+
+//! The values unroll=N and align=N may take (the parser's, the tuner's candidates', the
+//! tests'); a method's min_align narrows align.
+constexpr std::array<unsigned, 5> kUnrolls{1, 2, 4, 8, 16};
+constexpr std::array<unsigned, 4> kAligns{0, 16, 32, 64};
 
 //! head=SIZE: whole pages, at most 1 GiB (an immediate of the kernel's code).
 constexpr uint64_t kHeadUnit = 4096, kMaxHead = uint64_t(1) << 30;

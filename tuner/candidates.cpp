@@ -32,7 +32,7 @@ std::vector<Spec> candidates(Level level) {
     add(d);
     if (level == Level::quick) continue;
     if (mi.loop)
-      for (unsigned u : {1u, 2u, 4u, 8u, 16u})
+      for (unsigned u : kUnrolls)
         if (level == Level::exhaustive || (u >= d.unroll / 2 && u <= d.unroll * 4)) {
           Spec s = d;
           s.unroll = u;
@@ -57,7 +57,7 @@ std::vector<Spec> candidates(Level level) {
       add(s);
     }
     if (level == Level::exhaustive && mi.method != Method::libc) {
-      for (unsigned a : {0u, 16u, 32u, 64u})
+      for (unsigned a : kAligns)
         for (uint64_t c : {uint64_t(0), uint64_t(4096), uint64_t(2) << 20}) {
           if (a < mi.min_align) continue;
           Spec s = d;
