@@ -70,4 +70,29 @@ std::vector<Spec> candidates(Level level) {
   return out;
 }
 
+std::vector<Spec> batch_candidates(const CpuInfo &cpu) {
+  std::vector<Spec> out{default_spec(Method::libc)}, lines;
+  std::optional<Spec> temporal, nontemporal; // the widest move of each
+  for (const MethodInfo &mi : methods()) {
+    const Spec d = default_spec(mi.method);
+    if (!unsupported_reason(d, cpu).empty()) continue;
+    switch (mi.store) {
+    case Store::memset: break; // first
+    case Store::rep_stosq: break;
+    case Store::rep_stosb: out.push_back(d); break;
+    case Store::clzero:
+    case Store::movdir64b: lines.push_back(d); break;
+    case Store::move:
+      if (std::optional<Spec> &widest = mi.nontemporal ? nontemporal : temporal;
+          !widest || mi.width > widest->info().width)
+        widest = d;
+      break;
+    }
+  }
+  for (const std::optional<Spec> &widest : {temporal, nontemporal})
+    if (widest) out.push_back(*widest);
+  out.insert(out.end(), lines.begin(), lines.end());
+  return out;
+}
+
 } // namespace cjit::detail

@@ -31,4 +31,11 @@ constexpr uint64_t kHotHeads[] = {2u << 20, 8u << 20};
 //! duplicates, in method-table order.
 std::vector<Spec> candidates(Level level);
 
+//! What batches of stream clears are measured with, from the method table: memset, then every
+//! string and line store `cpu` runs but rep stosq, and the widest temporal and non-temporal
+//! moves. clzero and movdir64b pay their fence once per batch there; rep stosq is rep stosb in
+//! 8-byte units and, like the narrower moves, is left out to fit the default level's five minutes
+//! (without their fence, narrower moves only add stores per line).
+std::vector<Spec> batch_candidates(const CpuInfo &cpu);
+
 } // namespace cjit::detail

@@ -1,5 +1,6 @@
 #include "choose.hpp"
 
+#include "format.hpp"
 #include "pool.hpp"
 #include "size.hpp"
 
@@ -263,6 +264,73 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
         both_ns(m, k->second) > both_ns(libc_cold->second, libc->second) * (1 + o.memset_floor);
     out.push_back(vetoed ? out_of_play(m) : m);
   }
+  return out;
+}
+
+std::vector<Measurement> chosen_from(const std::vector<Measurement> &scattered,
+                                     const std::vector<Measurement> &consecutive,
+                                     const std::vector<Measurement> &cached) {
+  return consecutive.empty() && cached.empty()
+             ? scattered
+             : robust_measurements(scattered, consecutive, cached);
+}
+
+std::vector<std::string>
+disagreements(std::string_view table, Intent intent, const std::vector<uint64_t> &grid,
+              const std::vector<Measurement> &scattered,
+              const std::vector<Measurement> &consecutive, const std::vector<Measurement> &cached,
+              const std::vector<SizeClass> &chosen, const ComplexityMap &complexity,
+              const ChooseOptions &options) {
+  if (consecutive.empty() && cached.empty()) return {};
+  const auto s = pooled_medians(scattered, intent), c = pooled_medians(consecutive, intent),
+             in_cache = pooled_medians(cached, intent);
+  auto vs_memset = [](const std::map<std::string, double> &at, const std::string &spec) {
+    auto k = at.find(spec), m = at.find(memset_spec());
+    return k == at.end() || m == at.end() || m->second <= 0 ? 0.0 : k->second / m->second;
+  };
+  // Against memset in one pattern at one size (0: not measured there).
+  auto in = [&](const auto &pattern, uint64_t size, const std::string &spec) {
+    auto at = pattern.find(size);
+    return at == pattern.end() ? 0.0 : vs_memset(at->second, spec);
+  };
+  auto shown = [](double x) { return x > 0 ? fmt("%.2fx", x) : std::string("not measured"); };
+  // ", 0.05x cached" where the size was measured cached (the veto's evidence)
+  auto cached_part = [&](uint64_t size, const std::string &spec) {
+    return in_cache.count(size) ? ", " + shown(in(in_cache, size, spec)) + " cached"
+                                : std::string();
+  };
+  struct Line {
+    uint64_t first, last;
+    std::string alone, pick, text;
+  };
+  std::vector<Line> lines;
+  for (const Winner &w : winners(scattered, intent, complexity, options)) {
+    if (!std::binary_search(grid.begin(), grid.end(), w.size) ||
+        (!c.count(w.size) && !in_cache.count(w.size)))
+      continue;
+    const std::string pick = format_spec(class_for(chosen, w.size).kernel);
+    const double alone_c = in(c, w.size, w.spec);
+    if (pick == w.spec ||
+        (family_of(pick) == family_of(w.spec) && !(alone_c > 0 && alone_c < kConsecutiveFloor)))
+      continue;
+    if (!lines.empty() && lines.back().alone == w.spec && lines.back().pick == pick) {
+      lines.back().last = w.size;
+      continue;
+    }
+    lines.push_back({w.size, w.size, w.spec, pick,
+                     "scattered alone picks " + w.spec + " (" + shown(in(s, w.size, w.spec)) +
+                         " memset scattered, " + shown(alone_c) + " consecutive" +
+                         cached_part(w.size, w.spec) + "); chosen " + pick + " (" +
+                         shown(in(s, w.size, pick)) + ", " + shown(in(c, w.size, pick)) +
+                         cached_part(w.size, pick) + ")"});
+  }
+  std::vector<std::string> out;
+  for (const Line &l : lines)
+    out.push_back(std::string(table) + " " + human_bytes(l.first) +
+                  (l.last != l.first
+                       ? " .. " + human_bytes(l.last) + " (quoted at " + human_bytes(l.first) + ")"
+                       : std::string()) +
+                  ": " + l.text);
   return out;
 }
 

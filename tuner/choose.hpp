@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cjit::detail {
@@ -73,6 +74,29 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
                                              const std::vector<Measurement> &consecutive,
                                              const std::vector<Measurement> &cached = {},
                                              const ChooseOptions &options = {});
+
+//! What a table is chosen from: robust_measurements of the patterns where consecutive or cached
+//! destinations were measured, the scattered ones alone where neither was.
+std::vector<Measurement> chosen_from(const std::vector<Measurement> &scattered,
+                                     const std::vector<Measurement> &consecutive,
+                                     const std::vector<Measurement> &cached);
+
+//! Below this fraction of memset's speed with consecutive destinations a scattered-only pick is
+//! worth reporting (the promise's floor: no class under 0.97x memset in either pattern).
+constexpr double kConsecutiveFloor = 0.97;
+
+//! Where scattered destinations alone (winners with `options`) would have chosen a kernel of
+//! another family than the `chosen` table, or one under kConsecutiveFloor of memset with
+//! consecutive destinations (what the robust choice exists for), at the `grid` sizes measured
+//! consecutive or cached: one line per run of adjacent such sizes with the same two picks, quoted
+//! at the first, prefixed by `table` and with each pick's speed against memset in each pattern.
+//! None when neither consecutive nor cached destinations were measured.
+std::vector<std::string>
+disagreements(std::string_view table, Intent intent, const std::vector<uint64_t> &grid,
+              const std::vector<Measurement> &scattered,
+              const std::vector<Measurement> &consecutive, const std::vector<Measurement> &cached,
+              const std::vector<SizeClass> &chosen, const ComplexityMap &complexity,
+              const ChooseOptions &options = {});
 
 //! Median GB/s per size and kernel for `intent`, every repetition of every measurement pooled.
 std::map<uint64_t, std::map<std::string, double>> pooled_medians(const std::vector<Measurement> &ms,

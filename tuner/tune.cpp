@@ -1,6 +1,5 @@
-// A tuning run's stages: the grid, variants, cached and consecutive destinations, batches,
-// bisections and noisy points, each fitted to the time budget; then the tables are chosen, the
-// studies read and the small path studied on the chosen tables.
+// A tuning run: the measuring stages of Tuner::stages(), each fitted to the time budget, then
+// the tables chosen (choose.hpp) and the stages of Tuner::last_stages() on the chosen tables.
 #include "tune.hpp"
 
 #include "format.hpp"
@@ -11,6 +10,7 @@
 #include <cmath>
 #include <ctime>
 #include <set>
+#include <span>
 #include <tuple>
 
 namespace cjit::detail {
@@ -18,11 +18,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Below this fraction of memset's speed with consecutive destinations a scattered-only pick is
-// worth reporting (the promise's floor: no class under 0.97x memset in either pattern).
-constexpr double kConsecutiveFloor = 0.97;
-
-// Repetitions of a cached measurement (stage 3a).
+// Repetitions of a cached measurement.
 constexpr int kCachedReps = 3;
 
 // What the stages that keep a table robust (consecutive destinations, noisy points) shrink to
@@ -34,6 +30,39 @@ constexpr size_t kFewestNoisy = 16;
 // Class boundaries per intent the verification's time is reserved for, before the tables exist:
 // the installed Zen 5 profile has 2 for reuse and 4 for stream (profiles/amd-family26-model2.toml).
 constexpr int kTypicalBoundaries = 5;
+
+class Tuner;
+
+// One way to run a stage: its jobs at `repetitions` (0: the plan's), and what was narrowed to
+// fit the time limit, for the notes.
+struct Fit {
+  std::vector<Job> jobs = {};
+  int repetitions = 0;
+  std::vector<std::string> notes = {};
+};
+
+constexpr int once(const LevelPlan &) { return 1; }
+
+// A measuring stage. Its ladder holds its ways to run, widest first, built from what the stages
+// before it measured: run() measures the first that fits the time left, else the last (a stage
+// that is never dropped ends with its narrowest jobs; one that may be skipped, with none). A
+// round that measures nothing ends the stage. A new stage is a row of stages() and its ladder.
+struct Stage {
+  std::string_view name;                   // the progress line's label
+  std::string_view measures;               // what and why, for the reader of the table
+  int (*rounds)(const LevelPlan &) = once; // 0: not at this level
+  std::vector<Fit> (Tuner::*ladder)(int round);
+  void (Tuner::*measured)(const std::vector<Job> &) = nullptr; // what later stages keep of it
+};
+
+// A stage on the chosen tables, after choosing: its time is set aside before the measuring
+// stages start, and it is never skipped.
+struct LastStage {
+  std::string_view name;
+  std::string_view measures;
+  double (Tuner::*seconds)() const; // estimated before any stage runs
+  void (Tuner::*run)(TuneResult &);
+};
 
 class Tuner {
 public:
@@ -49,134 +78,29 @@ public:
 
   TuneResult run() {
     start_ = Clock::now();
-    TuneResult r;
-    // The small-path study and the verification run last, on the chosen tables: their time is
-    // set aside first, and neither is ever skipped. A limit they nearly fill alone still leaves
-    // the stages a tenth (budget_ <= 0 means none).
-    if (budget_ > 0) {
-      const double last =
-          small_study_seconds(bench_, cpu_, options("")) +
-          parallel_seconds(bench_, options(""), usable_cpus(), o_.min_size, o_.max_size) +
-          verify_seconds(bench_, cpu_, options(""), kTypicalBoundaries);
-      if (last > 0.9 * budget_)
-        notes_.push_back("the small-path study, the parallel stage and the verification alone "
-                         "take about " +
-                         fmt("%.0f", last) + " s of the " + fmt("%.0f", budget_) + " s limit");
-      budget_ = std::max(budget_ - last, 0.1 * budget_);
-    }
-    r.level = std::string(level_name(o_.level));
+    reserve_last_stages();
     grid_ = size_grid(o_.min_size, o_.max_size, plan_.steps_per_octave);
-
-    // Stage 1: every method's default spec on the grid, plus the findings' sweeps, interleaved.
-    std::vector<Job> jobs = grid_jobs();
-    std::vector<Job> sweep = studies_.no_allocate_jobs(), chunk = studies_.chunk_jobs(),
-                     fence = studies_.fence_jobs();
-    fit_stage_one(jobs, sweep);
-    append(jobs, sweep);
-    append(jobs, chunk);
-    append(jobs, fence);
-    measure(jobs, "measuring");
-
-    // Stage 2: variants of the methods that lead somewhere.
-    if (plan_.variants) measure(variant_jobs(), "variants");
-    // Stage 3a: stream's contenders with a cached destination, up to the L2's size, so that a
-    // non-temporal class pays for the memory traffic that memset saves there
-    // (robust_measurements). First, as a cached call lost 3..5x here where a cold one gained
-    // 1.2x (docs/results/amd-family26-model2/bench-cached-veto.txt); a cached clear varies less
-    // than a cold one, so 3 repetitions do (a few seconds).
-    if (std::vector<Job> cached = contender_jobs(1, Pattern::cached); cached.empty())
-      ; // no size below the L2 tuned (--min-size)
-    else if (fits(cached, kCachedReps))
-      measure(cached, "cached destinations", kCachedReps);
-    else
-      notes_.push_back("cached destinations not measured, to fit the time limit: stream's "
-                       "non-temporal classes are chosen from cold destinations alone");
-    // Stage 3: the contenders again with consecutive destinations, so no class loses to memset
-    // in either pattern; stage 4: stream clears in batches, both patterns. Both come before
-    // the bisections: a robust table matters more than where exactly its boundaries fall.
-    // Every size if that fits, else every second or fourth (the others are chosen from
-    // scattered destinations alone).
-    // Never dropped: a table chosen from scattered destinations alone lost to memset
-    // consecutively (docs/results/intel-family6-model207/tune-default.txt skipped them). At
-    // the least, every fourth size at the fewest repetitions.
-    std::vector<Job> consecutive;
-    int consecutive_reps = 0;
-    for (size_t stride : {1, 2, 4})
-      if (consecutive = contender_jobs(stride, Pattern::consecutive);
-          fits(consecutive) || stride == 4) {
-        if (!fits(consecutive)) consecutive_reps = kFewestReps;
-        if (stride > 1)
-          notes_.push_back(
-              "consecutive destinations measured at every " +
-              std::string(stride == 2 ? "second" : "fourth") + " size" +
-              (consecutive_reps ? " with " + std::to_string(kFewestReps) + " repetitions" : "") +
-              " to fit the time limit");
-        break;
+    for (const Stage &stage : stages())
+      for (int round = 0; round < stage.rounds(plan_); ++round) {
+        const std::vector<Fit> ladder = (this->*stage.ladder)(round);
+        if (ladder.empty()) break;
+        const Fit &fit = *std::find_if(ladder.begin(), ladder.end() - 1,
+                                       [&](const Fit &f) { return fits(f.jobs, f.repetitions); });
+        append(notes_, fit.notes);
+        if (fit.jobs.empty()) break;
+        measure(fit.jobs, std::string(stage.name), fit.repetitions);
+        if (stage.measured) (this->*stage.measured)(fit.jobs);
       }
-    measure(consecutive, "consecutive destinations", consecutive_reps);
-    if (std::vector<Job> batched = batch_jobs(); fits(batched))
-      measure(batched, "batched stream clears");
-    else
-      notes_.push_back("batched stream clears not measured, to fit the time limit: batches use "
-                       "the stream table");
-    // Stage 5: bisection around every crossover (in both patterns where stage 3 ran), and
-    // around the no-allocate step.
-    for (int round = 0; round < plan_.refine_rounds; ++round) {
-      std::vector<Job> refine = crossover_jobs();
-      append(refine, studies_.step_jobs(all_));
-      if (refine.empty()) break;
-      if (!fits(refine)) {
-        r.notes.push_back("refinement stopped after " + std::to_string(round) +
-                          " rounds to fit the time limit");
-        break;
-      }
-      measure(refine, "refining");
-    }
-    // Stage 6: points whose winner is uncertain (high cv) are measured again: never dropped,
-    // at the least the noisiest few at the fewest repetitions.
-    if (std::vector<Job> again = noisy_jobs(); !again.empty()) {
-      if (fits(again)) {
-        measure(again, "re-measuring noisy points");
-      } else {
-        const size_t all = again.size();
-        while (again.size() > kFewestNoisy && !fits(again, kFewestReps))
-          again.resize(again.size() * 3 / 4);
-        // The cut must not leave a point without memset beside it.
-        std::set<std::tuple<Intent, uint64_t, Pattern>> points, beside;
-        for (const Job &j : again)
-          (j.spec.method == Method::libc ? beside : points).insert({j.intent, j.size, j.pattern});
-        for (const auto &[intent, size, pattern] : points)
-          if (!beside.count({intent, size, pattern}))
-            again.push_back(in_pattern({default_spec(Method::libc), size, intent}, pattern));
-        notes_.push_back("noisy points: the " + std::to_string(again.size()) + " noisiest of " +
-                         std::to_string(all) + " measured again with " +
-                         std::to_string(kFewestReps) + " repetitions, to fit the time limit");
-        measure(again, "re-measuring noisy points", kFewestReps);
-      }
-    }
-
+    TuneResult r;
+    r.level = std::string(level_name(o_.level));
     choose(r);
-    // The small path last: its candidates are whole dispatchers over the chosen tables.
-    Profile tables;
-    tables.reuse = r.reuse;
-    tables.stream = r.stream;
-    r.small = study_small(bench_, tables, cpu_, options("small path"));
-    verify_last(r);
-    // Then the thread counts, through the verified tables and small paths as clearjit_open
-    // makes them (the verification is the last stage that changes those); never skipped (a
-    // few seconds: one clear per repetition at 1 GiB).
-    tables.reuse = r.reuse;
-    tables.stream = r.stream;
-    tables.small_reuse = r.small->reuse;
-    tables.small_stream = r.small->stream;
-    tables.host = profile_host(cpu_);
-    r.parallel =
-        study_parallel(bench_, tables, cpu_, options("parallel"), o_.min_size, o_.max_size);
+    for (const LastStage &stage : last_stages())
+      (this->*stage.run)(r);
     r.measurements = all_;
     for (const Measurement &m : r.parallel->measurements) // memset's stay in the study: its
       if (m.threads) r.measurements.push_back(m);         // own run, not the report's curves
-    r.notes.insert(r.notes.begin(), notes_.begin(), notes_.end());
-    r.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    r.notes = notes_;
+    r.seconds = elapsed();
     std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -185,9 +109,195 @@ public:
   }
 
 private:
-  // The verification: the profile about to be written, measured against memset apart from
-  // what chose it, and repaired where it loses; the result's tables become the repaired ones.
-  void verify_last(TuneResult &r) {
+  // The measuring stages, in the order they run.
+  static std::span<const Stage> stages() {
+    static constexpr Stage table[] = {
+        {.name = "grid",
+         .measures = "every method's default spec at every grid size, both intents, and the "
+                     "findings' sweeps (no-allocate step, chunks, fences), interleaved",
+         .ladder = &Tuner::grid_ladder},
+        {.name = "variants",
+         .measures = "the unroll, align, fence and head variants of the methods within 10% of "
+                     "the best default at each size",
+         .rounds = [](const LevelPlan &p) { return int(p.variants); },
+         .ladder = &Tuner::variant_ladder,
+         .measured = &Tuner::keep_variants},
+        // Before the consecutive ones, as a cached call lost 3..5x here where a cold one gained
+        // 1.2x (docs/results/amd-family26-model2/bench-cached-veto.txt); a cached clear varies
+        // less than a cold one, so kCachedReps repetitions do (a few seconds).
+        {.name = "cached destinations",
+         .measures = "stream's contenders with a cached destination, up to the L2's size, so "
+                     "that a non-temporal class pays for the memory traffic memset saves there "
+                     "(robust_measurements)",
+         .ladder = &Tuner::cached_ladder},
+        // This and the batches come before the bisections: a robust table matters more than
+        // where exactly its boundaries fall.
+        {.name = "consecutive destinations",
+         .measures = "the contenders again with consecutive destinations, so that no class "
+                     "loses to memset in either pattern",
+         .ladder = &Tuner::consecutive_ladder},
+        {.name = "batched stream clears",
+         .measures = "batch_candidates() in batches of stream clears below kBatchBytes, in each "
+                     "pattern: the batch table",
+         .ladder = &Tuner::batch_ladder},
+        {.name = "refinement",
+         .measures = "both winners and memset at the geometric middle of every crossover (in "
+                     "every pattern measured), and around the no-allocate step",
+         .rounds = [](const LevelPlan &p) { return p.refine_rounds; },
+         .ladder = &Tuner::refinement_ladder},
+        {.name = "noisy points",
+         .measures = "the winners whose cv is above 5% again, with memset beside them",
+         .ladder = &Tuner::noisy_ladder},
+    };
+    return table;
+  }
+
+  // After choosing, in the order they run: each is measured on the tables the one before left.
+  static std::span<const LastStage> last_stages() {
+    static constexpr LastStage table[] = {
+        {.name = "small path",
+         .measures = "whole dispatchers over the chosen tables at small sizes, warm: the "
+                     "small paths",
+         .seconds = &Tuner::small_path_seconds,
+         .run = &Tuner::small_path},
+        {.name = "verification",
+         .measures = "the profile about to be written against memset, apart from what chose "
+                     "it; repairs the classes and small paths where it loses",
+         .seconds = &Tuner::verification_seconds,
+         .run = &Tuner::verification},
+        // Last: through the verified tables and small paths as clearjit_open makes them (the
+        // verification is the last stage that changes those).
+        {.name = "parallel",
+         .measures = "clearjit_clear_parallel at 1..N threads: the [parallel.<intent>] tables",
+         .seconds = &Tuner::parallel_study_seconds,
+         .run = &Tuner::parallel},
+    };
+    return table;
+  }
+
+  // The last stages' time is set aside first. A limit they nearly fill alone still leaves the
+  // measuring stages a tenth (budget_ <= 0 means none).
+  void reserve_last_stages() {
+    if (budget_ <= 0) return;
+    double last = 0;
+    for (const LastStage &stage : last_stages())
+      last += (this->*stage.seconds)();
+    if (last > 0.9 * budget_)
+      notes_.push_back("the small-path study, the parallel stage and the verification alone "
+                       "take about " +
+                       fmt("%.0f", last) + " s of the " + fmt("%.0f", budget_) + " s limit");
+    budget_ = std::max(budget_ - last, 0.1 * budget_);
+  }
+
+  std::vector<Fit> grid_ladder(int) {
+    std::vector<Job> jobs = grid_jobs(), sweep = studies_.no_allocate_jobs();
+    std::vector<std::string> notes = fit_grid(jobs, sweep);
+    append(jobs, sweep);
+    append(jobs, studies_.chunk_jobs());
+    append(jobs, studies_.fence_jobs());
+    return {{.jobs = jobs, .notes = notes}};
+  }
+
+  // Variants of the methods within 10% of the best at each size, or of the leading one only.
+  std::vector<Fit> variant_ladder(int) {
+    const std::vector<Measurement> base = table_measurements();
+    return {{.jobs = variants_within(0.9, base)},
+            {.jobs = variants_within(1.0, base),
+             .notes = {"variants measured only for the leading method at each size, to fit the "
+                       "time limit"}},
+            {.notes = {"variants skipped to fit the time limit"}}};
+  }
+  void keep_variants(const std::vector<Job> &jobs) {
+    for (const Job &j : jobs)
+      variants_.insert(format_spec(j.spec));
+  }
+
+  std::vector<Fit> cached_ladder(int) {
+    std::vector<Job> cached = contender_jobs(1, Pattern::cached);
+    if (cached.empty()) return {}; // no size below the L2 tuned (--min-size)
+    return {{.jobs = cached, .repetitions = kCachedReps},
+            {.notes = {"cached destinations not measured, to fit the time limit: stream's "
+                       "non-temporal classes are chosen from cold destinations alone"}}};
+  }
+
+  // Every size if that fits, else every second or fourth (the others are chosen from scattered
+  // destinations alone). Never dropped: a table chosen from scattered destinations alone lost
+  // to memset consecutively (docs/results/intel-family6-model207/tune-default.txt skipped
+  // them). At the least, every fourth size at the fewest repetitions.
+  std::vector<Fit> consecutive_ladder(int) {
+    auto every = [](std::string_view nth, const std::string &reps = "") {
+      return "consecutive destinations measured at every " + std::string(nth) + " size" + reps +
+             " to fit the time limit";
+    };
+    const std::vector<Job> fourth = contender_jobs(4, Pattern::consecutive);
+    return {{.jobs = contender_jobs(1, Pattern::consecutive)},
+            {.jobs = contender_jobs(2, Pattern::consecutive), .notes = {every("second")}},
+            {.jobs = fourth, .notes = {every("fourth")}},
+            {.jobs = fourth,
+             .repetitions = kFewestReps,
+             .notes = {every("fourth", " with " + std::to_string(kFewestReps) + " repetitions")}}};
+  }
+
+  std::vector<Fit> batch_ladder(int) {
+    return {{.jobs = batch_jobs()},
+            {.notes = {"batched stream clears not measured, to fit the time limit: batches use "
+                       "the stream table"}}};
+  }
+
+  std::vector<Fit> refinement_ladder(int round) {
+    std::vector<Job> refine = crossover_jobs();
+    append(refine, studies_.step_jobs(all_));
+    if (refine.empty()) return {};
+    return {{.jobs = refine},
+            {.notes = {"refinement stopped after " + std::to_string(round) +
+                       " rounds to fit the time limit"}}};
+  }
+
+  // Never dropped: at the least the noisiest few at the fewest repetitions.
+  std::vector<Fit> noisy_ladder(int) {
+    std::vector<Job> again = noisy_jobs();
+    if (again.empty()) return {};
+    return {{.jobs = again}, noisiest(again)};
+  }
+
+  // The noisiest prefix of noisy_jobs() that fits at the fewest repetitions.
+  Fit noisiest(std::vector<Job> again) const {
+    const size_t all = again.size();
+    while (again.size() > kFewestNoisy && !fits(again, kFewestReps))
+      again.resize(again.size() * 3 / 4);
+    // The cut must not leave a point without memset beside it.
+    std::set<std::tuple<Intent, uint64_t, Pattern>> points, beside;
+    for (const Job &j : again)
+      (j.spec.method == Method::libc ? beside : points).insert({j.intent, j.size, j.pattern});
+    for (const auto &[intent, size, pattern] : points)
+      if (!beside.count({intent, size, pattern}))
+        again.push_back(in_pattern({default_spec(Method::libc), size, intent}, pattern));
+    return {.jobs = again,
+            .repetitions = kFewestReps,
+            .notes = {"noisy points: the " + std::to_string(again.size()) + " noisiest of " +
+                      std::to_string(all) + " measured again with " + std::to_string(kFewestReps) +
+                      " repetitions, to fit the time limit"}};
+  }
+
+  double small_path_seconds() const { return small_study_seconds(bench_, cpu_, options("")); }
+  double verification_seconds() const {
+    return verify_seconds(bench_, cpu_, options(""), kTypicalBoundaries);
+  }
+  double parallel_study_seconds() const {
+    return parallel_seconds(bench_, options(""), usable_cpus(), o_.min_size, o_.max_size);
+  }
+
+  // Its candidates are whole dispatchers over the chosen tables.
+  void small_path(TuneResult &r) {
+    Profile tables;
+    tables.reuse = r.reuse;
+    tables.stream = r.stream;
+    r.small = study_small(bench_, tables, cpu_, options("small path"));
+  }
+
+  // The profile about to be written, measured against memset apart from what chose it, and
+  // repaired where it loses; the result's tables become the repaired ones.
+  void verification(TuneResult &r) {
     Profile p;
     p.host = profile_host(cpu_);
     p.reuse = r.reuse;
@@ -217,7 +327,19 @@ private:
     }
   }
 
-  static void append(std::vector<Job> &to, const std::vector<Job> &from) {
+  // A few seconds: one clear per repetition at 1 GiB.
+  void parallel(TuneResult &r) {
+    Profile tables;
+    tables.reuse = r.reuse;
+    tables.stream = r.stream;
+    tables.small_reuse = r.small->reuse;
+    tables.small_stream = r.small->stream;
+    tables.host = profile_host(cpu_);
+    r.parallel =
+        study_parallel(bench_, tables, cpu_, options("parallel"), o_.min_size, o_.max_size);
+  }
+
+  template <class T> static void append(std::vector<T> &to, const std::vector<T> &from) {
     to.insert(to.end(), from.begin(), from.end());
   }
 
@@ -251,9 +373,10 @@ private:
     return jobs;
   }
 
-  // Stage one must leave room for the rest: narrow the grid, then the repetitions, until it
-  // takes at most half of the budget. The time limit narrows the search; it never fails it.
-  void fit_stage_one(std::vector<Job> &jobs, std::vector<Job> &sweep) {
+  // The grid must leave room for the rest: narrow it, then the repetitions, until it takes at
+  // most half of the budget. The time limit narrows the search; it never fails it.
+  std::vector<std::string> fit_grid(std::vector<Job> &jobs, std::vector<Job> &sweep) {
+    std::vector<std::string> notes;
     auto est = [&] {
       std::vector<Job> all = jobs;
       append(all, sweep);
@@ -263,29 +386,28 @@ private:
       if (plan_.steps_per_octave > 1) {
         plan_.steps_per_octave /= 2;
         grid_ = size_grid(o_.min_size, o_.max_size, plan_.steps_per_octave);
-        notes_.push_back("size grid narrowed to " + std::to_string(plan_.steps_per_octave) +
-                         " step(s) per octave to fit the time limit");
+        notes.push_back("size grid narrowed to " + std::to_string(plan_.steps_per_octave) +
+                        " step(s) per octave to fit the time limit");
       } else if (plan_.repetitions > 3) {
         plan_.repetitions = 3;
-        notes_.push_back("repetitions reduced to 3 to fit the time limit");
+        notes.push_back("repetitions reduced to 3 to fit the time limit");
       } else if (grid_.size() > 4) {
         std::vector<uint64_t> fewer;
         for (size_t i = 0; i < grid_.size(); i += 2)
           fewer.push_back(grid_[i]);
         if (fewer.back() != grid_.back()) fewer.push_back(grid_.back());
         grid_ = fewer;
-        notes_.push_back("every other grid size dropped to fit the time limit");
+        notes.push_back("every other grid size dropped to fit the time limit");
       } else if (!sweep.empty()) {
         sweep.clear();
-        notes_.push_back("no-allocate sweep skipped to fit the time limit");
+        notes.push_back("no-allocate sweep skipped to fit the time limit");
       } else {
         break;
       }
       jobs = grid_jobs();
     }
+    return notes;
   }
-
-  bool runs(Method m) const { return unsupported_reason(default_spec(m), cpu_).empty(); }
 
   // The chooser's options for one intent's table: the crossover bisections are its partial sizes.
   ChooseOptions choose_options(Intent intent) const {
@@ -359,31 +481,14 @@ private:
     return jobs;
   }
 
-  // The candidates for batches: the widest non-temporal stores, clzero and movdir64b (which pay
-  // their fence once per batch here), rep stosb, memset and the widest temporal stores, below
-  // kBatchBytes, both patterns. From kBatchBytes on a batch is one clear: the stream
-  // measurements serve. The narrower non-temporal methods are left out to fit the default
-  // level's five minutes: without their fence they only add stores per line.
-  std::vector<Spec> batch_candidates() const {
-    std::vector<Spec> out{default_spec(Method::libc), default_spec(Method::stosb),
-                          temporal_reference(cpu_)};
-    for (Method m : {Method::ntavx512, Method::ntavx2, Method::ntsse})
-      if (runs(m)) {
-        out.push_back(default_spec(m));
-        break;
-      }
-    for (Method m : {Method::clzero, Method::movdir64b})
-      if (runs(m)) out.push_back(default_spec(m));
-    return out;
-  }
   // Every 2 * steps_per_octave-th grid size (one per two octaves, 4, 16, 64, 256 KiB, 1 MiB
-  // from 4 KiB, unless stage 1 thinned the grid): a batch's choice changes slowly with the
+  // from 4 KiB, unless the grid was thinned to fit): a batch's choice changes slowly with the
   // piece size, and the stage must fit beside the others.
   std::vector<Job> batch_jobs() const {
     std::vector<Job> jobs;
     const size_t stride = size_t(2 * plan_.steps_per_octave);
     for (size_t k = 0; k < grid_.size() && grid_[k] < kBatchBytes; k += stride)
-      for (const Spec &s : batch_candidates()) {
+      for (const Spec &s : batch_candidates(cpu_)) {
         for (Pattern p : kPatterns)
           jobs.push_back(in_pattern({s, grid_[k], Intent::stream}, p, true));
         if (measured_cached(Intent::stream, grid_[k]))
@@ -396,7 +501,7 @@ private:
   // ones of the same kernels from there on.
   std::vector<Measurement> batch_measurements(Pattern p) const {
     std::set<std::string> kernels;
-    for (const Spec &s : batch_candidates())
+    for (const Spec &s : batch_candidates(cpu_))
       kernels.insert(format_spec(s));
     std::vector<Measurement> out = select(all_, Intent::stream, p, true);
     for (const Measurement &m : select(all_, Intent::stream, p))
@@ -404,67 +509,6 @@ private:
           std::binary_search(grid_.begin(), grid_.end(), m.size))
         out.push_back(m);
     return out;
-  }
-
-  // Where scattered destinations alone would have chosen a kernel of another family than both
-  // patterns together, or one that loses to memset with consecutive destinations (what the
-  // robust choice exists for), with each one's speed against memset in each pattern. Adjacent
-  // sizes with the same two picks are one line, quoted at the first of them.
-  void note_disagreements(TuneResult &r, const std::string &table, Intent intent,
-                          const std::vector<Measurement> &scattered,
-                          const std::vector<Measurement> &consecutive,
-                          const std::vector<Measurement> &cached,
-                          const std::vector<SizeClass> &chosen, const ComplexityMap &cx) const {
-    if (consecutive.empty() && cached.empty()) return;
-    const auto s = pooled_medians(scattered, intent), c = pooled_medians(consecutive, intent),
-               in_cache = pooled_medians(cached, intent);
-    auto vs_memset = [](const std::map<std::string, double> &at, const std::string &spec) {
-      auto k = at.find(spec), m = at.find(memset_spec());
-      return k == at.end() || m == at.end() || m->second <= 0 ? 0.0 : k->second / m->second;
-    };
-    // Against memset in one pattern at one size (0: not measured there).
-    auto in = [&](const auto &pattern, uint64_t size, const std::string &spec) {
-      auto at = pattern.find(size);
-      return at == pattern.end() ? 0.0 : vs_memset(at->second, spec);
-    };
-    auto shown = [](double x) { return x > 0 ? fmt("%.2fx", x) : std::string("not measured"); };
-    // ", 0.05x cached" where the size was measured cached (the veto's evidence)
-    auto cached_part = [&](uint64_t size, const std::string &spec) {
-      return in_cache.count(size) ? ", " + shown(in(in_cache, size, spec)) + " cached"
-                                  : std::string();
-    };
-    struct Line {
-      uint64_t first, last;
-      std::string alone, pick, text;
-    };
-    std::vector<Line> lines;
-    for (const Winner &w : winners(scattered, intent, cx, choose_options(intent))) {
-      if (!std::binary_search(grid_.begin(), grid_.end(), w.size) ||
-          (!c.count(w.size) && !in_cache.count(w.size)))
-        continue;
-      const std::string pick = format_spec(class_for(chosen, w.size).kernel);
-      const double alone_c = in(c, w.size, w.spec);
-      const bool other_family =
-          parse_spec(pick)->info().family != parse_spec(w.spec)->info().family;
-      if (pick == w.spec || (!other_family && !(alone_c > 0 && alone_c < kConsecutiveFloor)))
-        continue;
-      if (!lines.empty() && lines.back().alone == w.spec && lines.back().pick == pick) {
-        lines.back().last = w.size;
-        continue;
-      }
-      lines.push_back({w.size, w.size, w.spec, pick,
-                       "scattered alone picks " + w.spec + " (" + shown(in(s, w.size, w.spec)) +
-                           " memset scattered, " + shown(alone_c) + " consecutive" +
-                           cached_part(w.size, w.spec) + "); chosen " + pick + " (" +
-                           shown(in(s, w.size, pick)) + ", " + shown(in(c, w.size, pick)) +
-                           cached_part(w.size, pick) + ")"});
-    }
-    for (const Line &l : lines)
-      r.disagreements.push_back(table + " " + human_bytes(l.first) +
-                                (l.last != l.first ? " .. " + human_bytes(l.last) + " (quoted at " +
-                                                         human_bytes(l.first) + ")"
-                                                   : std::string()) +
-                                ": " + l.text);
   }
 
   // For every grid point, the variants of each method within 10% of the best default there.
@@ -488,24 +532,6 @@ private:
             jobs.push_back({v, m.size, intent});
       }
     }
-    return jobs;
-  }
-
-  // Variants of the methods within 10% of the best at each size; fewer if the time limit says so.
-  std::vector<Job> variant_jobs() {
-    std::vector<Measurement> base = table_measurements();
-    std::vector<Job> jobs = variants_within(0.9, base);
-    if (!fits(jobs)) {
-      notes_.push_back(
-          "variants measured only for the leading method at each size, to fit the time limit");
-      jobs = variants_within(1.0, base);
-      if (!fits(jobs)) {
-        notes_.back() = "variants skipped to fit the time limit";
-        jobs.clear();
-      }
-    }
-    for (const Job &j : jobs)
-      variants_.insert(format_spec(j.spec));
     return jobs;
   }
 
@@ -562,16 +588,6 @@ private:
     return jobs;
   }
 
-  // What a table is chosen from: both cold patterns together where the consecutive one was
-  // measured, scattered destinations alone otherwise; cached destinations veto.
-  static std::vector<Measurement> chosen_from(const std::vector<Measurement> &scattered,
-                                              const std::vector<Measurement> &consecutive,
-                                              const std::vector<Measurement> &cached) {
-    return consecutive.empty() && cached.empty()
-               ? scattered
-               : robust_measurements(scattered, consecutive, cached);
-  }
-
   // The winner at every size of one intent's table as the measurements so far choose it.
   std::vector<Winner> current_winners(Intent intent) {
     return winners(chosen_from(select(table_measurements(), intent, Pattern::scattered),
@@ -590,12 +606,13 @@ private:
       const std::vector<Measurement> from = chosen_from(s, c, w);
       std::vector<SizeClass> &table = intent == Intent::reuse ? r.reuse : r.stream;
       table = dispatch_table(winners(from, intent, cx, choose_options(intent)));
-      note_disagreements(r, std::string(intent_name(intent)), intent, s, c, w, table, cx);
+      append(r.disagreements, disagreements(intent_name(intent), intent, grid_, s, c, w, table, cx,
+                                            choose_options(intent)));
       (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
           pooled_gbps(from, intent, memset_spec());
     }
-    // Sizes without consecutive measurements (from kBatchBytes on, without stage 3) are chosen
-    // from their scattered ones (robust_measurements).
+    // Sizes without consecutive measurements (from kBatchBytes on, those the consecutive stage
+    // left out) are chosen from their scattered ones (robust_measurements).
     if (std::vector<Measurement> bs = batch_measurements(Pattern::scattered),
         bc = batch_measurements(Pattern::consecutive);
         !select(all_, Intent::stream, Pattern::scattered, true).empty()) {
@@ -604,7 +621,8 @@ private:
       const std::vector<Measurement> bw = select(all_, Intent::stream, Pattern::cached, true);
       const std::vector<Measurement> from = chosen_from(bs, bc, bw);
       r.batch = dispatch_table(winners(from, Intent::stream, cx));
-      note_disagreements(r, "batch", Intent::stream, bs, bc, bw, r.batch, cx);
+      append(r.disagreements, disagreements("batch", Intent::stream, grid_, bs, bc, bw, r.batch, cx,
+                                            choose_options(Intent::stream)));
       r.memset_batch = pooled_gbps(from, Intent::stream, memset_spec());
     }
     r.findings = studies_.findings(all_, r.reuse, r.stream);
