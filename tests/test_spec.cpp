@@ -74,7 +74,8 @@ TEST(spec_MethodTable, HeadMethods) {
     EXPECT_EQ(mi.head_method, it->second);
     EXPECT_EQ(mi.takes(kHead), mi.nontemporal);
     EXPECT_EQ(default_spec(mi.method).head, 0u) << "no head by default";
-    EXPECT_EQ(mi.takes(kHead), mi.head_method != mi.method) << "a method names itself exactly when it takes no head";
+    EXPECT_EQ(mi.takes(kHead), mi.head_method != mi.method)
+        << "a method names itself exactly when it takes no head";
     if (!mi.takes(kHead)) continue;
     const MethodInfo &h = info(mi.head_method);
     EXPECT_FALSE(h.nontemporal) << h.name;
