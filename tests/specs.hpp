@@ -2,6 +2,8 @@
 // defaults plus enough variants that every option value and the risky combinations are generated.
 #pragma once
 
+#include "spec.hpp"
+
 #include <cctype>
 #include <string>
 #include <string_view>
@@ -9,13 +11,11 @@
 
 namespace cjit::detail::test {
 
-//! Canonical spec texts (format_spec form, so each names a distinct kernel).
+//! Canonical spec texts (format_spec form, so each names a distinct kernel): every method of the
+//! table at its defaults, then the variants below.
 inline const std::vector<std::string> &representative_specs() {
   // clang-format off
-  static const std::vector<std::string> specs = {
-      // Every method with all options at their defaults.
-      "stosb", "stosq", "mov", "sse", "avx2", "avx512", "movnti", "ntsse", "ntavx2", "ntavx512",
-      "clzero", "movdir64b", "libc",
+  static const std::vector<std::string> variants = {
       // unroll: all values on mov (default 8), the extremes on the vector and nt methods.
       "mov:unroll=1", "mov:unroll=2", "mov:unroll=4", "mov:unroll=16",
       "sse:unroll=1", "sse:unroll=16", "avx2:unroll=1", "avx2:unroll=16",
@@ -57,6 +57,13 @@ inline const std::vector<std::string> &representative_specs() {
       "clzero:chunk=4K,fence=chunk,head=8K", "movdir64b:head=4K",
   };
   // clang-format on
+  static const std::vector<std::string> specs = [] {
+    std::vector<std::string> out;
+    for (const MethodInfo &mi : methods())
+      out.push_back(format_spec(default_spec(mi.method)));
+    out.insert(out.end(), variants.begin(), variants.end());
+    return out;
+  }();
   return specs;
 }
 

@@ -542,8 +542,9 @@ namespace {
 
 // The small-path study's stage 1 for one strategy (or memset), warm (stream): `fixed_ns` per call
 // at every size of small_strategy_sizes() but those in `except`, `mix_ns` on both mixes.
-void add_warm_study(std::vector<Measurement> &ms, const char *label, double fixed_ns, double mix_ns,
-                    const std::map<uint64_t, double> &except = {}, Intent intent = Intent::stream) {
+void add_warm_study(std::vector<Measurement> &ms, const std::string &label, double fixed_ns,
+                    double mix_ns, const std::map<uint64_t, double> &except = {},
+                    Intent intent = Intent::stream) {
   auto add = [&](uint64_t size, Mix mix, double ns) {
     if (except.count(size)) ns = except.at(size);
     Measurement m{label, size, intent, {ns}, 0, ns, 0};
@@ -601,7 +602,8 @@ TEST(ChooseSmall, ColdVetoAgainstMemsetInEveryMeasurement) {
   ASSERT_EQ(c.out.size(), 1u);
   EXPECT_EQ(c.out.begin()->first, "small:stosb:256");
   EXPECT_EQ(c.out.begin()->second, "256 B: 17.77, 16.90 ns against memset's 12.10");
-  EXPECT_EQ(c.rounds.at("memset").at(256).size(), 2u) << "memset's cold points, by measurement";
+  EXPECT_EQ(c.rounds.at(memset_spec()).at(256).size(), 2u)
+      << "memset's cold points, by measurement";
   // A second measurement that does not confirm it keeps the strategy in.
   ms.pop_back();
   ms.pop_back();
@@ -625,7 +627,7 @@ TEST(ChooseSmall, SlowerColdThanTheOthersButNotThanMemsetStaysIn) {
   ms.push_back(cold_point("small:masked:256", 32, 11.10, Intent::reuse));
   ms.push_back(cold_point("libc", 32, 9.90, Intent::reuse));
   EXPECT_TRUE(small_cold(ms, Intent::reuse).out.empty());
-  add_warm_study(ms, "memset", 8.5, 9.65, {}, Intent::reuse);
+  add_warm_study(ms, memset_spec(), 8.5, 9.65, {}, Intent::reuse);
   add_warm_study(ms, "small:masked:256", 7.65, 8.70, {}, Intent::reuse);
   add_warm_study(ms, "small:ladder:256", 3.0, 18.3, {}, Intent::reuse);
   add_warm_study(ms, "small:tree:256", 3.0, 20.0, {}, Intent::reuse);
@@ -640,7 +642,7 @@ TEST(ChooseSmall, ColdWeighsATenthAgainstWarm) {
   // Two strategies 2% apart warm: the one faster cold (0.80x memset against 1.20x) ranks first.
   // 10% apart warm: the warm one ranks first although cold it is 1.20x memset.
   std::vector<Measurement> ms;
-  add_warm_study(ms, "memset", 3.0, 3.0);
+  add_warm_study(ms, memset_spec(), 3.0, 3.0);
   add_warm_study(ms, "small:masked:256", 2.94, 2.94);
   add_warm_study(ms, "small:vec:256", 3.0, 3.0);
   for (uint64_t size : small_cold_sizes()) {
@@ -682,7 +684,7 @@ TEST(ChooseSmall, ScatteredPointsAreShownNotUsed) {
   const SmallCold c = small_cold(ms, Intent::stream);
   EXPECT_DOUBLE_EQ(c.measured.at("small:masked:256").at({Pattern::scattered, 64}), 108.81);
   EXPECT_DOUBLE_EQ(c.measured.at("small:masked:256").at({Pattern::consecutive, 64}), 3.70);
-  EXPECT_DOUBLE_EQ(c.measured.at("memset").at({Pattern::scattered, 64}), 50.0);
+  EXPECT_DOUBLE_EQ(c.measured.at(memset_spec()).at({Pattern::scattered, 64}), 50.0);
   EXPECT_FALSE(c.measured.at("small:tree:256").count({Pattern::cached, 32}));
   ASSERT_EQ(c.rounds.at("small:masked:256").at(64).size(), 1u);
   EXPECT_NEAR(c.rounds.at("small:masked:256").at(64)[0], 3.70, 1e-9);
@@ -698,7 +700,7 @@ TEST(ChooseSmall, TheWorstBandAgainstMemsetChoosesNotTheAverage) {
   // at 64..128 B; masked is memset's own code, within 4% of it everywhere.
   // The better average loses: the promise is never slower than memset, band by band.
   std::vector<Measurement> ms;
-  add_warm_study(ms, "memset", 2.5, 2.5, {{64, 2.0}, {65, 2.0}, {96, 2.0}, {128, 2.0}});
+  add_warm_study(ms, memset_spec(), 2.5, 2.5, {{64, 2.0}, {65, 2.0}, {96, 2.0}, {128, 2.0}});
   add_warm_study(ms, "small:vec:256", 2.3, 2.3, {{64, 2.6}, {65, 2.6}, {96, 2.6}, {128, 2.6}});
   add_warm_study(ms, "small:masked:256", 2.5, 2.6, {{64, 2.0}, {65, 2.0}, {96, 2.0}, {128, 2.0}});
   EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, "small:vec:256"), 1.3, 1e-9);
@@ -709,7 +711,7 @@ TEST(ChooseSmall, TheWorstBandAgainstMemsetChoosesNotTheAverage) {
     if (m.spec == "small:vec:256" && m.size >= 64 && m.size <= 128) m.ns = m.samples[0] = 1.9;
   EXPECT_EQ(choose_small(ms, Intent::stream, {Small::tree, 256}).strategy, Small::vec);
   // Without memset beside, no ratio can be taken: the fallback.
-  std::erase_if(ms, [](const Measurement &m) { return m.spec == "memset"; });
+  std::erase_if(ms, [](const Measurement &m) { return m.spec == memset_spec(); });
   EXPECT_EQ(worst_ratio_to_memset(ms, Intent::stream, "small:vec:256"), 0);
   EXPECT_EQ(choose_small(ms, Intent::stream, {Small::tree, 256}).strategy, Small::tree);
 }
@@ -719,7 +721,7 @@ TEST(ChooseSmall, AStrategyFarSlowerColdIsOutHoweverFastWarm) {
   // consecutive bytes in both measurements: tree is chosen. Without the cold measurements
   // masked would be.
   std::vector<Measurement> ms;
-  add_warm_study(ms, "memset", 2.4, 2.4);
+  add_warm_study(ms, memset_spec(), 2.4, 2.4);
   add_warm_study(ms, "small:masked:256", 2.0, 2.0);
   add_warm_study(ms, "small:tree:256", 2.2, 2.2);
   const SmallPath fallback{Small::ladder, 256};
@@ -746,7 +748,7 @@ TEST(ChooseSmall, OneNoisySizeDoesNotOutweighABandThatLoses) {
   // 1.07x on both mixes. The worst single case would choose vec (1.07 < 1.09); the worst band
   // (16..63 B for masked: (1.09 * 1^3)^(1/4) = 1.022) chooses masked.
   std::vector<Measurement> ms;
-  add_warm_study(ms, "memset", 3.0, 3.0);
+  add_warm_study(ms, memset_spec(), 3.0, 3.0);
   add_warm_study(ms, "small:masked:256", 3.0, 3.0, {{32, 3.27}});
   add_warm_study(ms, "small:vec:256", 2.9, 3.21);
   EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, "small:masked:256"), std::pow(1.09, 0.25),
@@ -757,7 +759,7 @@ TEST(ChooseSmall, OneNoisySizeDoesNotOutweighABandThatLoses) {
 
 TEST(ChooseSmall, BandsAreNeighbouringSizesAndEachMix) {
   std::vector<Measurement> ms;
-  add_warm_study(ms, "memset", 2.0, 2.0);
+  add_warm_study(ms, memset_spec(), 2.0, 2.0);
   const std::string x = "small:vec:256";
   // 1.3x at 64 B alone: its band is 64..128 B (64, 65, 96, 128), not 16..63 (four sizes + 64).
   add_warm_study(ms, x.c_str(), 2.0, 2.0, {{64, 2.6}});
@@ -774,11 +776,26 @@ TEST(ChooseSmall, BandsAreNeighbouringSizesAndEachMix) {
   EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, x), 1.2, 1e-9);
 }
 
+// memset's warm and cold measurements carry its spec, as every kernel's do; the study's text
+// heads its column with the word it always showed.
+TEST(ChooseSmall, TheStudyTextShowsMemsetUnderItsWord) {
+  SmallStudy s;
+  add_warm_study(s.measurements, memset_spec(), 3.0, 3.0, {}, Intent::reuse);
+  add_warm_study(s.measurements, "small:vec:256", 2.0, 2.0, {}, Intent::reuse);
+  s.measurements.push_back(cold_point(memset_spec(), 8, 5.0, Intent::reuse));
+  s.reuse = s.stream = {Small::vec, 256};
+  const std::string t = small_study_text(s);
+  auto has = [&](const std::string &line) { return t.find(line + "\n") != std::string::npos; };
+  EXPECT_TRUE(has("  size                              memset           vec:256")) << t;
+  EXPECT_TRUE(has("  worst band vs memset                   -             0.67x")) << t;
+  EXPECT_TRUE(has("  8 B cold, consecutive               5.00                 -")) << t;
+}
+
 TEST(ChooseSmall, TheReportShowsEachStrategyAgainstMemset) {
   // The study as the tuner hands it to --report: each strategy's worst ratio and mixes against
   // memset, the chosen one marked, the one out cold with its reason.
   std::vector<Measurement> ms;
-  add_warm_study(ms, "memset", 2.5, 2.5);
+  add_warm_study(ms, memset_spec(), 2.5, 2.5);
   add_warm_study(ms, "small:vec:256", 2.0, 3.0);
   add_warm_study(ms, "small:masked:256", 2.5, 2.6);
   add_warm_study(ms, "small:tree:256", 2.75, 2.5);

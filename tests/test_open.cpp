@@ -67,11 +67,11 @@ TEST_F(runtime_Open, BadProfileGivesTheLoadersMessage) {
 // Kernels the loader refuses: one this CPU cannot run (when there is such a method), and a
 // non-temporal kernel without a fence (refused on every CPU).
 TEST_F(runtime_Open, KernelTheLoaderRefuses) {
-  for (const char *spec : {"avx512", "clzero", "avx2", "ntavx2", "sse"})
-    if (!unsupported_reason(*parse_spec(spec), host_cpu()).empty()) {
+  for (const MethodInfo &mi : methods())
+    if (!unsupported_reason(default_spec(mi.method), host_cpu()).empty()) {
       const std::string path = dir_ / "unsupported.toml";
-      write_file(path, profile_text(host_cpu(), {{4096, "mov"}, {0, spec}}));
-      EXPECT_NE(open_error(path).find("cannot run on this CPU"), std::string::npos) << spec;
+      write_file(path, profile_text(host_cpu(), {{4096, "mov"}, {0, std::string(mi.name)}}));
+      EXPECT_NE(open_error(path).find("cannot run on this CPU"), std::string::npos) << mi.name;
       break;
     }
   const std::string path = dir_ / "unfenced.toml";

@@ -141,7 +141,8 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
           const clearjit *h = handles[size_t(place)];
           c.jobs.push_back(warm_job(kTuned, Call::exported, i, size, mix, nullptr, h, place));
           c.jobs.push_back(warm_job(kTunedInline, Call::inlined, i, size, mix, nullptr, h, place));
-          c.jobs.push_back(warm_job("memset", Call::memset, i, size, mix, nullptr, nullptr, place));
+          c.jobs.push_back(
+              warm_job(memset_spec(), Call::memset, i, size, mix, nullptr, nullptr, place));
         }
       }
   }

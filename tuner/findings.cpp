@@ -9,14 +9,37 @@
 namespace cjit::detail {
 namespace {
 
-bool runs(Method m, const CpuInfo &cpu) { return unsupported_reason(default_spec(m), cpu).empty(); }
+// The widest method the table's rows `admit` that `cpu` runs (the first of equal widths), at its
+// defaults; the narrowest they admit where it runs none.
+template <class Admits> Spec widest(const CpuInfo &cpu, Admits admits) {
+  const MethodInfo *best = nullptr, *narrowest = nullptr;
+  for (const MethodInfo &mi : methods()) {
+    if (!admits(mi)) continue;
+    if (!narrowest || mi.width < narrowest->width) narrowest = &mi;
+    if (unsupported_reason(default_spec(mi.method), cpu).empty() &&
+        (!best || mi.width > best->width))
+      best = &mi;
+  }
+  return default_spec((best ? best : narrowest)->method);
+}
+
+// The fence study's stores are at most this wide: it has measured ntavx2 wherever AVX runs,
+// AVX-512 or not, so that its findings compare across hosts.
+constexpr unsigned kFenceStudyWidth = 32;
+
+// The methods with one string instruction per chunk (rep stos): the chunk study's.
+std::vector<Method> string_ops() {
+  std::vector<Method> out;
+  for (const MethodInfo &mi : methods())
+    if (mi.string_op) out.push_back(mi.method);
+  return out;
+}
 
 } // namespace
 
 Spec temporal_reference(const CpuInfo &cpu) {
-  for (Method m : {Method::avx512, Method::avx2, Method::sse})
-    if (runs(m, cpu)) return default_spec(m);
-  return default_spec(Method::mov);
+  return widest(cpu,
+                [](const MethodInfo &mi) { return mi.store == Store::move && !mi.nontemporal; });
 }
 
 Studies::Studies(const CpuInfo &cpu, uint64_t min_size, uint64_t max_size)
@@ -35,7 +58,7 @@ std::vector<Job> Studies::no_allocate_jobs() const {
 
 std::vector<Job> Studies::chunk_jobs() const {
   std::vector<Job> jobs;
-  for (Method m : {Method::stosb, Method::stosq})
+  for (Method m : string_ops())
     for (uint64_t c : kStudyChunks) {
       if (c >= max_size_) continue;
       Spec s = default_spec(m);
@@ -46,9 +69,9 @@ std::vector<Job> Studies::chunk_jobs() const {
 }
 
 Spec Studies::fence_at_end() const {
-  for (Method m : {Method::ntavx2, Method::ntsse, Method::movnti})
-    if (runs(m, cpu_)) return default_spec(m);
-  return default_spec(Method::movnti);
+  return widest(cpu_, [](const MethodInfo &mi) {
+    return mi.store == Store::move && mi.nontemporal && mi.width <= kFenceStudyWidth;
+  });
 }
 
 std::vector<uint64_t> Studies::fence_sizes() const {
@@ -72,10 +95,11 @@ std::vector<Job> Studies::fence_jobs() const {
 // quarter of the L3 up.
 Studies::Sweep Studies::no_allocate_sweep(const std::vector<Measurement> &all) const {
   Sweep sw;
-  const std::string ref = format_spec(temporal_reference(cpu_));
+  const std::string stosb = format_spec(default_spec(Method::stosb)),
+                    ref = format_spec(temporal_reference(cpu_));
   for (const Measurement &m : all) {
     if (m.intent != Intent::stream || m.size < l3_ / 4 || !plain(m)) continue;
-    if (m.spec == "stosb")
+    if (m.spec == stosb)
       sw.stosb.push_back(m);
     else if (m.spec == ref)
       sw.temporal.push_back(m);
@@ -114,7 +138,7 @@ Findings Studies::findings(const std::vector<Measurement> &all, const std::vecto
                                      ? "the largest size tuned is below a quarter of the L3"
                                      : "not measured (time limit)";
 
-  for (Method method : {Method::stosb, Method::stosq}) {
+  for (Method method : string_ops()) {
     ChunkStudy c;
     c.method = std::string(info(method).name);
     c.size = max_size_;

@@ -34,7 +34,7 @@ struct Findings {
   std::optional<uint64_t> nontemporal_reuse, nontemporal_stream;
 };
 
-//! The temporal kernel rep stosb is compared with: the widest vector stores `cpu` runs.
+//! The temporal kernel rep stosb is compared with: the widest temporal moves `cpu` runs.
 Spec temporal_reference(const CpuInfo &cpu);
 
 //! The studies of one tuning run over sizes [min_size, max_size].
@@ -46,7 +46,8 @@ public:
   std::vector<Job> no_allocate_jobs() const;
   //! rep stosb and rep stosq at the largest size in each of kStudyChunks.
   std::vector<Job> chunk_jobs() const;
-  //! The widest non-temporal kernel with an sfence per 4 KiB chunk, and with one at the end.
+  //! The widest non-temporal moves up to 32 bytes `cpu` runs (ntavx2 with AVX), with an sfence
+  //! per 4 KiB chunk and with one at the end.
   std::vector<Job> fence_jobs() const;
   //! A bisection of the no-allocate step found in `all` so far (none when it is narrow).
   std::vector<Job> step_jobs(const std::vector<Measurement> &all) const;

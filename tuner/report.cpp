@@ -52,24 +52,24 @@ pooled(const std::vector<Measurement> &ms) {
   return out;
 }
 
-// Temporal methods in cool colours, non-temporal ones in warm colours.
+// A method's colour is its place in table order among the temporal methods (mostly cool
+// colours) or among the non-temporal ones (mostly warm), so that a new row has one without an
+// edit; the palettes repeat past their ends. memset is black.
+constexpr const char *kTemporalColours[] = {"#1f77b4", "#6baed6", "#8c564b", "#a6a21b",
+                                            "#2ca02c", "#17becf", "#393b79", "#74c476"};
+constexpr const char *kNontemporalColours[] = {"#ff7f0e", "#e377c2", "#d62728", "#9467bd",
+                                               "#7f7f7f", "#bcbd22", "#8c2d04", "#fdae6b"};
+
 const char *method_colour(Method m) {
-  switch (m) {
-  case Method::stosb: return "#1f77b4";
-  case Method::stosq: return "#6baed6";
-  case Method::mov: return "#8c564b";
-  case Method::sse: return "#a6a21b";
-  case Method::avx2: return "#2ca02c";
-  case Method::avx512: return "#17becf";
-  case Method::movnti: return "#ff7f0e";
-  case Method::ntsse: return "#e377c2";
-  case Method::ntavx2: return "#d62728";
-  case Method::ntavx512: return "#9467bd";
-  case Method::clzero: return "#7f7f7f";
-  case Method::movdir64b: return "#bcbd22";
-  case Method::libc: return "#000000";
+  const MethodInfo &mine = info(m);
+  if (mine.store == Store::memset) return "#000000";
+  size_t place = 0;
+  for (const MethodInfo &mi : methods()) {
+    if (mi.method == m) break;
+    place += mi.nontemporal == mine.nontemporal && mi.store != Store::memset;
   }
-  return "#000000";
+  if (mine.nontemporal) return kNontemporalColours[place % std::size(kNontemporalColours)];
+  return kTemporalColours[place % std::size(kTemporalColours)];
 }
 
 constexpr const char *kEnvelope = "#f2b705"; // a highlighter under the lines
@@ -360,7 +360,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
           {.name = std::string(info(m).name), .colour = method_colour(m), .points = curve});
     if (!memset.empty())
       c.series.push_back({.name = "memset (libc)",
-                          .colour = "#000000",
+                          .colour = method_colour(Method::libc),
                           .points = memset,
                           .width = 2,
                           .dash = "7 4",

@@ -53,7 +53,7 @@ double score(const std::vector<Measurement> &ms, Intent intent, const std::strin
 std::map<std::pair<int, uint64_t>, double>
 ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::string &label) {
   const auto mine = cases(ms, intent, label, small_strategy_sizes(), true);
-  const auto memset = cases(ms, intent, "memset", small_strategy_sizes(), true);
+  const auto memset = cases(ms, intent, memset_spec(), small_strategy_sizes(), true);
   std::map<Case, double> out;
   if (mine.empty() || memset.empty()) return out;
   for (const auto &[key, ns] : mine) {
@@ -97,6 +97,12 @@ std::string padded(const std::string &s, int width) {
   return b;
 }
 
+// What the study's table heads a label's column with: memset's word, a strategy without "small:".
+std::string column_name(const std::string &label) {
+  if (label == memset_spec()) return "memset";
+  return label.substr(label.rfind("small:", 0) == 0 ? 6 : 0);
+}
+
 } // namespace
 
 std::string small_label(const SmallPath &p) {
@@ -113,23 +119,14 @@ std::vector<uint64_t> small_max_sizes() { return {160, 256, 320, 384, 512, 640, 
 // bytes written (a masked store waits for a missing line: see emit_masked).
 std::vector<uint64_t> small_cold_sizes() { return {8, 32, 64, 256}; }
 
-namespace {
-
-// memset's cold measurements carry its spec's name; the study shows them under "memset".
-constexpr const char *kMemset = "memset";
-
-} // namespace
-
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   SmallCold c;
-  const std::string libc(info(Method::libc).name);
   std::map<std::string, std::map<std::pair<Pattern, uint64_t>, std::vector<double>>> samples;
   for (const Measurement &m : ms)
     if (!m.warm && m.intent == intent && m.pattern != Pattern::cached && m.gbps > 0) {
-      const std::string label = m.spec == libc ? kMemset : m.spec;
       const double ns = double(m.size) / m.gbps;
-      samples[label][{m.pattern, m.size}].push_back(ns);
-      if (m.pattern == Pattern::consecutive) c.rounds[label][m.size].push_back(ns);
+      samples[m.spec][{m.pattern, m.size}].push_back(ns);
+      if (m.pattern == Pattern::consecutive) c.rounds[m.spec][m.size].push_back(ns);
     }
   for (const auto &[label, by_point] : samples)
     for (const auto &[point, ns] : by_point)
@@ -138,9 +135,9 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   // point can be 2.4x its neighbours (docs/results/amd-family26-model2/small-cold-scattered.txt).
   // The reference at each size is memset's median over its measurements; a strategy is out
   // where every one of at least two measurements loses by kColdBand.
-  const auto memset = c.rounds.find(kMemset);
+  const auto memset = c.rounds.find(memset_spec());
   for (const auto &[label, by_size] : c.rounds) {
-    if (label == kMemset || memset == c.rounds.end()) continue;
+    if (label == memset_spec() || memset == c.rounds.end()) continue;
     std::vector<double> ratios;
     double worst = 0;
     for (const auto &[size, rounds] : by_size) {
@@ -230,10 +227,10 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
     }
     for (int copy = 0; copy < kSmallPlacements; ++copy) {
       for (uint64_t size : sizes)
-        add("memset", Call::memset, i, size, Mix::fixed, nullptr, copy);
+        add(memset_spec(), Call::memset, i, size, Mix::fixed, nullptr, copy);
       if (stage == 1)
         for (Mix mix : kMixes)
-          add("memset", Call::memset, i, 0, mix, nullptr, copy);
+          add(memset_spec(), Call::memset, i, 0, mix, nullptr, copy);
     }
     if (stage == 1) // memset cold too: the cold veto's reference
       for (Pattern pattern : kPatterns)
@@ -338,7 +335,7 @@ std::string small_study_text(const SmallStudy &s) {
     }
     t << "  " << padded("size", -22);
     for (const std::string &l : labels)
-      t << " " << padded(l.substr(l.rfind("small:", 0) == 0 ? 6 : 0), 17);
+      t << " " << padded(column_name(l), 17);
     t << "\n";
     for (auto &[key, row] : rows) {
       const std::string what = key.first == int(Mix::fixed) ? human_bytes(key.second)
@@ -350,7 +347,7 @@ std::string small_study_text(const SmallStudy &s) {
     }
     t << "  " << padded("worst band vs memset", -22); // what stage 1 chooses by
     for (const std::string &l : labels) {
-      const double w = l == "memset" ? 0 : worst_ratio_to_memset(stage1, i, l);
+      const double w = l == memset_spec() ? 0 : worst_ratio_to_memset(stage1, i, l);
       t << " " << (w > 0 ? fmt("%16.2fx", w) : padded("-", 17));
     }
     t << "\n";

@@ -58,7 +58,7 @@ constexpr double kColdBand = 1.25;
 constexpr double kColdWeight = 0.1;
 
 //! Cold: each label's median ns per call at small_cold_sizes() in each pattern over every
-//! measurement (`measured`; memset's under "memset"), each consecutive point's median per
+//! measurement (`measured`; memset's under memset_spec()), each consecutive point's median per
 //! measurement in order (`rounds`), the labels out by kColdBand (`out`, with why: "32 B: 10.25,
 //! 11.10 ns against memset's 8.40, 8.61") and each label's cold ratio to memset (`ratio`, the
 //! geometric mean over the consecutive points). Scattered points are shown, not used: on Zen 5

@@ -50,7 +50,7 @@ PointJobs point_jobs(const std::vector<VerifyPoint> &points,
         Job mine = warm_job(kVerifyLabel, Call::inlined, p.intent, p.size, p.mix, nullptr,
                             handles[size_t(place)], place);
         Job memset =
-            warm_job("memset", Call::memset, p.intent, p.size, p.mix, nullptr, nullptr, place);
+            warm_job(memset_spec(), Call::memset, p.intent, p.size, p.mix, nullptr, nullptr, place);
         mine.draw = memset.draw = kVerifyDraw;
         add(mine, p, false);
         add(memset, p, true);
