@@ -73,7 +73,8 @@ struct MethodInfo {
   //! The temporal method whose main path, at its defaults, clears the first head=SIZE bytes
   //! after the far part (the methods taking kHead); the method itself where it takes no head.
   Method head_method;
-  // Derived from `store`, kept as fields for their readers (the tuner's candidates).
+  // Derived from `store`, kept as fields for their readers (the tuner's candidates, the
+  // studies' reference kernels, the batch candidates).
   bool string_op = store == Store::rep_stosb || store == Store::rep_stosq; //!< rep per chunk
   bool loop = store == Store::move || store == Store::clzero ||
               store == Store::movdir64b; //!< a store loop: takes unroll

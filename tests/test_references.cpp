@@ -1,5 +1,6 @@
 // The studies' reference kernels (findings.cpp), derived from the method table, pinned here on
 // synthetic CPUs: the kernels each CPU measured before they were derived.
+#include "candidates.hpp"
 #include "findings.hpp"
 
 #include <gtest/gtest.h>
@@ -27,31 +28,50 @@ struct Expected {
   CpuInfo info;
   const char *temporal_reference; //!< the no-allocate study's temporal kernel
   const char *fence_at_end;       //!< the fence study's kernel; its per-chunk variant beside
+  std::vector<std::string> batch; //!< batch_candidates(), in order
 };
 
 const std::vector<Expected> &expected() {
   using enum Feature;
   static const std::vector<Expected> cases{
       {"Zen 3, AVX2 and CLZERO",
-       synthetic_cpu("AuthenticAMD", 25, 33, {sse2, avx, avx2, erms, fsrm, clzero, bmi2}), "avx2",
-       "ntavx2"},
+       synthetic_cpu("AuthenticAMD", 25, 33, {sse2, avx, avx2, erms, fsrm, clzero, bmi2}),
+       "avx2",
+       "ntavx2",
+       {"libc", "stosb", "avx2", "ntavx2", "clzero"}},
       {"Zen 4, AVX-512 and CLZERO",
        synthetic_cpu("AuthenticAMD", 25, 97,
                      {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, clzero, bmi2}),
-       "avx512", "ntavx2"},
+       "avx512",
+       "ntavx2",
+       {"libc", "stosb", "avx512", "ntavx512", "clzero"}},
       {"Zen 5, AVX-512 and CLZERO",
        synthetic_cpu("AuthenticAMD", 26, 2,
                      {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, clzero, bmi2}),
-       "avx512", "ntavx2"},
+       "avx512",
+       "ntavx2",
+       {"libc", "stosb", "avx512", "ntavx512", "clzero"}},
       {"Intel, AVX-512 and MOVDIR64B",
        synthetic_cpu("GenuineIntel", 6, 207,
                      {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, movdir64b, bmi2}),
-       "avx512", "ntavx2"},
+       "avx512",
+       "ntavx2",
+       {"libc", "stosb", "avx512", "ntavx512", "movdir64b"}},
       {"Intel, AVX2 and MOVDIR64B",
        synthetic_cpu("GenuineIntel", 6, 151, {sse2, avx, avx2, erms, fsrm, movdir64b, bmi2}),
-       "avx2", "ntavx2"},
-      {"SSE2 only", synthetic_cpu("GenuineIntel", 6, 15, {sse2}), "sse", "ntsse"},
-      {"no features at all", synthetic_cpu("", 0, 0, {}), "mov", "movnti"},
+       "avx2",
+       "ntavx2",
+       {"libc", "stosb", "avx2", "ntavx2", "movdir64b"}},
+      {"SSE2 only",
+       synthetic_cpu("GenuineIntel", 6, 15, {sse2}),
+       "sse",
+       "ntsse",
+       {"libc", "stosb", "sse", "ntsse"}},
+      {"no features at all",
+       synthetic_cpu("", 0, 0, {}),
+       "mov",
+       "movnti",
+       {"libc", "stosb", "mov"}},
   };
   return cases;
 }
@@ -117,6 +137,17 @@ TEST(references_Studies, FindingsNameTheSameKernels) {
     EXPECT_EQ(f.fence->at_end, e.fence_at_end) << e.cpu;
     EXPECT_EQ(f.fence->per_chunk, std::string(e.fence_at_end) + ":chunk=4K,fence=chunk") << e.cpu;
     EXPECT_EQ(f.fence->gbps.size(), 3u) << e.cpu;
+  }
+}
+
+// The hand list batch_candidates() replaced: memset, rep stosb, the temporal reference, the first
+// of ntavx512, ntavx2 and ntsse the CPU runs, then clzero and movdir64b where they run.
+TEST(references_BatchCandidates, TheSameOnEveryCpu) {
+  for (const Expected &e : expected()) {
+    std::vector<std::string> got;
+    for (const Spec &s : batch_candidates(e.info))
+      got.push_back(format_spec(s));
+    EXPECT_EQ(got, e.batch) << e.cpu;
   }
 }
 

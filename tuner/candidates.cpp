@@ -72,25 +72,21 @@ std::vector<Spec> candidates(Level level) {
 
 std::vector<Spec> batch_candidates(const CpuInfo &cpu) {
   std::vector<Spec> out{default_spec(Method::libc)}, lines;
-  std::optional<Spec> temporal, nontemporal; // the widest move of each
+  std::optional<Spec> string, temporal, nontemporal; // the first string op, the widest moves
   for (const MethodInfo &mi : methods()) {
     const Spec d = default_spec(mi.method);
-    if (!unsupported_reason(d, cpu).empty()) continue;
-    switch (mi.store) {
-    case Store::memset: break; // first
-    case Store::rep_stosq: break;
-    case Store::rep_stosb: out.push_back(d); break;
-    case Store::clzero:
-    case Store::movdir64b: lines.push_back(d); break;
-    case Store::move:
-      if (std::optional<Spec> &widest = mi.nontemporal ? nontemporal : temporal;
-          !widest || mi.width > widest->info().width)
-        widest = d;
-      break;
+    if (mi.store == Store::memset || !unsupported_reason(d, cpu).empty()) continue;
+    if (mi.string_op) {
+      if (!string) string = d;
+    } else if (mi.store != Store::move) {
+      lines.push_back(d);
+    } else if (std::optional<Spec> &widest = mi.nontemporal ? nontemporal : temporal;
+               !widest || mi.width > widest->info().width) {
+      widest = d;
     }
   }
-  for (const std::optional<Spec> &widest : {temporal, nontemporal})
-    if (widest) out.push_back(*widest);
+  for (const std::optional<Spec> &s : {string, temporal, nontemporal})
+    if (s) out.push_back(*s);
   out.insert(out.end(), lines.begin(), lines.end());
   return out;
 }

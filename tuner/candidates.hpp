@@ -31,11 +31,12 @@ constexpr uint64_t kHotHeads[] = {2u << 20, 8u << 20};
 //! duplicates, in method-table order.
 std::vector<Spec> candidates(Level level);
 
-//! What batches of stream clears are measured with, from the method table: memset, then every
-//! string and line store `cpu` runs but rep stosq, and the widest temporal and non-temporal
-//! moves. clzero and movdir64b pay their fence once per batch there; rep stosq is rep stosb in
-//! 8-byte units and, like the narrower moves, is left out to fit the default level's five minutes
-//! (without their fence, narrower moves only add stores per line).
+//! What batches of stream clears are measured with, read off the method table's fields (a new
+//! kind of store joins by its row): memset; the first string instruction `cpu` runs (rep stosb:
+//! rep stosq is rep stosb in 8-byte units, left out to fit the default level's five minutes);
+//! the widest temporal and the widest non-temporal move (without their fence, narrower moves
+//! only add stores per line); every other store loop, the line stores (clzero, movdir64b),
+//! which pay their fence once per batch there.
 std::vector<Spec> batch_candidates(const CpuInfo &cpu);
 
 } // namespace cjit::detail
