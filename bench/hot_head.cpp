@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
               cpu.brand.c_str());
   auto gbps = [&](const std::string &spec, uint64_t size, Pattern p) {
     for (const Measurement &m : ms)
-      if (m.spec == spec && m.size == size && m.pattern == p) return m.gbps;
+      if (m.candidate.name() == spec && m.size == size && m.pattern == p) return m.gbps;
     return 0.0;
   };
   for (Pattern p : kPatterns) {
@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
       for (const Measurement &m : ms)
         if (m.size == size && m.pattern == p)
           std::printf("  %-8s %-26s %8.1f %8.2fx %8.2fx\n", human_bytes(size).c_str(),
-                      m.spec.c_str(), m.gbps, mem > 0 ? m.gbps / mem : 0,
+                      m.candidate.name().c_str(), m.gbps, mem > 0 ? m.gbps / mem : 0,
                       alone > 0 ? m.gbps / alone : 0);
     }
   }

@@ -21,7 +21,7 @@ std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o) {
   auto ms = bench.run(jobs, measure_options(o, "seeds"));
   std::map<std::string, double> g;
   for (const Measurement &x : ms)
-    g[x.spec] = x.gbps;
+    g[x.candidate.name()] = x.gbps;
   std::ostringstream s;
   s << "Linux's clear_pages() posting (x86/clear_page): perf bench mem memset -f x86-64-stosq "
        "-s 4GB on AMD Milan;\n"

@@ -59,7 +59,7 @@ double ns_per_call(WarmLoops &loops, int place, const std::vector<WarmCall> &cal
          kRounds;
 }
 
-struct Candidate {
+struct Contender {
   std::string name;
   const void *code;
   size_t size;
@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
 
   const CpuInfo &cpu = host_cpu();
   std::vector<std::unique_ptr<GeneratedCode>> codes;
-  std::vector<Candidate> cands{{"memset's code", c_memset, kMemsetCopy, true}};
+  std::vector<Contender> cands{{"memset's code", c_memset, kMemsetCopy, true}};
   for (const SmallInfo &s : small_strategies()) {
     if (!small_unsupported_reason(s.strategy, cpu).empty()) continue;
     for (unsigned align : {1u, kSmallTargetAlign}) {
@@ -116,7 +116,7 @@ int main(int argc, char **argv) {
       for (int p = 0; p < places; ++p) {
         const size_t at = rng() % (kRegion / 64 - 64) * 64;
         for (size_t k = 0; k < cands.size(); ++k) {
-          const Candidate &c = cands[k];
+          const Contender &c = cands[k];
           if (at + c.size > kRegion || (c.is_memset && (n == 0 || n > 128))) continue;
           mprotect(region, kRegion, PROT_READ | PROT_WRITE);
           std::memcpy(region + at, c.code, c.size);

@@ -5,6 +5,7 @@
 #include "size.hpp"
 
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -104,7 +105,7 @@ struct Spec {
   //! so that what the caller reads first is in cache; a multiple of kHeadUnit up to kMaxHead.
   uint64_t head = 0;
 
-  bool operator==(const Spec &) const = default;
+  auto operator<=>(const Spec &) const = default;
   const MethodInfo &info() const { return cjit::detail::info(method); }
 };
 

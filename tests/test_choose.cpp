@@ -1,5 +1,6 @@
 // The chooser is a pure function of measurements: tested here on synthetic data (and the
 // reports written from them).
+#include "candidate_text.hpp"
 #include "choose.hpp"
 #include "compare.hpp"
 #include "outputs.hpp"
@@ -21,23 +22,24 @@ namespace {
 // A measurement with five samples spread by `spread` around `gbps`.
 Measurement point(const std::string &spec, uint64_t size, double gbps,
                   Intent intent = Intent::stream, double spread = 0.0) {
-  Measurement m{spec, size, intent, {}, 0, 0};
+  Measurement m{candidate(spec), size, intent, {}, 0, 0};
   for (double d : {-2.0, -1.0, 0.0, 1.0, 2.0})
     m.samples.push_back(gbps * (1 + d * spread / 2));
   summarize(m);
   return m;
 }
 
-const ComplexityMap kComplexity{{"libc", 7},           {"stosb", 20},    {"avx2", 60},
-                                {"avx2:unroll=4", 70}, {"ntavx2", 1060}, {"clzero", 1050},
-                                {"ntavx512", 1070}};
+const ComplexityMap kComplexity{{candidate("libc"), 7},       {candidate("stosb"), 20},
+                                {candidate("avx2"), 60},      {candidate("avx2:unroll=4"), 70},
+                                {candidate("ntavx2"), 1060},  {candidate("clzero"), 1050},
+                                {candidate("ntavx512"), 1070}};
 
 const uint64_t KiB = 1024, MiB = 1024 * KiB;
 
 } // namespace
 
 TEST(Choose, SummarizeMedianAndCv) {
-  Measurement m{"x", 1, Intent::reuse, {10, 12, 11, 100, 9}, 0, 0};
+  Measurement m{candidate("x"), 1, Intent::reuse, {10, 12, 11, 100, 9}, 0, 0};
   summarize(m);
   EXPECT_DOUBLE_EQ(m.gbps, 11); // the outlier does not move the median
   EXPECT_GT(m.cv, 0.5);
@@ -53,8 +55,8 @@ TEST(Choose, FastestWinsAndBoundaryIsTheGeometricMiddle) {
   }
   auto ws = winners(ms, Intent::stream, kComplexity);
   ASSERT_EQ(ws.size(), 4u);
-  EXPECT_EQ(ws[0].spec, "avx2");
-  EXPECT_EQ(ws[2].spec, "ntavx2");
+  EXPECT_EQ(ws[0].candidate.name(), "avx2");
+  EXPECT_EQ(ws[2].candidate.name(), "ntavx2");
   auto table = dispatch_table(ws);
   ASSERT_EQ(table.size(), 2u);
   EXPECT_EQ(format_spec(table[0].kernel), "avx2");
@@ -76,18 +78,18 @@ TEST(Choose, TiesWithinNoiseGoToTheSimplerKernel) {
                               point("avx2:unroll=4", 4 * KiB, 50.5)};
   auto ws = winners(ms, Intent::stream, kComplexity);
   ASSERT_EQ(ws.size(), 1u);
-  EXPECT_EQ(ws[0].spec, "avx2");
+  EXPECT_EQ(ws[0].candidate.name(), "avx2");
   // 4% faster is a real win at low noise...
   ms = {point("avx2", 4 * KiB, 50), point("ntavx2", 4 * KiB, 52.1)};
-  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "ntavx2");
+  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].candidate.name(), "ntavx2");
   // ...but not when the measurements themselves scatter by 5% (band = 2 cv, up to 5%)...
   ms = {point("avx2", 4 * KiB, 50, Intent::stream, 0.05),
         point("ntavx2", 4 * KiB, 52.1, Intent::stream, 0.05)};
-  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "avx2");
+  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].candidate.name(), "avx2");
   // ...while 12% faster wins however noisy: a tie never costs more than 10%.
   ms = {point("avx2", 4 * KiB, 50, Intent::stream, 0.2),
         point("ntavx2", 4 * KiB, 56, Intent::stream, 0.2)};
-  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].spec, "ntavx2");
+  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[0].candidate.name(), "ntavx2");
 }
 
 TEST(Choose, AClassKeepsItsKernelWhileItStaysTied) {
@@ -98,13 +100,13 @@ TEST(Choose, AClassKeepsItsKernelWhileItStaysTied) {
                               point("ntavx2", 128 * KiB, 60), point("clzero", 128 * KiB, 61.2)};
   auto ws = winners(ms, Intent::stream, kComplexity);
   ASSERT_EQ(ws.size(), 2u);
-  EXPECT_EQ(ws[0].spec, "ntavx2");
-  EXPECT_EQ(ws[1].spec, "ntavx2");
+  EXPECT_EQ(ws[0].candidate.name(), "ntavx2");
+  EXPECT_EQ(ws[1].candidate.name(), "ntavx2");
   // Once it falls out of the band, the next kernel takes over.
   ms.push_back(point("avx2", 256 * KiB, 30));
   ms.push_back(point("ntavx2", 256 * KiB, 50));
   ms.push_back(point("clzero", 256 * KiB, 61));
-  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[2].spec, "clzero");
+  EXPECT_EQ(winners(ms, Intent::stream, kComplexity)[2].candidate.name(), "clzero");
 }
 
 TEST(Choose, NearEqualKernelsTradingTheLeadMakeOneClass) {
@@ -172,7 +174,7 @@ TEST(Choose, JoinsNeverAddUpBeyondTheBand) {
   }
   for (const Winner &w : winners(ms, Intent::stream, kComplexity)) {
     const size_t k = size_t(std::find(std::begin(sizes), std::end(sizes), w.size) - sizes);
-    EXPECT_GE(g.at(w.spec)[k], 0.9 * 100) << w.spec << " at " << w.size;
+    EXPECT_GE(g.at(w.candidate.name())[k], 0.9 * 100) << w.candidate.name() << " at " << w.size;
   }
 }
 
@@ -185,7 +187,7 @@ TEST(Choose, MemsetIsNeverJoinedAway) {
   }
   const auto ws = winners(ms, Intent::stream, kComplexity);
   ASSERT_EQ(ws.size(), 3u);
-  EXPECT_EQ(ws[1].spec, "libc");
+  EXPECT_EQ(ws[1].candidate.name(), "libc");
 }
 
 TEST(Choose, ABisectionSizeDoesNotSplitAClass) {
@@ -214,14 +216,14 @@ TEST(Choose, ABisectionSizeDoesNotSplitAClass) {
 TEST(Choose, ThenItsFamilyKeepsTheClass) {
   // At 8 KiB stosb falls out of the band; stosq (same family: string instructions) and sse (a
   // simpler temporal kernel here) are tied with the best. The family continues.
-  ComplexityMap cx{{"stosb", 20}, {"stosq", 25}, {"sse", 10}};
+  ComplexityMap cx{{candidate("stosb"), 20}, {candidate("stosq"), 25}, {candidate("sse"), 10}};
   std::vector<Measurement> ms{point("stosb", 4 * KiB, 50), point("sse", 4 * KiB, 40),
                               point("stosq", 4 * KiB, 44), point("stosb", 8 * KiB, 40),
                               point("stosq", 8 * KiB, 50), point("sse", 8 * KiB, 50.5)};
   auto ws = winners(ms, Intent::stream, cx);
   ASSERT_EQ(ws.size(), 2u);
-  EXPECT_EQ(ws[0].spec, "stosb");
-  EXPECT_EQ(ws[1].spec, "stosq");
+  EXPECT_EQ(ws[0].candidate.name(), "stosb");
+  EXPECT_EQ(ws[1].candidate.name(), "stosq");
 }
 
 TEST(Choose, LoneOutlierDoesNotMoveABoundary) {
@@ -252,7 +254,7 @@ TEST(Choose, RepeatedMeasurementsArePooled) {
   std::vector<Measurement> ms{point("avx2", 4 * KiB, 50), point("stosb", 4 * KiB, 60),
                               point("stosb", 4 * KiB, 40), point("stosb", 4 * KiB, 41)};
   auto ws = winners(ms, Intent::stream, kComplexity);
-  EXPECT_EQ(ws[0].spec, "avx2");
+  EXPECT_EQ(ws[0].candidate.name(), "avx2");
 }
 
 TEST(Choose, IntentsAreChosenSeparately) {
@@ -371,7 +373,7 @@ TEST(ChooseRobust, AKernelThatLosesToMemsetInEitherPatternIsLeftOut) {
   const auto both = robust_measurements(s, c);
   auto find = [&](const std::string &spec, uint64_t size) -> const Measurement * {
     for (const Measurement &m : both)
-      if (m.spec == spec && m.size == size) return &m;
+      if (m.candidate.name() == spec && m.size == size) return &m;
     return nullptr;
   };
   ASSERT_NE(find("ntavx2", 4 * KiB), nullptr);
@@ -407,7 +409,8 @@ TEST(ChooseRobust, WithinTheNoiseOfMemsetIsNotALoss) {
     m.pattern = Pattern::consecutive;
   ASSERT_GT(noisy[1].cv, 0.05);
   for (const Measurement &m : robust_measurements(s, noisy))
-    EXPECT_EQ(m.gbps == 0, m.spec == "clzero") << m.spec << ": clzero 5% behind memset is out";
+    EXPECT_EQ(m.gbps == 0, m.candidate.name() == "clzero")
+        << m.candidate.name() << ": clzero 5% behind memset is out";
   // A size without any consecutive measurement keeps its scattered ones.
   {
     std::vector<Measurement> s2 = s;
@@ -425,7 +428,7 @@ TEST(ChooseRobust, WithinTheNoiseOfMemsetIsNotALoss) {
   const auto three = robust_measurements(s, c);
   ASSERT_EQ(three.size(), 3u);
   for (const Measurement &m : three)
-    EXPECT_EQ(m.gbps == 0, m.spec == "avx2") << m.spec;
+    EXPECT_EQ(m.gbps == 0, m.candidate.name() == "avx2") << m.candidate.name();
 }
 
 TEST(ChooseRobust, AKernelOutOfPlayAtOneSizeDoesNotServeIt) {
@@ -447,9 +450,9 @@ TEST(ChooseRobust, AKernelOutOfPlayAtOneSizeDoesNotServeIt) {
   }
   const auto ws = winners(robust_measurements(s, c), Intent::stream, kComplexity);
   ASSERT_EQ(ws.size(), 3u);
-  EXPECT_EQ(ws[0].spec, "ntavx2");
-  EXPECT_NE(ws[1].spec, "ntavx2") << "it loses to memset there";
-  EXPECT_EQ(ws[2].spec, "ntavx2");
+  EXPECT_EQ(ws[0].candidate.name(), "ntavx2");
+  EXPECT_NE(ws[1].candidate.name(), "ntavx2") << "it loses to memset there";
+  EXPECT_EQ(ws[2].candidate.name(), "ntavx2");
 }
 
 TEST(ChooseRobust, ACachedLossThatAColdGainDoesNotPayForIsVetoed) {
@@ -472,7 +475,7 @@ TEST(ChooseRobust, ACachedLossThatAColdGainDoesNotPayForIsVetoed) {
   add("clzero", 256 * KiB, 7060, 6000);
   auto gbps = [](const std::vector<Measurement> &ms, const std::string &spec, uint64_t size) {
     for (const Measurement &m : ms)
-      if (m.spec == spec && m.size == size) return m.gbps;
+      if (m.candidate.name() == spec && m.size == size) return m.gbps;
     ADD_FAILURE() << spec << " missing at " << size;
     return -1.0;
   };
@@ -492,11 +495,11 @@ TEST(ChooseRobust, ACachedLossThatAColdGainDoesNotPayForIsVetoed) {
   // Within memset_floor (3%) of memset's two calls is no loss; beyond it is.
   std::vector<Measurement> w2 = w;
   for (Measurement &m : w2)
-    if (m.spec == "clzero" && m.size == 4 * KiB)
+    if (m.candidate.name() == "clzero" && m.size == 4 * KiB)
       m = at("clzero", 4 * KiB, 4096.0 / 100, Pattern::cached);
   EXPECT_GT(gbps(robust_measurements(s, c, w2), "clzero", 4 * KiB), 0) << "310 + 100 <= 1.03 x 402";
   for (Measurement &m : w2)
-    if (m.spec == "clzero" && m.size == 4 * KiB)
+    if (m.candidate.name() == "clzero" && m.size == 4 * KiB)
       m = at("clzero", 4 * KiB, 4096.0 / 110, Pattern::cached);
   EXPECT_EQ(gbps(robust_measurements(s, c, w2), "clzero", 4 * KiB), 0) << "310 + 110 > 1.03 x 402";
 
@@ -514,15 +517,15 @@ TEST(ChooseRobust, ACachedLossThatAColdGainDoesNotPayForIsVetoed) {
   // Specs after "libc" in order are judged the same way (memset's entry is read at each size).
   std::vector<Measurement> s3, c3, w3;
   for (Measurement m : s)
-    if (m.spec == "clzero" || m.spec == "libc") s3.push_back(m);
+    if (m.candidate.name() == "clzero" || m.candidate.name() == "libc") s3.push_back(m);
   for (Measurement m : c)
-    if (m.spec == "clzero" || m.spec == "libc") c3.push_back(m);
+    if (m.candidate.name() == "clzero" || m.candidate.name() == "libc") c3.push_back(m);
   w3 = w;
   for (auto *v : {&s3, &c3, &w3})
     for (size_t i = 0, n = v->size(); i < n; ++i)
-      if ((*v)[i].spec == "clzero") {
+      if ((*v)[i].candidate.name() == "clzero") {
         Measurement copy = (*v)[i];
-        copy.spec = "ntavx2";
+        copy.candidate = candidate("ntavx2");
         v->push_back(copy);
       }
   const auto after = robust_measurements(s3, c3, w3);
@@ -534,7 +537,7 @@ TEST(ChooseRobust, ACachedLossThatAColdGainDoesNotPayForIsVetoed) {
   // choice stands.
   std::vector<Measurement> c4;
   for (const Measurement &m : c)
-    if (!(m.spec == "libc" && m.size == 4 * KiB)) c4.push_back(m);
+    if (!(m.candidate.name() == "libc" && m.size == 4 * KiB)) c4.push_back(m);
   EXPECT_GT(gbps(robust_measurements(s, c4, w), "clzero", 4 * KiB), 0);
 }
 
@@ -547,7 +550,7 @@ void add_warm_study(std::vector<Measurement> &ms, const std::string &label, doub
                     Intent intent = Intent::stream) {
   auto add = [&](uint64_t size, Mix mix, double ns) {
     if (except.count(size)) ns = except.at(size);
-    Measurement m{label, size, intent, {ns}, 0, ns, 0};
+    Measurement m{candidate(label), size, intent, {ns}, 0, ns, 0};
     m.warm = true;
     m.mix = mix;
     ms.push_back(m);
@@ -594,15 +597,15 @@ TEST(ChooseSmall, ColdVetoAgainstMemsetInEveryMeasurement) {
   EXPECT_TRUE(c.out.empty()) << "one measurement is a suspect, not a veto";
   const auto suspects = c.suspects;
   ASSERT_EQ(suspects.size(), 1u);
-  EXPECT_EQ(suspects[0], (std::pair<std::string, uint64_t>{"small:stosb:256", 256}));
+  EXPECT_EQ(suspects[0], (std::pair<Candidate, uint64_t>{candidate("small:stosb:256"), 256}));
   // The study measures the suspect again, memset beside: still a loss.
   ms.push_back(cold_point("small:stosb:256", 256, 16.90, Intent::reuse));
   ms.push_back(cold_point("libc", 256, 12.20, Intent::reuse));
   c = small_cold(ms, Intent::reuse);
   ASSERT_EQ(c.out.size(), 1u);
-  EXPECT_EQ(c.out.begin()->first, "small:stosb:256");
+  EXPECT_EQ(c.out.begin()->first.name(), "small:stosb:256");
   EXPECT_EQ(c.out.begin()->second, "256 B: 17.77, 16.90 ns against memset's 12.10");
-  EXPECT_EQ(c.rounds.at(memset_spec()).at(256).size(), 2u)
+  EXPECT_EQ(c.rounds.at(candidate(memset_spec())).at(256).size(), 2u)
       << "memset's cold points, by measurement";
   // A second measurement that does not confirm it keeps the strategy in.
   ms.pop_back();
@@ -650,10 +653,10 @@ TEST(ChooseSmall, ColdWeighsATenthAgainstWarm) {
     ms.push_back(cold_point("small:masked:256", size, 6.0, Intent::stream));
     ms.push_back(cold_point("small:vec:256", size, 4.0, Intent::stream));
   }
-  EXPECT_NEAR(small_cold(ms, Intent::stream).ratio.at("small:masked:256"), 1.2, 1e-9);
+  EXPECT_NEAR(small_cold(ms, Intent::stream).ratio.at(candidate("small:masked:256")), 1.2, 1e-9);
   EXPECT_EQ(rank_small(ms, Intent::stream).front().strategy, Small::vec);
   for (Measurement &m : ms)
-    if (m.spec == "small:masked:256" && m.warm) m.ns = m.samples[0] = 2.7;
+    if (m.candidate.name() == "small:masked:256" && m.warm) m.ns = m.samples[0] = 2.7;
   EXPECT_EQ(rank_small(ms, Intent::stream).front().strategy, Small::masked);
 }
 
@@ -682,15 +685,17 @@ TEST(ChooseSmall, ScatteredPointsAreShownNotUsed) {
                  sizes, Intent::stream, Pattern::scattered);
   ms.push_back(cold_point("small:tree:256", 32, 500, Intent::stream, Pattern::cached));
   const SmallCold c = small_cold(ms, Intent::stream);
-  EXPECT_DOUBLE_EQ(c.measured.at("small:masked:256").at({Pattern::scattered, 64}), 108.81);
-  EXPECT_DOUBLE_EQ(c.measured.at("small:masked:256").at({Pattern::consecutive, 64}), 3.70);
-  EXPECT_DOUBLE_EQ(c.measured.at(memset_spec()).at({Pattern::scattered, 64}), 50.0);
-  EXPECT_FALSE(c.measured.at("small:tree:256").count({Pattern::cached, 32}));
-  ASSERT_EQ(c.rounds.at("small:masked:256").at(64).size(), 1u);
-  EXPECT_NEAR(c.rounds.at("small:masked:256").at(64)[0], 3.70, 1e-9);
+  EXPECT_DOUBLE_EQ(c.measured.at(candidate("small:masked:256")).at({Pattern::scattered, 64}),
+                   108.81);
+  EXPECT_DOUBLE_EQ(c.measured.at(candidate("small:masked:256")).at({Pattern::consecutive, 64}),
+                   3.70);
+  EXPECT_DOUBLE_EQ(c.measured.at(candidate(memset_spec())).at({Pattern::scattered, 64}), 50.0);
+  EXPECT_FALSE(c.measured.at(candidate("small:tree:256")).count({Pattern::cached, 32}));
+  ASSERT_EQ(c.rounds.at(candidate("small:masked:256")).at(64).size(), 1u);
+  EXPECT_NEAR(c.rounds.at(candidate("small:masked:256")).at(64)[0], 3.70, 1e-9);
   // Consecutive at 64 B: vec 5.50 twice against memset's 3.80 (1.45x). Only vec is out.
   ASSERT_EQ(c.out.size(), 1u);
-  EXPECT_EQ(c.out.begin()->first, "small:vec:256");
+  EXPECT_EQ(c.out.begin()->first.name(), "small:vec:256");
   EXPECT_EQ(c.out.begin()->second, "64 B: 5.50, 5.50 ns against memset's 3.80");
 }
 
@@ -703,16 +708,17 @@ TEST(ChooseSmall, TheWorstBandAgainstMemsetChoosesNotTheAverage) {
   add_warm_study(ms, memset_spec(), 2.5, 2.5, {{64, 2.0}, {65, 2.0}, {96, 2.0}, {128, 2.0}});
   add_warm_study(ms, "small:vec:256", 2.3, 2.3, {{64, 2.6}, {65, 2.6}, {96, 2.6}, {128, 2.6}});
   add_warm_study(ms, "small:masked:256", 2.5, 2.6, {{64, 2.0}, {65, 2.0}, {96, 2.0}, {128, 2.0}});
-  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, "small:vec:256"), 1.3, 1e-9);
-  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, "small:masked:256"), 1.04, 1e-9);
+  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, candidate("small:vec:256")), 1.3, 1e-9);
+  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, candidate("small:masked:256")), 1.04, 1e-9);
   EXPECT_EQ(choose_small(ms, Intent::stream, {Small::tree, 256}).strategy, Small::masked);
   // vec without its loss at 64..128 B is better in every case, and chosen.
   for (Measurement &m : ms)
-    if (m.spec == "small:vec:256" && m.size >= 64 && m.size <= 128) m.ns = m.samples[0] = 1.9;
+    if (m.candidate.name() == "small:vec:256" && m.size >= 64 && m.size <= 128)
+      m.ns = m.samples[0] = 1.9;
   EXPECT_EQ(choose_small(ms, Intent::stream, {Small::tree, 256}).strategy, Small::vec);
   // Without memset beside, no ratio can be taken: the fallback.
-  std::erase_if(ms, [](const Measurement &m) { return m.spec == memset_spec(); });
-  EXPECT_EQ(worst_ratio_to_memset(ms, Intent::stream, "small:vec:256"), 0);
+  std::erase_if(ms, [](const Measurement &m) { return m.candidate.name() == memset_spec(); });
+  EXPECT_EQ(worst_ratio_to_memset(ms, Intent::stream, candidate("small:vec:256")), 0);
   EXPECT_EQ(choose_small(ms, Intent::stream, {Small::tree, 256}).strategy, Small::tree);
 }
 
@@ -735,10 +741,10 @@ TEST(ChooseSmall, AStrategyFarSlowerColdIsOutHoweverFastWarm) {
   EXPECT_EQ(choose_small(ms, Intent::stream, fallback).strategy, Small::tree);
   const SmallCold cold = small_cold(ms, Intent::stream);
   ASSERT_EQ(cold.out.size(), 1u);
-  EXPECT_EQ(cold.out.begin()->first, "small:masked:256");
+  EXPECT_EQ(cold.out.begin()->first.name(), "small:masked:256");
   EXPECT_EQ(cold.out.begin()->second, "8 B: 5.80, 5.90 ns against memset's 3.20");
-  ASSERT_EQ(cold.rounds.at("small:tree:256").at(64).size(), 1u);
-  EXPECT_NEAR(cold.rounds.at("small:tree:256").at(64)[0], 3.2, 1e-9);
+  ASSERT_EQ(cold.rounds.at(candidate("small:tree:256")).at(64).size(), 1u);
+  EXPECT_NEAR(cold.rounds.at(candidate("small:tree:256")).at(64)[0], 3.2, 1e-9);
   EXPECT_EQ(choose_small(ms, Intent::reuse, fallback).strategy, Small::ladder)
       << "nothing measured for reuse: the fallback";
 }
@@ -751,9 +757,9 @@ TEST(ChooseSmall, OneNoisySizeDoesNotOutweighABandThatLoses) {
   add_warm_study(ms, memset_spec(), 3.0, 3.0);
   add_warm_study(ms, "small:masked:256", 3.0, 3.0, {{32, 3.27}});
   add_warm_study(ms, "small:vec:256", 2.9, 3.21);
-  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, "small:masked:256"), std::pow(1.09, 0.25),
-              1e-9);
-  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, "small:vec:256"), 1.07, 1e-9);
+  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, candidate("small:masked:256")),
+              std::pow(1.09, 0.25), 1e-9);
+  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, candidate("small:vec:256")), 1.07, 1e-9);
   EXPECT_EQ(choose_small(ms, Intent::stream, {Small::tree, 256}).strategy, Small::masked);
 }
 
@@ -763,17 +769,19 @@ TEST(ChooseSmall, BandsAreNeighbouringSizesAndEachMix) {
   const std::string x = "small:vec:256";
   // 1.3x at 64 B alone: its band is 64..128 B (64, 65, 96, 128), not 16..63 (four sizes + 64).
   add_warm_study(ms, x.c_str(), 2.0, 2.0, {{64, 2.6}});
-  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, x), std::pow(1.3, 1.0 / 4), 1e-9);
+  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, candidate(x)), std::pow(1.3, 1.0 / 4),
+              1e-9);
   // 1.3x at 128 and 160 B: 128 closes 64..128, 160 is one of 129..256 (160, 200, 256).
-  std::erase_if(ms, [&](const Measurement &m) { return m.spec == x; });
+  std::erase_if(ms, [&](const Measurement &m) { return m.candidate.name() == x; });
   add_warm_study(ms, x.c_str(), 2.0, 2.0, {{128, 2.6}, {160, 2.6}});
-  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, x), std::pow(1.3, 1.0 / 3), 1e-9);
+  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, candidate(x)), std::pow(1.3, 1.0 / 3),
+              1e-9);
   // Each mix is a band: 1.2x on one is not hidden by 0.9x on the other.
-  std::erase_if(ms, [&](const Measurement &m) { return m.spec == x; });
+  std::erase_if(ms, [&](const Measurement &m) { return m.candidate.name() == x; });
   add_warm_study(ms, x.c_str(), 2.0, 1.8);
   for (Measurement &m : ms)
-    if (m.spec == x && m.mix == Mix::objects) m.ns = m.samples[0] = 2.4;
-  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, x), 1.2, 1e-9);
+    if (m.candidate.name() == x && m.mix == Mix::objects) m.ns = m.samples[0] = 2.4;
+  EXPECT_NEAR(worst_ratio_to_memset(ms, Intent::stream, candidate(x)), 1.2, 1e-9);
 }
 
 // memset's warm and cold measurements carry its spec, as every kernel's do; the study's text

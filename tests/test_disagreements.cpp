@@ -1,5 +1,6 @@
 // Where scattered destinations alone would have chosen otherwise (disagreements, choose.hpp),
 // on synthetic measurements.
+#include "candidate_text.hpp"
 #include "choose.hpp"
 
 #include <gtest/gtest.h>
@@ -16,13 +17,16 @@ const uint64_t KiB = 1024;
 
 Measurement point(const std::string &spec, uint64_t size, double gbps,
                   Pattern pattern = Pattern::scattered, Intent intent = Intent::stream) {
-  Measurement m{spec, size, intent, {gbps, gbps, gbps}, 0, 0};
+  Measurement m{candidate(spec), size, intent, {gbps, gbps, gbps}, 0, 0};
   m.pattern = pattern;
   summarize(m);
   return m;
 }
 
-const ComplexityMap kComplexity{{"libc", 7}, {"avx2", 60}, {"avx2:unroll=4", 70}, {"ntavx2", 1060}};
+const ComplexityMap kComplexity{{candidate("libc"), 7},
+                                {candidate("avx2"), 60},
+                                {candidate("avx2:unroll=4"), 70},
+                                {candidate("ntavx2"), 1060}};
 
 // One class serving every size.
 std::vector<SizeClass> only(const std::string &spec) { return {{0, *parse_spec(spec), 0}}; }
@@ -140,7 +144,7 @@ TEST(ChosenFrom, ScatteredAloneWhereNoOtherPatternWasMeasured) {
   // With consecutive destinations, ntavx2 loses to memset there and is out of play (0 GB/s).
   const std::vector<Measurement> robust = chosen_from(p.scattered, p.consecutive, {});
   auto nt = std::find_if(robust.begin(), robust.end(),
-                         [](const Measurement &m) { return m.spec == "ntavx2"; });
+                         [](const Measurement &m) { return m.candidate.name() == "ntavx2"; });
   ASSERT_NE(nt, robust.end());
   EXPECT_EQ(nt->gbps, 0);
 }

@@ -87,7 +87,7 @@ TEST(references_Studies, NoAllocateSweepsStosbAgainstTheTemporalReference) {
     const std::vector<Job> jobs = studies.no_allocate_jobs();
     ASSERT_FALSE(jobs.empty()) << e.cpu;
     for (size_t k = 0; k < jobs.size(); ++k)
-      EXPECT_EQ(format_spec(jobs[k].spec), k % 2 ? e.temporal_reference : "stosb") << e.cpu;
+      EXPECT_EQ(jobs[k].candidate.name(), k % 2 ? e.temporal_reference : "stosb") << e.cpu;
   }
 }
 
@@ -97,7 +97,7 @@ TEST(references_Studies, FenceStudyKernel) {
     const std::vector<Job> jobs = studies.fence_jobs();
     ASSERT_EQ(jobs.size(), 6u) << e.cpu << ": at 64 KiB, 2 MiB and 64 MiB";
     for (size_t k = 0; k < jobs.size(); ++k)
-      EXPECT_EQ(format_spec(jobs[k].spec),
+      EXPECT_EQ(jobs[k].candidate.name(),
                 k % 2 ? std::string(e.fence_at_end) + ":chunk=4K,fence=chunk" : e.fence_at_end)
           << e.cpu;
   }
@@ -111,7 +111,7 @@ TEST(references_Studies, ChunkStudyIsTheStringInstructions) {
   for (const Expected &e : expected()) {
     std::vector<std::string> got;
     for (const Job &j : Studies(e.info, 4096, uint64_t(1) << 30).chunk_jobs())
-      got.push_back(format_spec(j.spec));
+      got.push_back(j.candidate.name());
     EXPECT_EQ(got, want) << e.cpu;
   }
 }
@@ -123,13 +123,13 @@ TEST(references_Studies, FindingsNameTheSameKernels) {
     std::vector<Measurement> ms;
     for (const auto &jobs : {studies.chunk_jobs(), studies.fence_jobs()})
       for (const Job &j : jobs)
-        ms.push_back({.spec = format_spec(j.spec),
+        ms.push_back({.candidate = j.candidate,
                       .size = j.size,
                       .intent = j.intent,
                       .samples = {10},
                       .gbps = 10});
     const Findings f = studies.findings(ms, {}, {});
-    EXPECT_EQ(f.no_allocate_reference, e.temporal_reference) << e.cpu;
+    EXPECT_EQ(format_spec(f.no_allocate_reference), e.temporal_reference) << e.cpu;
     ASSERT_EQ(f.chunks.size(), 2u) << e.cpu;
     EXPECT_EQ(f.chunks[0].method, "stosb");
     EXPECT_EQ(f.chunks[1].method, "stosq");

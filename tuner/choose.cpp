@@ -12,44 +12,45 @@
 namespace cjit::detail {
 namespace {
 
-struct Candidate {
-  std::string spec;
+// A candidate's pooled speed at one size.
+struct Contender {
+  Candidate candidate;
   double gbps, cv;
 };
 
-// Pools repeated measurements of one (spec, size) and groups them by size.
-std::map<uint64_t, std::vector<Candidate>> by_size(const std::vector<Measurement> &ms,
+// Pools repeated measurements of one (candidate, size) and groups them by size.
+std::map<uint64_t, std::vector<Contender>> by_size(const std::vector<Measurement> &ms,
                                                    Intent intent) {
-  std::map<std::pair<uint64_t, std::string>, Measurement> pooled;
+  std::map<std::pair<uint64_t, Candidate>, Measurement> pooled;
   for (const Measurement &m : ms) {
     if (m.intent != intent || m.samples.empty()) continue;
-    Measurement &p = pooled[{m.size, m.spec}];
-    p.spec = m.spec;
+    Measurement &p = pooled[{m.size, m.candidate}];
+    p.candidate = m.candidate;
     p.size = m.size;
     p.samples.insert(p.samples.end(), m.samples.begin(), m.samples.end());
   }
-  std::map<uint64_t, std::vector<Candidate>> out;
+  std::map<uint64_t, std::vector<Contender>> out;
   for (auto &[key, m] : pooled) {
     summarize(m);
-    out[key.first].push_back({m.spec, m.gbps, m.cv});
+    out[key.first].push_back({m.candidate, m.gbps, m.cv});
   }
   return out;
 }
 
-const Candidate *find(const std::vector<Candidate> &cs, const std::string &spec) {
-  for (const Candidate &c : cs)
-    if (c.spec == spec) return &c;
+const Contender *find(const std::vector<Contender> &cs, const Candidate &c) {
+  for (const Contender &x : cs)
+    if (x.candidate == c) return &x;
   return nullptr;
 }
 
-int complexity_of(const ComplexityMap &cm, const std::string &spec) {
-  auto it = cm.find(spec);
+int complexity_of(const ComplexityMap &cm, const Candidate &c) {
+  auto it = cm.find(c);
   return it == cm.end() ? 1 << 20 : it->second;
 }
 
-std::string family_of(const std::string &spec) {
-  auto s = parse_spec(spec);
-  return s ? std::string(s->info().family) : spec;
+// A kernel's family ("string", "temporal", "nontemporal"); anything else is a family of its own.
+std::string family_of(const Candidate &c) {
+  return c.kernel() ? std::string(c.kernel()->info().family) : c.name();
 }
 
 } // namespace
@@ -73,19 +74,19 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   // Per size: the kernels measured there and those tied with the best (within the noise band).
   struct Point {
     uint64_t size;
-    const std::vector<Candidate> *cs;
-    std::set<std::string> tied, measured;
+    const std::vector<Contender> *cs;
+    std::set<Candidate> tied, measured;
   };
   std::vector<Point> points;
   for (const auto &[size, cs] : sizes) {
-    const Candidate &best =
+    const Contender &best =
         *std::max_element(cs.begin(), cs.end(),
-                          [](const Candidate &a, const Candidate &b) { return a.gbps < b.gbps; });
+                          [](const Contender &a, const Contender &b) { return a.gbps < b.gbps; });
     Point p{size, &cs, {}, {}};
-    for (const Candidate &c : cs) {
+    for (const Contender &c : cs) {
       double band = std::min(o.max_band, std::max(o.noise_floor, 2 * std::max(best.cv, c.cv)));
-      p.measured.insert(c.spec);
-      if (c.gbps >= best.gbps * (1 - band)) p.tied.insert(c.spec);
+      p.measured.insert(c.candidate);
+      if (c.gbps >= best.gbps * (1 - band)) p.tied.insert(c.candidate);
     }
     points.push_back(std::move(p));
   }
@@ -96,58 +97,53 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   // measure. Fewest classes, and near-equal kernels do not flip classes with the noise. Within
   // a run: the previous class's family first (string, temporal, non-temporal), then the simplest.
   auto partial = [&](const Point &p) { return o.partial.count(p.size) > 0; };
-  // Each kernel's family, parsed once (the comparisons below ask for it often).
-  std::map<std::string, std::string> families;
-  for (const Point &p : points)
-    for (const Candidate &c : *p.cs)
-      if (!families.count(c.spec)) families[c.spec] = family_of(c.spec);
-  auto family = [&](const std::string &spec) { return families.at(spec); };
   std::vector<Winner> out;
-  std::vector<const std::vector<Candidate> *> at;
+  std::vector<const std::vector<Contender> *> at;
   std::string prev_family;
   for (size_t i = 0; i < points.size();) {
-    std::set<std::string> alive = points[i].tied;
+    std::set<Candidate> alive = points[i].tied;
     size_t j = i + 1;
     for (; j < points.size(); ++j) {
-      std::set<std::string> next;
-      for (const std::string &s : alive)
+      std::set<Candidate> next;
+      for (const Candidate &s : alive)
         if (points[j].tied.count(s) || (partial(points[j]) && !points[j].measured.count(s)))
           next.insert(s);
       if (next.empty()) break;
       alive = std::move(next);
     }
-    std::string pick;
-    auto better = [&](const std::string &s) {
-      if (pick.empty()) return true;
-      bool sf = family(s) == prev_family, pf = family(pick) == prev_family;
+    std::optional<Candidate> pick;
+    auto better = [&](const Candidate &s) {
+      if (!pick) return true;
+      bool sf = family_of(s) == prev_family, pf = family_of(*pick) == prev_family;
       if (sf != pf) return sf;
-      int sc = complexity_of(complexity, s), pc = complexity_of(complexity, pick);
+      int sc = complexity_of(complexity, s), pc = complexity_of(complexity, *pick);
       if (sc != pc) return sc < pc;
-      return find(*points[i].cs, s)->gbps > find(*points[i].cs, pick)->gbps;
+      return find(*points[i].cs, s)->gbps > find(*points[i].cs, *pick)->gbps;
     };
-    for (const std::string &s : alive)
+    for (const Candidate &s : alive)
       if (better(s)) pick = s;
     for (size_t k = i; k < j; ++k) {
       // Where the pick was not measured (a bisection), the best measured speed stands in.
-      const Candidate *c = find(*points[k].cs, pick);
+      const Contender *c = find(*points[k].cs, *pick);
       double gbps = c ? c->gbps : 0;
       if (!c)
-        for (const Candidate &x : *points[k].cs)
+        for (const Contender &x : *points[k].cs)
           gbps = std::max(gbps, x.gbps);
-      out.push_back({points[k].size, pick, gbps});
+      out.push_back({points[k].size, *pick, gbps});
       at.push_back(points[k].cs);
     }
-    prev_family = family(pick);
+    prev_family = family_of(*pick);
     i = j;
   }
   // A lone winner between two sizes won by the same kernel, which is close to it here too, is
   // noise: one outlier must not move a boundary.
   // memset itself is never smoothed or joined away: ties already go to it.
   for (size_t i = 1; i + 1 < out.size(); ++i) {
-    const std::string &around = out[i - 1].spec;
-    if (out[i].spec == around || out[i + 1].spec != around || out[i].spec == memset_spec())
+    const Candidate around = out[i - 1].candidate;
+    if (out[i].candidate == around || out[i + 1].candidate != around ||
+        out[i].candidate.is_memset())
       continue;
-    if (const Candidate *c = find(*at[i], around);
+    if (const Contender *c = find(*at[i], around);
         c && c->gbps >= out[i].gbps * (1 - o.outlier_band))
       out[i] = {out[i].size, around, c->gbps};
   }
@@ -158,11 +154,11 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
   // against the best at each size, so joins never add up to more than the band.
   std::vector<double> best(out.size());
   for (size_t k = 0; k < out.size(); ++k)
-    for (const Candidate &c : *at[k])
+    for (const Contender &c : *at[k])
       best[k] = std::max(best[k], c.gbps);
-  auto serves = [&](const std::string &spec, size_t from, size_t to) {
+  auto serves = [&](const Candidate &candidate, size_t from, size_t to) {
     for (size_t k = from; k < to; ++k) {
-      const Candidate *c = find(*at[k], spec);
+      const Contender *c = find(*at[k], candidate);
       if (!c || c->gbps < best[k] * (1 - o.outlier_band)) return false;
     }
     return true;
@@ -171,19 +167,19 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
     joined = false;
     for (size_t i = 0; i < out.size();) {
       size_t j = i;
-      while (j < out.size() && out[j].spec == out[i].spec)
+      while (j < out.size() && out[j].candidate == out[i].candidate)
         ++j;
-      std::string into;
+      std::optional<Candidate> into;
       for (size_t n : {i, j}) { // the run before, then the run after
-        if (!into.empty() || out[i].spec == memset_spec() || (n == i && i == 0) ||
+        if (into || out[i].candidate.is_memset() || (n == i && i == 0) ||
             (n == j && j == out.size()))
           continue;
-        const std::string &spec = out[n == i ? i - 1 : j].spec;
-        if (family(spec) == family(out[i].spec) && serves(spec, i, j)) into = spec;
+        const Candidate &next = out[n == i ? i - 1 : j].candidate;
+        if (family_of(next) == family_of(out[i].candidate) && serves(next, i, j)) into = next;
       }
-      for (size_t k = i; !into.empty() && k < j; ++k)
-        out[k] = {out[k].size, into, find(*at[k], into)->gbps};
-      joined |= !into.empty();
+      for (size_t k = i; into && k < j; ++k)
+        out[k] = {out[k].size, *into, find(*at[k], *into)->gbps};
+      joined |= into.has_value();
       i = j;
     }
   }
@@ -195,9 +191,9 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
                                              const std::vector<Measurement> &cached,
                                              const ChooseOptions &o) {
   auto pool = [](const std::vector<Measurement> &ms) {
-    std::map<std::pair<uint64_t, std::string>, Measurement> out;
+    std::map<std::pair<uint64_t, Candidate>, Measurement> out;
     for (const Measurement &m : ms)
-      pool_into(out[{m.size, m.spec}], m);
+      pool_into(out[{m.size, m.candidate}], m);
     for (auto &[key, m] : out)
       summarize(m);
     return out;
@@ -210,9 +206,10 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
     return out;
   };
   const std::set<uint64_t> consecutive_sizes = sizes_of(c), cached_sizes = sizes_of(w);
+  const Candidate memset = memset_candidate();
   auto loses_to_memset = [&](const Measurement &k, const auto &pattern) {
-    auto libc = pattern.find({k.size, memset_spec()});
-    if (libc == pattern.end() || k.spec == memset_spec()) return false;
+    auto libc = pattern.find({k.size, memset});
+    if (libc == pattern.end() || k.candidate == memset) return false;
     return k.gbps < libc->second.gbps * (1 - o.memset_floor);
   };
   // Kept as measured but never tied (0 GB/s): a size where it was left out must end its runs,
@@ -222,7 +219,7 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
     summarize(m);
     return m;
   };
-  std::map<std::pair<uint64_t, std::string>, Measurement> cold;
+  std::map<std::pair<uint64_t, Candidate>, Measurement> cold;
   for (const auto &[key, a] : s) {
     if (!consecutive_sizes.count(key.first)) { // a size without consecutive measurements
       cold[key] = a;
@@ -248,12 +245,12 @@ std::vector<Measurement> robust_measurements(const std::vector<Measurement> &sca
   };
   std::vector<Measurement> out;
   for (const auto &[key, m] : cold) { // copies: memset's entry is read at every size
-    if (!cached_sizes.count(key.first) || m.spec == memset_spec() || m.gbps <= 0) {
+    if (!cached_sizes.count(key.first) || m.candidate == memset || m.gbps <= 0) {
       out.push_back(m);
       continue;
     }
-    auto k = w.find(key), libc = w.find({key.first, memset_spec()});
-    auto libc_cold = cold.find({key.first, memset_spec()});
+    auto k = w.find(key), libc = w.find({key.first, memset});
+    auto libc_cold = cold.find({key.first, memset});
     if (libc == w.end() || libc_cold == cold.end() || libc->second.gbps <= 0 ||
         libc_cold->second.gbps <= 0) { // nothing to compare with: the cold choice stands
       out.push_back(m);
@@ -284,43 +281,44 @@ disagreements(std::string_view table, Intent intent, const std::vector<uint64_t>
   if (consecutive.empty() && cached.empty()) return {};
   const auto s = pooled_medians(scattered, intent), c = pooled_medians(consecutive, intent),
              in_cache = pooled_medians(cached, intent);
-  auto vs_memset = [](const std::map<std::string, double> &at, const std::string &spec) {
-    auto k = at.find(spec), m = at.find(memset_spec());
+  const Candidate memset = memset_candidate();
+  auto vs_memset = [&](const std::map<Candidate, double> &at, const Candidate &c) {
+    auto k = at.find(c), m = at.find(memset);
     return k == at.end() || m == at.end() || m->second <= 0 ? 0.0 : k->second / m->second;
   };
   // Against memset in one pattern at one size (0: not measured there).
-  auto in = [&](const auto &pattern, uint64_t size, const std::string &spec) {
+  auto in = [&](const auto &pattern, uint64_t size, const Candidate &c) {
     auto at = pattern.find(size);
-    return at == pattern.end() ? 0.0 : vs_memset(at->second, spec);
+    return at == pattern.end() ? 0.0 : vs_memset(at->second, c);
   };
   auto shown = [](double x) { return x > 0 ? fmt("%.2fx", x) : std::string("not measured"); };
   // ", 0.05x cached" where the size was measured cached (the veto's evidence)
-  auto cached_part = [&](uint64_t size, const std::string &spec) {
-    return in_cache.count(size) ? ", " + shown(in(in_cache, size, spec)) + " cached"
-                                : std::string();
+  auto cached_part = [&](uint64_t size, const Candidate &c) {
+    return in_cache.count(size) ? ", " + shown(in(in_cache, size, c)) + " cached" : std::string();
   };
   struct Line {
     uint64_t first, last;
-    std::string alone, pick, text;
+    Candidate alone, pick;
+    std::string text;
   };
   std::vector<Line> lines;
   for (const Winner &w : winners(scattered, intent, complexity, options)) {
     if (!std::binary_search(grid.begin(), grid.end(), w.size) ||
         (!c.count(w.size) && !in_cache.count(w.size)))
       continue;
-    const std::string pick = format_spec(class_for(chosen, w.size).kernel);
-    const double alone_c = in(c, w.size, w.spec);
-    if (pick == w.spec ||
-        (family_of(pick) == family_of(w.spec) && !(alone_c > 0 && alone_c < kConsecutiveFloor)))
+    const Candidate pick = class_for(chosen, w.size).kernel, &alone = w.candidate;
+    const double alone_c = in(c, w.size, alone);
+    if (pick == alone ||
+        (family_of(pick) == family_of(alone) && !(alone_c > 0 && alone_c < kConsecutiveFloor)))
       continue;
-    if (!lines.empty() && lines.back().alone == w.spec && lines.back().pick == pick) {
+    if (!lines.empty() && lines.back().alone == alone && lines.back().pick == pick) {
       lines.back().last = w.size;
       continue;
     }
-    lines.push_back({w.size, w.size, w.spec, pick,
-                     "scattered alone picks " + w.spec + " (" + shown(in(s, w.size, w.spec)) +
+    lines.push_back({w.size, w.size, alone, pick,
+                     "scattered alone picks " + alone.name() + " (" + shown(in(s, w.size, alone)) +
                          " memset scattered, " + shown(alone_c) + " consecutive" +
-                         cached_part(w.size, w.spec) + "); chosen " + pick + " (" +
+                         cached_part(w.size, alone) + "); chosen " + pick.name() + " (" +
                          shown(in(s, w.size, pick)) + ", " + shown(in(c, w.size, pick)) +
                          cached_part(w.size, pick) + ")"});
   }
@@ -334,26 +332,26 @@ disagreements(std::string_view table, Intent intent, const std::vector<uint64_t>
   return out;
 }
 
-std::map<uint64_t, std::map<std::string, double>> pooled_medians(const std::vector<Measurement> &ms,
-                                                                 Intent intent) {
-  std::map<uint64_t, std::map<std::string, std::vector<double>>> samples;
+std::map<uint64_t, std::map<Candidate, double>> pooled_medians(const std::vector<Measurement> &ms,
+                                                               Intent intent) {
+  std::map<uint64_t, std::map<Candidate, std::vector<double>>> samples;
   for (const Measurement &m : ms)
     if (m.intent == intent) {
-      std::vector<double> &v = samples[m.size][m.spec];
+      std::vector<double> &v = samples[m.size][m.candidate];
       v.insert(v.end(), m.samples.begin(), m.samples.end());
     }
-  std::map<uint64_t, std::map<std::string, double>> out;
-  for (auto &[size, by_spec] : samples)
-    for (auto &[spec, v] : by_spec)
-      if (!v.empty()) out[size][spec] = median(v);
+  std::map<uint64_t, std::map<Candidate, double>> out;
+  for (auto &[size, by_candidate] : samples)
+    for (auto &[candidate, v] : by_candidate)
+      if (!v.empty()) out[size][candidate] = median(v);
   return out;
 }
 
 std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent,
-                                       const std::string &spec) {
+                                       const Candidate &c) {
   std::map<uint64_t, double> out;
-  for (const auto &[size, by_spec] : pooled_medians(ms, intent))
-    if (auto it = by_spec.find(spec); it != by_spec.end()) out[size] = it->second;
+  for (const auto &[size, by_candidate] : pooled_medians(ms, intent))
+    if (auto it = by_candidate.find(c); it != by_candidate.end()) out[size] = it->second;
   return out;
 }
 
@@ -371,12 +369,13 @@ std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws) {
     gbps.clear();
   };
   for (size_t i = 0; i < ws.size(); ++i) {
-    if (i == 0 || ws[i].spec != ws[i - 1].spec) {
+    if (i == 0 || ws[i].candidate != ws[i - 1].candidate) {
       if (i > 0) close(round_boundary(std::sqrt(double(ws[i - 1].size) * double(ws[i].size))));
-      auto spec = parse_spec(ws[i].spec);
-      // Winners come from measured kernels, whose specs are canonical: anything else is a bug.
-      if (!spec) throw std::invalid_argument("dispatch_table: " + spec.error);
-      out.push_back({0, *spec, 0});
+      // Tables are chosen from kernels' measurements: anything else is a bug.
+      const Spec *kernel = ws[i].candidate.kernel();
+      if (!kernel)
+        throw std::invalid_argument("dispatch_table: not a kernel: " + ws[i].candidate.name());
+      out.push_back({0, *kernel, 0});
     }
     gbps.push_back(ws[i].gbps);
   }

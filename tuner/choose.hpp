@@ -32,8 +32,8 @@ struct ChooseOptions {
   std::set<uint64_t> partial;
 };
 
-//! Lower is simpler; ties go to the simpler kernel. Keys are canonical specs.
-using ComplexityMap = std::map<std::string, int>;
+//! Lower is simpler; ties go to the simpler kernel.
+using ComplexityMap = std::map<Candidate, int>;
 
 //! A kernel's complexity: the lines of its listing, non-temporal kernels after every temporal
 //! one (on a tie they cost the caller its cache contents for nothing).
@@ -42,7 +42,7 @@ int kernel_complexity(const Spec &s);
 //! The winner at one measured size.
 struct Winner {
   uint64_t size = 0;
-  std::string spec;
+  Candidate candidate;
   double gbps = 0;
 };
 
@@ -55,7 +55,7 @@ std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
 
 //! One measurement per (size, kernel) measured in both patterns, for winners(): its samples are
 //! the geometric means of every pair of its scattered and consecutive samples, so a kernel
-//! ranks by both patterns at once. A kernel that loses to memset (memset_spec()) in either
+//! ranks by both patterns at once. A kernel that loses to memset (memset_candidate()) in either
 //! pattern by more than options.memset_floor, or was not measured in both, is out of
 //! play at that size (kept at 0 GB/s, so it ends a run there): a class never wins one pattern
 //! by losing the other to memset. A size with no consecutive measurement at all (the tuner
@@ -99,12 +99,12 @@ disagreements(std::string_view table, Intent intent, const std::vector<uint64_t>
               const ChooseOptions &options = {});
 
 //! Median GB/s per size and kernel for `intent`, every repetition of every measurement pooled.
-std::map<uint64_t, std::map<std::string, double>> pooled_medians(const std::vector<Measurement> &ms,
-                                                                 Intent intent);
+std::map<uint64_t, std::map<Candidate, double>> pooled_medians(const std::vector<Measurement> &ms,
+                                                               Intent intent);
 
-//! Median GB/s of `spec` per size for `intent`, every repetition of every measurement pooled.
+//! Median GB/s of `c` per size for `intent`, every repetition of every measurement pooled.
 std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent,
-                                       const std::string &spec);
+                                       const Candidate &c);
 
 //! Contiguous size classes from 0 to unbounded: adjacent sizes with the same winner merged, each
 //! boundary at the geometric middle of the two measured sizes where the winner changes.

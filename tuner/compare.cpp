@@ -36,7 +36,7 @@ clearjit *open_or_throw(const std::string &path) {
 void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj, const SmallPath *small) {
   row.size = x.size;
   row.intent = x.intent;
-  if (x.spec == kTuned) {
+  if (x.candidate == kTuned) {
     row.tuned = x.gbps;
     row.tuned_cv = x.cv;
     const SmallPath &sp = small[size_t(x.intent)];
@@ -46,17 +46,17 @@ void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj, const S
                            : clearjit_kernel_for(cj, clearjit_intent(x.intent), x.size);
     return;
   }
-  if (x.spec == memset_spec()) {
+  if (x.candidate.is_memset()) {
     row.memset = x.gbps;
     row.memset_cv = x.cv;
   }
   if (row.batched) {
-    if (x.spec == "tuned per call") row.oracle = x.gbps, row.oracle_kernel = x.spec;
+    if (x.candidate == kTunedPerCall) row.oracle = x.gbps, row.oracle_kernel = x.candidate.name();
     return;
   }
   if (x.gbps > row.oracle) {
     row.oracle = x.gbps;
-    row.oracle_kernel = x.spec;
+    row.oracle_kernel = x.candidate.name();
   }
 }
 
@@ -86,23 +86,24 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
   c.opened.reset(open_or_throw(o.profile), clearjit_close);
   const clearjit *cj = c.opened.get();
   c.source = clearjit_profile_source(cj);
-  std::set<std::string> kernels;
+  std::set<Candidate> kernels;
   for (const MethodInfo &mi : methods())
     if (unsupported_reason(default_spec(mi.method), cpu).empty())
-      kernels.insert(format_spec(default_spec(mi.method)));
+      kernels.insert(default_spec(mi.method));
   // The profile's own kernels: what the tuner chose must also be measured alone.
+  const Profile &profile = opened_profile(cj);
   for (uint64_t size : o.sizes)
     for (Intent i : o.intents)
-      kernels.insert(clearjit_kernel_for(cj, clearjit_intent(i), size));
+      kernels.insert(class_for(profile.table(i), size).kernel);
   c.kernels.assign(kernels.begin(), kernels.end());
   for (Pattern p : o.patterns)
     for (uint64_t size : o.sizes)
       for (Intent i : o.intents) {
         if (p == Pattern::cached && size > cpu.l2_bytes()) continue; // the tuner's limit too
         c.jobs.push_back(in_pattern({kTuned, cj, size, i}, p));
-        for (const std::string &k : c.kernels)
-          if (p == Pattern::scattered || k == memset_spec())
-            c.jobs.push_back(in_pattern({*parse_spec(k), size, i}, p));
+        for (const Candidate &k : c.kernels)
+          if (p == Pattern::scattered || k.is_memset())
+            c.jobs.push_back(in_pattern({*k.kernel(), size, i}, p));
       }
   // Huge regions on several threads, scattered, with one thread and memset beside.
   const unsigned cpus = usable_cpus();
@@ -142,7 +143,7 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
           c.jobs.push_back(warm_job(kTuned, Call::exported, i, size, mix, nullptr, h, place));
           c.jobs.push_back(warm_job(kTunedInline, Call::inlined, i, size, mix, nullptr, h, place));
           c.jobs.push_back(
-              warm_job(memset_spec(), Call::memset, i, size, mix, nullptr, nullptr, place));
+              warm_job(memset_candidate(), Call::memset, i, size, mix, nullptr, nullptr, place));
         }
       }
   }
@@ -181,15 +182,15 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   using Key = std::tuple<bool, Pattern, Intent, uint64_t>;
   std::map<Key, std::vector<Measurement>> by_row;
   std::map<std::tuple<Intent, Mix, uint64_t>, WarmRow> warm;
-  // ns per call of each placement, per (case, label): geometric means below
-  std::map<std::pair<std::tuple<Intent, Mix, uint64_t>, std::string>, std::vector<double>> warm_ns;
+  // ns per call of each placement, per (case, candidate): geometric means below
+  std::map<std::pair<std::tuple<Intent, Mix, uint64_t>, Candidate>, std::vector<double>> warm_ns;
   for (const Measurement &x : r.measurements) {
     if (x.warm) {
       WarmRow &w = warm[{x.intent, x.mix, x.size}];
       w.intent = x.intent;
       w.mix = x.mix;
       w.size = x.size;
-      if (x.ns > 0) warm_ns[{{x.intent, x.mix, x.size}, x.spec}].push_back(x.ns);
+      if (x.ns > 0) warm_ns[{{x.intent, x.mix, x.size}, x.candidate}].push_back(x.ns);
       continue;
     }
     // The batch section's per-call rows join the main tables only where those were asked for.
@@ -203,20 +204,20 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   }
   std::map<Key, CompareRow> rows;
   for (const auto &[key, xs] : by_row) {
-    // One pooled measurement per spec; in a batched row the tuned one is the batched one.
-    std::map<std::string, Measurement> pooled;
+    // One pooled measurement per candidate; in a batched row the tuned one is the batched one.
+    std::map<Candidate, Measurement> pooled;
     for (const Measurement &x : xs) {
       // In a batch row the per-call dispatcher stands where the fastest kernel does elsewhere.
-      const bool per_call = std::get<0>(key) && x.spec == kTuned && !x.batched;
-      const std::string name = per_call ? "tuned per call" : x.spec;
-      Measurement &m = pooled[name];
+      const bool per_call = std::get<0>(key) && x.candidate == kTuned && !x.batched;
+      const Candidate &as = per_call ? kTunedPerCall : x.candidate;
+      Measurement &m = pooled[as];
       pool_into(m, x);
-      m.spec = name;
+      m.candidate = as;
     }
     CompareRow &row = rows[key];
     row.batched = std::get<0>(key);
     row.pattern = std::get<1>(key);
-    for (auto &[spec, x] : pooled) {
+    for (auto &[candidate, x] : pooled) {
       summarize(x);
       fill_row(row, x, c.opened.get(), small);
     }
@@ -233,11 +234,11 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
       p.intent = x.intent;
       p.size = x.size;
       p.tuned_threads = clearjit_threads_for(c.opened.get(), clearjit_intent(x.intent), x.size);
-      (x.spec == kParallelOne     ? p.one
-       : x.spec == kParallelTuned ? p.tuned
-       : x.spec == kParallelAll   ? p.all
-                                  : p.memset) = x.gbps;
-      if (x.spec == kParallelAll) p.all_threads = x.threads;
+      (x.candidate == kParallelOne     ? p.one
+       : x.candidate == kParallelTuned ? p.tuned
+       : x.candidate == kParallelAll   ? p.all
+                                       : p.memset) = x.gbps;
+      if (x.candidate == kParallelAll) p.all_threads = x.threads;
       r.measurements.push_back(x);
     }
     for (auto &[key, p] : parallel)
@@ -479,7 +480,7 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
     << ", \"stream\": " << json_string(r.small_stream) << "},\n  \"measurements\": [\n";
   for (size_t i = 0; i < r.measurements.size(); ++i) {
     const Measurement &m = r.measurements[i];
-    j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
+    j << "    {\"kernel\": " << json_string(m.candidate.name()) << ", \"size\": " << m.size
       << ", \"intent\": " << json_string(intent_name(m.intent))
       << ", \"pattern\": " << json_string(pattern_name(m.pattern))
       << ", \"batched\": " << (m.batched ? "true" : "false")

@@ -39,10 +39,12 @@ std::vector<uint64_t> default_warm_sizes();
 //! MiB, 1 GiB.
 std::vector<uint64_t> default_compare_sizes();
 
-//! The name the dispatcher's measurements carry ("tuned").
-inline constexpr const char *kTuned = "tuned";
+//! The dispatcher's measurements ("tuned").
+inline const Candidate kTuned = Candidate::labelled("tuned");
 //! The dispatcher called the header-inline way (cj->clear).
-inline constexpr const char *kTunedInline = "tuned-inline";
+inline const Candidate kTunedInline = Candidate::labelled("tuned-inline");
+//! A batch row's dispatcher per call, where other rows have their fastest kernel.
+inline const Candidate kTunedPerCall = Candidate::labelled("tuned per call");
 
 //! Everything `clearjit bench` measures: for each size and intent, the dispatcher (through
 //! clearjit_clear / clearjit_clear_stream, as an application calls it), memset (libc) and every
@@ -54,8 +56,8 @@ struct Comparison {
   std::vector<std::shared_ptr<clearjit>> placements;
   std::string source; //!< where the profile came from
   std::vector<Job> jobs;
-  std::vector<Job> parallel_jobs;   //!< measured in their own run (kParallelRepetitions)
-  std::vector<std::string> kernels; //!< candidate specs, canonical
+  std::vector<Job> parallel_jobs; //!< measured in their own run (kParallelRepetitions)
+  std::vector<Candidate> kernels; //!< each runnable method's default and the profile's
 };
 //! Opens the profile (throws std::runtime_error with the reason) and builds the job list.
 Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu);
@@ -71,9 +73,9 @@ struct CompareRow {
 };
 
 //! clearjit_clear_parallel with threads == 1, 0 (the profile's count) and every usable CPU.
-inline constexpr const char *kParallelOne = "parallel 1 thread";
-inline constexpr const char *kParallelTuned = "parallel tuned";
-inline constexpr const char *kParallelAll = "parallel all CPUs";
+inline const Candidate kParallelOne = Candidate::labelled("parallel 1 thread");
+inline const Candidate kParallelTuned = Candidate::labelled("parallel tuned");
+inline const Candidate kParallelAll = Candidate::labelled("parallel all CPUs");
 //! The parallel rows' own run: a clear of 1 GiB takes ~11 ms, one iteration per repetition at
 //! bench's 10 ms, and two identical single-thread calls then measured 0.89x apart (Zen 5,
 //! docs/results/amd-family26-model2/bench-parallel-noisy.txt); more repetitions of longer.

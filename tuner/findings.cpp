@@ -95,13 +95,12 @@ std::vector<Job> Studies::fence_jobs() const {
 // quarter of the L3 up.
 Studies::Sweep Studies::no_allocate_sweep(const std::vector<Measurement> &all) const {
   Sweep sw;
-  const std::string stosb = format_spec(default_spec(Method::stosb)),
-                    ref = format_spec(temporal_reference(cpu_));
+  const Candidate stosb = default_spec(Method::stosb), ref = temporal_reference(cpu_);
   for (const Measurement &m : all) {
     if (m.intent != Intent::stream || m.size < l3_ / 4 || !plain(m)) continue;
-    if (m.spec == stosb)
+    if (m.candidate == stosb)
       sw.stosb.push_back(m);
-    else if (m.spec == ref)
+    else if (m.candidate == ref)
       sw.temporal.push_back(m);
   }
   return sw;
@@ -130,7 +129,7 @@ Findings Studies::findings(const std::vector<Measurement> &all, const std::vecto
     if (plain(m)) plain_ones.push_back(m);
 
   Findings f;
-  f.no_allocate_reference = format_spec(temporal_reference(cpu_));
+  f.no_allocate_reference = temporal_reference(cpu_);
   Sweep sw = no_allocate_sweep(all);
   f.stosb_no_allocate = find_no_allocate(sw.stosb, sw.temporal);
   if (sw.stosb.empty())
@@ -145,7 +144,7 @@ Findings Studies::findings(const std::vector<Measurement> &all, const std::vecto
     for (uint64_t chunk : kStudyChunks) {
       Spec s = default_spec(method);
       s.chunk = chunk;
-      auto g = pooled_gbps(plain_ones, Intent::stream, format_spec(s));
+      auto g = pooled_gbps(plain_ones, Intent::stream, s);
       if (auto it = g.find(max_size_); it != g.end()) c.gbps[chunk] = it->second;
     }
     c.smallest_90 = smallest_good_chunk(c.gbps);
@@ -155,8 +154,8 @@ Findings Studies::findings(const std::vector<Measurement> &all, const std::vecto
   FenceStudy fs;
   fs.at_end = format_spec(fence_at_end());
   fs.per_chunk = format_spec(fenced_per_chunk(fence_at_end()));
-  auto per_chunk = pooled_gbps(plain_ones, Intent::stream, fs.per_chunk),
-       at_end = pooled_gbps(plain_ones, Intent::stream, fs.at_end);
+  auto per_chunk = pooled_gbps(plain_ones, Intent::stream, fenced_per_chunk(fence_at_end())),
+       at_end = pooled_gbps(plain_ones, Intent::stream, fence_at_end());
   for (uint64_t size : fence_sizes())
     if (per_chunk.count(size) && at_end.count(size))
       fs.gbps[size] = {per_chunk[size], at_end[size]};

@@ -28,7 +28,7 @@ struct FenceStudy {
 
 struct Findings {
   NoAllocate stosb_no_allocate;
-  std::string no_allocate_reference; //!< the temporal kernel stosb was compared with
+  Spec no_allocate_reference; //!< the temporal kernel stosb was compared with
   std::vector<ChunkStudy> chunks;
   std::optional<FenceStudy> fence;
   std::optional<uint64_t> nontemporal_reuse, nontemporal_stream;

@@ -110,9 +110,9 @@ std::string_view mix_name(Mix m) {
   return "?";
 }
 
-Job warm_job(std::string label, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
+Job warm_job(Candidate candidate, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
              const clearjit *cj, int place) {
-  Job j(std::move(label), fn, size, i);
+  Job j(std::move(candidate), fn, size, i);
   j.cj = cj;
   j.warm = true;
   j.mix = mix;
@@ -121,8 +121,9 @@ Job warm_job(std::string label, Call call, Intent i, uint64_t size, Mix mix, Cle
   return j;
 }
 
-Job parallel_job(std::string label, const clearjit *cj, uint64_t size, Intent i, unsigned threads) {
-  Job j(std::move(label), cj, size, i);
+Job parallel_job(Candidate candidate, const clearjit *cj, uint64_t size, Intent i,
+                 unsigned threads) {
+  Job j(std::move(candidate), cj, size, i);
   j.parallel = true;
   j.threads = threads;
   return j;
@@ -398,9 +399,12 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
       register_warm(j, i, o, progress);
       continue;
     }
-    Spec measured = j.spec;
-    if (j.batched) measured.fence = Fence::none; // the batch fences, not each clear
-    ClearFn fn = j.fn ? j.fn : j.cj ? nullptr : impl_->kernel(measured);
+    ClearFn fn = j.fn;
+    if (!fn && !j.cj) {
+      Spec measured = *j.candidate.kernel();
+      if (j.batched) measured.fence = Fence::none; // the batch fences, not each clear
+      fn = impl_->kernel(measured);
+    }
     const clearjit *cj = j.cj;
     const bool parallel = j.parallel;
     const unsigned threads = j.threads;
@@ -413,8 +417,8 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
     const bool reuse = j.intent == Intent::reuse, batched = j.batched;
     const uint64_t pieces = batch_pieces(size);
     const double rep_estimate = estimate_seconds({j}, o) / o.repetitions;
-    std::string name = (j.name.empty() ? format_spec(j.spec) : j.name) + "/" +
-                       std::to_string(size) + "/" + std::string(intent_name(j.intent)) + "/" +
+    std::string name = j.candidate.name() + "/" + std::to_string(size) + "/" +
+                       std::string(intent_name(j.intent)) + "/" +
                        std::string(pattern_name(j.pattern)) + (batched ? "/batched" : "") + "#" +
                        std::to_string(i);
     const double min_time = o.min_time;
@@ -475,16 +479,16 @@ void Bench::register_warm(const Job &j, size_t index, const MeasureOptions &o, P
   uint8_t *buf = impl_->warm_buf;
   const bool reuse = j.intent == Intent::reuse;
   const double rep = estimate_seconds({j}, o) / o.repetitions;
-  std::string name = (j.name.empty() ? format_spec(j.spec) : j.name) + "/warm/" +
-                     std::string(mix_name(j.mix)) + "/" + std::to_string(j.size) + "/" +
-                     std::string(intent_name(j.intent)) + "#" + std::to_string(index);
+  std::string name = j.candidate.name() + "/warm/" + std::string(mix_name(j.mix)) + "/" +
+                     std::to_string(j.size) + "/" + std::string(intent_name(j.intent)) + "#" +
+                     std::to_string(index);
   const clearjit *cj = j.cj;
   const void *const *slot = nullptr;
   uint64_t arg = kClearFnArg;
   switch (j.call) {
   case Call::kernel:
     impl_->fn_slots.push_back(std::make_unique<const void *>(
-        reinterpret_cast<const void *>(j.fn ? j.fn : impl_->kernel(j.spec))));
+        reinterpret_cast<const void *>(j.fn ? j.fn : impl_->kernel(*j.candidate.kernel()))));
     slot = impl_->fn_slots.back().get();
     break;
   case Call::exported:
@@ -510,7 +514,7 @@ void Bench::register_warm(const Job &j, size_t index, const MeasureOptions &o, P
 std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
   std::vector<Measurement> out(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
-    out[i] = Measurement{jobs[i].name.empty() ? format_spec(jobs[i].spec) : jobs[i].name,
+    out[i] = Measurement{jobs[i].candidate,
                          jobs[i].size,
                          jobs[i].intent,
                          {},

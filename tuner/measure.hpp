@@ -2,6 +2,7 @@
 // choose.hpp's job, on the Measurements this returns.
 #pragma once
 
+#include "candidate.hpp"
 #include "codegen.hpp"
 #include "profile.hpp"
 #include "spec.hpp"
@@ -64,24 +65,27 @@ std::vector<WarmCall> warm_calls(Mix mix, uint64_t size, unsigned draw = 0);
 
 //! How a warm job calls: what an application does.
 enum class Call : uint8_t {
-  kernel,   //!< Job::fn or the kernel of Job::spec
+  kernel,   //!< Job::fn or the kernel of Job::candidate
   exported, //!< clearjit_clear / clearjit_clear_stream (the exported functions)
   inlined,  //!< cj->clear / cj->clear_stream (the header-inline form: one load, one call)
   memset,   //!< memset(dst, 0, n) through a function pointer the compiler cannot see through
 };
 
-//! One (kernel, size, intent, pattern) to measure.
+//! One (candidate, size, intent, pattern) to measure.
 struct Job {
   Job() = default;
-  Job(const Spec &s, uint64_t bytes, Intent i) : spec(s), size(bytes), intent(i) {}
-  Job(std::string label, ClearFn f, uint64_t bytes, Intent i)
-      : size(bytes), intent(i), fn(f), name(std::move(label)) {}
+  //! The kernel of `s`, compiled by the Bench.
+  Job(const Spec &s, uint64_t bytes, Intent i) : candidate(s), size(bytes), intent(i) {}
+  //! `f`, measured as `c` (a small path's dispatcher, ...).
+  Job(Candidate c, ClearFn f, uint64_t bytes, Intent i)
+      : candidate(std::move(c)), size(bytes), intent(i), fn(f) {}
   //! A profile's dispatcher, called as an application calls it: clearjit_clear (reuse) or
   //! clearjit_clear_stream (stream), directly from the timing loop.
-  Job(std::string label, const clearjit *opened, uint64_t bytes, Intent i)
-      : size(bytes), intent(i), cj(opened), name(std::move(label)) {}
+  Job(Candidate c, const clearjit *opened, uint64_t bytes, Intent i)
+      : candidate(std::move(c)), size(bytes), intent(i), cj(opened) {}
 
-  Spec spec;
+  //! What is measured, and what the Measurement is of. Without `fn` or `cj`, a kernel's Spec.
+  Candidate candidate;
   uint64_t size = 0;
   Intent intent = Intent::reuse;
   Pattern pattern = Pattern::scattered;
@@ -89,10 +93,9 @@ struct Job {
   //! batch_pieces(size) clears (a dispatcher: through clearjit_batch_*).
   bool batched = false;
   //! Set to measure something that is not a single kernel (a dispatcher): `fn` is called
-  //! instead and `name` labels the Measurement.
+  //! instead of the candidate's kernel.
   ClearFn fn = nullptr;
   const clearjit *cj = nullptr;
-  std::string name;
   //! Warm: the destination is in L1 (one 8 KiB buffer, random 64-byte lines, offsets 0..63
   //! within the line), sizes by `mix`; measured in ns per call. Reuse reads the first and last
   //! byte back after each clear (store forwarding), stream does not.
@@ -110,12 +113,12 @@ struct Job {
 };
 
 //! A warm job: `call` through `fn`/`cj` (as the Call says) at a fixed `size` or a mix.
-Job warm_job(std::string label, Call call, Intent i, uint64_t size, Mix mix = Mix::fixed,
+Job warm_job(Candidate candidate, Call call, Intent i, uint64_t size, Mix mix = Mix::fixed,
              ClearFn fn = nullptr, const clearjit *cj = nullptr, int place = 0);
 
 //! The result of one Job: GB/s per repetition, their median and coefficient of variation.
 struct Measurement {
-  std::string spec; //!< canonical
+  Candidate candidate; //!< Job::candidate
   uint64_t size = 0;
   Intent intent = Intent::reuse;
   std::vector<double> samples; //!< GB/s (1e9 bytes per second) of each repetition; warm: ns
@@ -131,7 +134,8 @@ struct Measurement {
 };
 
 //! A clearjit_clear_parallel job on `cj` with `threads` threads (0: the profile's choice).
-Job parallel_job(std::string label, const clearjit *cj, uint64_t size, Intent i, unsigned threads);
+Job parallel_job(Candidate candidate, const clearjit *cj, uint64_t size, Intent i,
+                 unsigned threads);
 
 //! Scattered, one fence per clear: what the tuner's grid, variants and studies measure.
 inline bool plain(const Measurement &m) { return m.pattern == Pattern::scattered && !m.batched; }

@@ -86,7 +86,7 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
     << ",\n  \"seconds\": " << num(r.seconds) << ",\n  \"measurements\": [\n";
   for (size_t i = 0; i < r.measurements.size(); ++i) {
     const Measurement &m = r.measurements[i];
-    j << "    {\"kernel\": " << json_string(m.spec) << ", \"size\": " << m.size
+    j << "    {\"kernel\": " << json_string(m.candidate.name()) << ", \"size\": " << m.size
       << ", \"intent\": " << json_string(std::string(intent_name(m.intent)))
       << ", \"pattern\": " << json_string(std::string(pattern_name(m.pattern)))
       << ", \"batched\": " << (m.batched ? "true" : "false")
@@ -148,7 +148,7 @@ std::string summary_text(const TuneResult &r) {
   s << "\nfindings\n  stosb_no_allocate: "
     << (f.stosb_no_allocate.size
             ? human_bytes(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason +
-                  ", against " + f.no_allocate_reference + ")"
+                  ", against " + format_spec(f.no_allocate_reference) + ")"
             : "none: " + f.stosb_no_allocate.reason)
     << "\n";
   s << "  nontemporal_reuse: "

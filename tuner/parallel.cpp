@@ -20,8 +20,8 @@ constexpr uint64_t kFirstSize = 2u << 20, kLastSize = 1ull << 30;
 // (reuse) measured 22.1 and 32.9 GB/s in one quick tune here (Zen 5, docs/design/parallel.md).
 constexpr int kFewestRepetitions = 7;
 
-std::string label(unsigned threads) {
-  return "clearjit_clear_parallel threads=" + std::to_string(threads);
+Candidate label(unsigned threads) {
+  return Candidate::labelled("clearjit_clear_parallel threads=" + std::to_string(threads));
 }
 
 } // namespace
@@ -125,7 +125,7 @@ double parallel_gbps(const ParallelStudy &s, Intent intent, uint64_t size, unsig
   std::vector<double> v;
   for (const Measurement &m : s.measurements)
     if (m.intent == intent && m.size == size && m.threads == threads &&
-        (threads || m.spec == memset_spec()))
+        (threads || m.candidate.is_memset()))
       v.insert(v.end(), m.samples.begin(), m.samples.end());
   return median(v);
 }

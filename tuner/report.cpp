@@ -34,17 +34,17 @@ using Curve = std::map<uint64_t, double>; // size -> GB/s
 
 // Repeated measurements of one point are pooled into one median, as choose.cpp does. The
 // charts show scattered destinations, one fence per clear: what every kernel was measured in.
-std::map<std::tuple<Intent, std::string, uint64_t>, double>
+std::map<std::tuple<Intent, Candidate, uint64_t>, double>
 pooled(const std::vector<Measurement> &ms) {
-  std::map<std::tuple<Intent, std::string, uint64_t>, Measurement> pool;
+  std::map<std::tuple<Intent, Candidate, uint64_t>, Measurement> pool;
   for (const Measurement &m : ms) {
     if (m.pattern != Pattern::scattered || m.batched) continue;
-    Measurement &p = pool[{m.intent, m.spec, m.size}];
+    Measurement &p = pool[{m.intent, m.candidate, m.size}];
     p.samples.insert(p.samples.end(), m.samples.begin(), m.samples.end());
     if (m.samples.empty()) // a result without samples (e.g. from JSON) keeps its median
       p.samples.push_back(m.gbps);
   }
-  std::map<std::tuple<Intent, std::string, uint64_t>, double> out;
+  std::map<std::tuple<Intent, Candidate, uint64_t>, double> out;
   for (auto &[key, m] : pool) {
     summarize(m);
     out[key] = m.gbps;
@@ -323,21 +323,20 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
 
   for (Intent intent : kIntents) {
     const auto &table = intent == Intent::reuse ? r.reuse : r.stream;
-    auto at = [&](const std::string &spec, uint64_t size) -> std::optional<double> {
-      auto it = gbps.find({intent, spec, size});
+    auto at = [&](const Candidate &c, uint64_t size) -> std::optional<double> {
+      auto it = gbps.find({intent, c, size});
       return it == gbps.end() ? std::nullopt : std::optional(it->second);
     };
     Curve memset; // scattered, as the other curves
     for (auto &[key, g] : gbps)
-      if (std::get<0>(key) == intent && std::get<1>(key) == memset_spec())
-        memset[std::get<2>(key)] = g;
+      if (std::get<0>(key) == intent && std::get<1>(key).is_memset()) memset[std::get<2>(key)] = g;
 
     // One line per method: its best spec at each size, so the variants do not clutter the chart.
     std::map<Method, Curve> family;
     Curve envelope;
     for (auto &[key, g] : gbps) {
-      auto &[i, spec, size] = key;
-      auto s = parse_spec(spec);
+      auto &[i, candidate, size] = key;
+      const Spec *s = candidate.kernel();
       if (i != intent || !s || s->method == Method::libc) continue;
       double &best = family[s->method][size];
       best = std::max(best, g);
@@ -345,7 +344,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     for (auto &[key, g] : gbps)
       if (std::get<0>(key) == intent && !table.empty()) {
         uint64_t size = std::get<2>(key);
-        if (auto k = at(format_spec(class_for(table, size).kernel), size)) envelope[size] = *k;
+        if (auto k = at(class_for(table, size).kernel, size)) envelope[size] = *k;
       }
 
     Chart c;
@@ -386,7 +385,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       std::vector<double> vs_memset;
       for (auto [size, m] : memset)
         if (size >= lower && (!sc.below || size < sc.below) && m > 0)
-          if (auto k = at(spec, size)) vs_memset.push_back(*k / m);
+          if (auto k = at(sc.kernel, size)) vs_memset.push_back(*k / m);
       std::string gain = "&ndash;";
       if (!vs_memset.empty()) {
         double x = geomean(vs_memset);
@@ -430,15 +429,15 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       const SmallCold cold = small_cold(r.small->measurements, i);
       std::ostringstream rows;
       for (const SmallInfo &s : small_strategies()) {
-        const std::string label = small_label({s.strategy, 256});
-        const auto ratios = ratios_to_memset(stage1, i, label);
+        const Candidate candidate = SmallPath{s.strategy, 256};
+        const auto ratios = ratios_to_memset(stage1, i, candidate);
         if (ratios.empty()) continue; // not run on this CPU
         auto mix = [&](Mix m) -> std::optional<double> {
           auto it = ratios.find({int(m), 0});
           if (it == ratios.end()) return std::nullopt;
           return it->second;
         };
-        const auto out = cold.out.find(label);
+        const auto out = cold.out.find(candidate);
         rows << "<tr" << (s.strategy == chosen.strategy ? " class=\"pick\"" : "") << "><td><code>"
              << s.name << "</code></td>" << cell(worst_band(ratios)) << cell(mix(Mix::log_uniform))
              << cell(mix(Mix::objects)) << "<td>"
@@ -570,7 +569,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
   const NoAllocate &na = f.stosb_no_allocate;
   if (na.size)
     h << "<strong>" << esc(human_bytes(*na.size)) << "</strong> &mdash; " << esc(na.reason)
-      << " <span class=\"muted\">(against <code>" << esc(f.no_allocate_reference)
+      << " <span class=\"muted\">(against <code>" << esc(format_spec(f.no_allocate_reference))
       << "</code>, stream)</span>";
   else
     h << "none &mdash; " << esc(na.reason);
@@ -587,21 +586,20 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
   const uint64_t l3 = cpu.l3_bytes();
   Curve stosb, reference;
   for (auto &[key, g] : gbps) {
-    auto &[i, spec, size] = key;
+    auto &[i, candidate, size] = key;
     if (i == Intent::stream && size >= l3 / 4) {
-      if (spec == "stosb")
+      if (candidate == default_spec(Method::stosb))
         stosb[size] = g;
-      else if (spec == f.no_allocate_reference)
+      else if (candidate == f.no_allocate_reference)
         reference[size] = g;
     }
   }
   if (stosb.size() >= 2 && reference.size() >= 2) {
-    auto ref = parse_spec(f.no_allocate_reference);
-    const char *ref_colour = ref ? method_colour(ref->method) : "#2ca02c";
     Chart c;
     c.height = 340;
-    c.series.push_back(
-        {.name = f.no_allocate_reference, .colour = ref_colour, .points = reference});
+    c.series.push_back({.name = format_spec(f.no_allocate_reference),
+                        .colour = method_colour(f.no_allocate_reference.method),
+                        .points = reference});
     c.series.push_back({.name = "stosb", .colour = method_colour(Method::stosb), .points = stosb});
     c.markers = caches_marks;
     if (na.size) c.markers.push_back({*na.size, "step " + human_bytes(*na.size), true});

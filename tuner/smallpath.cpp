@@ -19,16 +19,15 @@ constexpr Mix kMixes[] = {Mix::log_uniform, Mix::objects};
 
 using Case = std::pair<int, uint64_t>; // (mix, size): size 0 for a mix
 
-//! ns per call of `label` in each case: the fixed sizes listed and, with `mixes`, both mixes
+//! ns per call of `c` in each case: the fixed sizes listed and, with `mixes`, both mixes
 //! (repeated measurements of a case, one per code place, averaged geometrically). Empty when
 //! any case is missing.
-std::map<Case, double> cases(const std::vector<Measurement> &ms, Intent intent,
-                             const std::string &label, const std::vector<uint64_t> &sizes,
-                             bool mixes) {
+std::map<Case, double> cases(const std::vector<Measurement> &ms, Intent intent, const Candidate &c,
+                             const std::vector<uint64_t> &sizes, bool mixes) {
   std::set<uint64_t> fixed(sizes.begin(), sizes.end());
   std::map<Case, std::vector<double>> ns;
   for (const Measurement &m : ms) {
-    if (m.spec != label || m.intent != intent || !m.warm || m.ns <= 0) continue;
+    if (m.candidate != c || m.intent != intent || !m.warm || m.ns <= 0) continue;
     if (m.mix == Mix::fixed ? !fixed.count(m.size) : !mixes) continue;
     ns[{int(m.mix), m.size}].push_back(m.ns);
   }
@@ -39,26 +38,26 @@ std::map<Case, double> cases(const std::vector<Measurement> &ms, Intent intent,
   return out;
 }
 
-//! The geometric mean of `label`'s ns per call over the sizes; 0 when any is missing.
-double score(const std::vector<Measurement> &ms, Intent intent, const std::string &label,
+//! The geometric mean of `c`'s ns per call over the sizes; 0 when any is missing.
+double score(const std::vector<Measurement> &ms, Intent intent, const Candidate &c,
              const std::vector<uint64_t> &sizes) {
   std::vector<double> v;
-  for (const auto &[key, ns] : cases(ms, intent, label, sizes, false))
+  for (const auto &[key, ns] : cases(ms, intent, c, sizes, false))
     v.push_back(ns);
   return v.empty() ? 0 : geomean(v);
 }
 
 } // namespace
 
-std::map<std::pair<int, uint64_t>, double>
-ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::string &label) {
-  const auto mine = cases(ms, intent, label, small_strategy_sizes(), true);
-  const auto memset = cases(ms, intent, memset_spec(), small_strategy_sizes(), true);
+std::map<std::pair<int, uint64_t>, double> ratios_to_memset(const std::vector<Measurement> &ms,
+                                                            Intent intent, const Candidate &c) {
+  const auto mine = cases(ms, intent, c, small_strategy_sizes(), true);
+  const auto memset = cases(ms, intent, memset_candidate(), small_strategy_sizes(), true);
   std::map<Case, double> out;
   if (mine.empty() || memset.empty()) return out;
   for (const auto &[key, ns] : mine) {
     auto m = memset.find(key);
-    if (m == memset.end()) return {}; // not the same cases: no ratio for this label
+    if (m == memset.end()) return {}; // not the same cases: no ratio for this candidate
     out[key] = ns / m->second;
   }
   return out;
@@ -85,8 +84,8 @@ double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios) {
 }
 
 double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
-                             const std::string &label) {
-  return worst_band(ratios_to_memset(ms, intent, label));
+                             const Candidate &c) {
+  return worst_band(ratios_to_memset(ms, intent, c));
 }
 
 namespace {
@@ -97,17 +96,13 @@ std::string padded(const std::string &s, int width) {
   return b;
 }
 
-// What the study's table heads a label's column with: memset's word, a strategy without "small:".
-std::string column_name(const std::string &label) {
-  if (label == memset_spec()) return "memset";
-  return label.substr(label.rfind("small:", 0) == 0 ? 6 : 0);
+// What the study's table calls a candidate: memset's word, a small path without "small:".
+std::string column_name(const Candidate &c) {
+  if (c.is_memset()) return "memset";
+  return c.small() ? small_path_name(*c.small()) : c.name();
 }
 
 } // namespace
-
-std::string small_label(const SmallPath &p) {
-  return "small:" + std::string(info(p.strategy).name) + ":" + std::to_string(p.max);
-}
 
 std::vector<uint64_t> small_strategy_sizes() {
   return {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 65, 96, 128, 160, 200, 256};
@@ -121,23 +116,23 @@ std::vector<uint64_t> small_cold_sizes() { return {8, 32, 64, 256}; }
 
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   SmallCold c;
-  std::map<std::string, std::map<std::pair<Pattern, uint64_t>, std::vector<double>>> samples;
+  std::map<Candidate, std::map<std::pair<Pattern, uint64_t>, std::vector<double>>> samples;
   for (const Measurement &m : ms)
     if (!m.warm && m.intent == intent && m.pattern != Pattern::cached && m.gbps > 0) {
       const double ns = double(m.size) / m.gbps;
-      samples[m.spec][{m.pattern, m.size}].push_back(ns);
-      if (m.pattern == Pattern::consecutive) c.rounds[m.spec][m.size].push_back(ns);
+      samples[m.candidate][{m.pattern, m.size}].push_back(ns);
+      if (m.pattern == Pattern::consecutive) c.rounds[m.candidate][m.size].push_back(ns);
     }
-  for (const auto &[label, by_point] : samples)
+  for (const auto &[candidate, by_point] : samples)
     for (const auto &[point, ns] : by_point)
-      c.measured[label][point] = median(ns);
+      c.measured[candidate][point] = median(ns);
   // Only consecutive points decide: scattered ones are shown, but at the study's repetitions one
   // point can be 2.4x its neighbours (docs/results/amd-family26-model2/small-cold-scattered.txt).
   // The reference at each size is memset's median over its measurements; a strategy is out
   // where every one of at least two measurements loses by kColdBand.
-  const auto memset = c.rounds.find(memset_spec());
-  for (const auto &[label, by_size] : c.rounds) {
-    if (label == memset_spec() || memset == c.rounds.end()) continue;
+  const auto memset = c.rounds.find(memset_candidate());
+  for (const auto &[candidate, by_size] : c.rounds) {
+    if (candidate.is_memset() || memset == c.rounds.end()) continue;
     std::vector<double> ratios;
     double worst = 0;
     for (const auto &[size, rounds] : by_size) {
@@ -145,17 +140,17 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
       if (ref == memset->second.end()) continue;
       const double reference = median(ref->second);
       ratios.push_back(median(rounds) / reference);
-      if (rounds.back() > kColdBand * reference) c.suspects.push_back({label, size});
+      if (rounds.back() > kColdBand * reference) c.suspects.push_back({candidate, size});
       const double best = *std::min_element(rounds.begin(), rounds.end());
       if (rounds.size() < 2 || best <= kColdBand * reference || best / reference <= worst) continue;
       worst = best / reference;
       std::string times;
       for (double t : rounds)
         times += (times.empty() ? "" : ", ") + fmt("%.2f", t);
-      c.out[label] =
+      c.out[candidate] =
           human_bytes(size) + ": " + times + " ns against memset's " + fmt("%.2f", reference);
     }
-    if (!ratios.empty()) c.ratio[label] = geomean(ratios);
+    if (!ratios.empty()) c.ratio[candidate] = geomean(ratios);
   }
   return c;
 }
@@ -165,11 +160,10 @@ std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent int
   std::vector<std::pair<double, SmallPath>> scored;
   for (const SmallInfo &s : small_strategies()) {
     const SmallPath p{s.strategy, 256};
-    const std::string label = small_label(p);
-    if (cold.out.count(label)) continue;
-    const double warm = worst_ratio_to_memset(ms, intent, label);
+    if (cold.out.count(p)) continue;
+    const double warm = worst_ratio_to_memset(ms, intent, p);
     if (warm <= 0) continue;
-    auto c = cold.ratio.find(label);
+    auto c = cold.ratio.find(p);
     const double score = c == cold.ratio.end()
                              ? warm
                              : std::pow(warm, 1 - kColdWeight) * std::pow(c->second, kColdWeight);
@@ -193,7 +187,7 @@ SmallPath choose_small_max(const std::vector<Measurement> &ms, Intent intent, Sm
   double best_max = 0;
   for (unsigned max : kSmallMaxes) {
     if (max < kSmallTunedFrom) continue;
-    double v = score(ms, intent, small_label({chosen.strategy, max}), small_max_sizes());
+    double v = score(ms, intent, SmallPath{chosen.strategy, max}, small_max_sizes());
     if (v > 0 && (best_max == 0 || v < best_max)) best_max = v, chosen.max = max;
   }
   return chosen;
@@ -210,9 +204,9 @@ namespace {
 template <class Code>
 std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chosen[2], Code code) {
   std::vector<Job> jobs;
-  auto add = [&](std::string label, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
+  auto add = [&](const Candidate &c, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
                  int place) {
-    jobs.push_back(warm_job(label, call, i, size, mix, fn, nullptr, place));
+    jobs.push_back(warm_job(c, call, i, size, mix, fn, nullptr, place));
   };
   const std::vector<uint64_t> sizes = stage == 1 ? small_strategy_sizes() : small_max_sizes();
   for (Intent i : kIntents) {
@@ -227,10 +221,10 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
     }
     for (int copy = 0; copy < kSmallPlacements; ++copy) {
       for (uint64_t size : sizes)
-        add(memset_spec(), Call::memset, i, size, Mix::fixed, nullptr, copy);
+        add(memset_candidate(), Call::memset, i, size, Mix::fixed, nullptr, copy);
       if (stage == 1)
         for (Mix mix : kMixes)
-          add(memset_spec(), Call::memset, i, 0, mix, nullptr, copy);
+          add(memset_candidate(), Call::memset, i, 0, mix, nullptr, copy);
     }
     if (stage == 1) // memset cold too: the cold veto's reference
       for (Pattern pattern : kPatterns)
@@ -239,15 +233,15 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
     for (const SmallPath &p : candidates) {
       for (int copy = 0; copy < kSmallPlacements; ++copy) {
         for (uint64_t size : sizes)
-          add(small_label(p), Call::kernel, i, size, Mix::fixed, code(i, p, copy), copy);
+          add(p, Call::kernel, i, size, Mix::fixed, code(i, p, copy), copy);
         if (stage == 1)
           for (Mix mix : kMixes)
-            add(small_label(p), Call::kernel, i, 0, mix, code(i, p, copy), copy);
+            add(p, Call::kernel, i, 0, mix, code(i, p, copy), copy);
       }
       if (stage == 1)
         for (Pattern pattern : kPatterns)
           for (uint64_t size : small_cold_sizes())
-            jobs.push_back(in_pattern(Job(small_label(p), code(i, p, 0), size, i), pattern));
+            jobs.push_back(in_pattern(Job(p, code(i, p, 0), size, i), pattern));
     }
   }
   return jobs;
@@ -272,8 +266,8 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
     if (!code) {
       auto g =
           generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, profile.table(i), p, cpu); },
-                   small_label(p));
-      if (!g) throw std::runtime_error(small_label(p) + ": " + g.error);
+                   Candidate(p).name());
+      if (!g) throw std::runtime_error(Candidate(p).name() + ": " + g.error);
       code = std::move(*g.value);
     }
     return code->fn;
@@ -290,11 +284,9 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
   std::vector<Job> again;
   std::set<std::pair<Intent, uint64_t>> memset_again;
   for (Intent i : kIntents)
-    for (const auto &[label, size] : small_cold(out.measurements, i).suspects) {
-      for (const SmallInfo &s : small_strategies())
-        if (small_label({s.strategy, 256}) == label)
-          again.push_back(in_pattern(Job(label, dispatcher(i, {s.strategy, 256}, 0), size, i),
-                                     Pattern::consecutive));
+    for (const auto &[suspect, size] : small_cold(out.measurements, i).suspects) {
+      if (const SmallPath *p = suspect.small())
+        again.push_back(in_pattern(Job(*p, dispatcher(i, *p, 0), size, i), Pattern::consecutive));
       if (memset_again.insert({i, size}).second)
         again.push_back(in_pattern({default_spec(Method::libc), size, i}, Pattern::consecutive));
     }
@@ -324,30 +316,31 @@ std::string small_study_text(const SmallStudy &s) {
     t << "\nsmall path, " << intent_name(i)
       << ": ns per call (warm; each strategy the geometric mean of " << kSmallPlacements
       << " code placements), memset beside; chosen " << describe(chosen) << "\n";
-    // Rows: cases; columns: labels in order of first appearance.
-    std::vector<std::string> labels;
-    // (mix, size) -> label -> ns of each placement
-    std::map<std::pair<int, uint64_t>, std::map<std::string, std::vector<double>>> rows;
+    // Rows: cases; columns: candidates in order of first appearance.
+    std::vector<Candidate> labels;
+    // (mix, size) -> candidate -> ns of each placement
+    std::map<std::pair<int, uint64_t>, std::map<Candidate, std::vector<double>>> rows;
     for (const Measurement &m : s.measurements) {
       if (m.intent != i || !m.warm || m.ns <= 0) continue;
-      if (std::find(labels.begin(), labels.end(), m.spec) == labels.end()) labels.push_back(m.spec);
-      rows[{int(m.mix), m.size}][m.spec].push_back(m.ns);
+      if (std::find(labels.begin(), labels.end(), m.candidate) == labels.end())
+        labels.push_back(m.candidate);
+      rows[{int(m.mix), m.size}][m.candidate].push_back(m.ns);
     }
     t << "  " << padded("size", -22);
-    for (const std::string &l : labels)
+    for (const Candidate &l : labels)
       t << " " << padded(column_name(l), 17);
     t << "\n";
     for (auto &[key, row] : rows) {
       const std::string what = key.first == int(Mix::fixed) ? human_bytes(key.second)
                                                             : std::string(mix_name(Mix(key.first)));
       t << "  " << padded(what, -22);
-      for (const std::string &l : labels)
+      for (const Candidate &l : labels)
         t << " " << (row.count(l) ? fmt("%17.2f", geomean(row[l])) : padded("-", 17));
       t << "\n";
     }
     t << "  " << padded("worst band vs memset", -22); // what stage 1 chooses by
-    for (const std::string &l : labels) {
-      const double w = l == memset_spec() ? 0 : worst_ratio_to_memset(stage1, i, l);
+    for (const Candidate &l : labels) {
+      const double w = l.is_memset() ? 0 : worst_ratio_to_memset(stage1, i, l);
       t << " " << (w > 0 ? fmt("%16.2fx", w) : padded("-", 17));
     }
     t << "\n";
@@ -356,15 +349,15 @@ std::string small_study_text(const SmallStudy &s) {
       for (uint64_t size : small_cold_sizes()) {
         t << "  "
           << padded(human_bytes(size) + " cold, " + std::string(pattern_name(pattern)), -22);
-        for (const std::string &l : labels) {
+        for (const Candidate &l : labels) {
           auto it = cold.measured.find(l);
           const bool has = it != cold.measured.end() && it->second.count({pattern, size});
           t << " " << (has ? fmt("%17.2f", it->second.at({pattern, size})) : padded("-", 17));
         }
         t << "\n";
       }
-    for (const auto &[label, why] : cold.out)
-      t << "  out: " << label.substr(6) << ", more than " << fmt("%.2f", kColdBand)
+    for (const auto &[candidate, why] : cold.out)
+      t << "  out: " << column_name(candidate) << ", more than " << fmt("%.2f", kColdBand)
         << "x memset's time cold, consecutive, in every measurement (" << why << ")\n";
   }
   return t.str();

@@ -13,9 +13,6 @@
 
 namespace cjit::detail {
 
-//! "small:masked:256": the label of a candidate's measurements.
-std::string small_label(const SmallPath &p);
-
 //! Sizes the strategy is chosen on (with both mixes): 1..256 B.
 std::vector<uint64_t> small_strategy_sizes();
 //! The smallest max the tuner chooses: up to 256 B the small path serves, as it always did.
@@ -57,30 +54,30 @@ constexpr double kColdBand = 1.25;
 //! veto's bound (1.25x memset cold) pays 2.3% of its score.
 constexpr double kColdWeight = 0.1;
 
-//! Cold: each label's median ns per call at small_cold_sizes() in each pattern over every
-//! measurement (`measured`; memset's under memset_spec()), each consecutive point's median per
-//! measurement in order (`rounds`), the labels out by kColdBand (`out`, with why: "32 B: 10.25,
-//! 11.10 ns against memset's 8.40, 8.61") and each label's cold ratio to memset (`ratio`, the
+//! Cold: each candidate's median ns per call at small_cold_sizes() in each pattern over every
+//! measurement (`measured`; memset's under memset_candidate()), each consecutive point's median per
+//! measurement in order (`rounds`), the candidates out by kColdBand (`out`, with why: "32 B: 10.25,
+//! 11.10 ns against memset's 8.40, 8.61") and each one's cold ratio to memset (`ratio`, the
 //! geometric mean over the consecutive points). Scattered points are shown, not used: on Zen 5
 //! they matter (reuse: rep stosb below 128 B took 89..100 ns per call against the tree's 67..80
 //! at 11..15 repetitions, docs/results/amd-family26-model2/small-stosb-cold.txt), but at the
 //! study's repetitions single points were up to 2.4x their neighbours
 //! (docs/results/amd-family26-model2/small-cold-scattered.txt).
 struct SmallCold {
-  std::map<std::string, std::map<std::pair<Pattern, uint64_t>, double>> measured;
-  std::map<std::string, std::map<uint64_t, std::vector<double>>> rounds;
-  std::map<std::string, std::string> out;
-  std::map<std::string, double> ratio;
-  //! The consecutive points (label, size) where a strategy lost to memset by kColdBand in its
+  std::map<Candidate, std::map<std::pair<Pattern, uint64_t>, double>> measured;
+  std::map<Candidate, std::map<uint64_t, std::vector<double>>> rounds;
+  std::map<Candidate, std::string> out;
+  std::map<Candidate, double> ratio;
+  //! The consecutive points (candidate, size) where a strategy lost to memset by kColdBand in its
   //! latest measurement: what the study measures again before anything is put out.
-  std::vector<std::pair<std::string, uint64_t>> suspects;
+  std::vector<std::pair<Candidate, uint64_t>> suspects;
 };
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent);
 
-//! `label`'s ns per call / memset's, measured beside it, in each case of stage 1: key (mix,
+//! `c`'s ns per call / memset's, measured beside it, in each case of stage 1: key (mix,
 //! size), size 0 for a mix. Empty when a case of either is missing.
-std::map<std::pair<int, uint64_t>, double>
-ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::string &label);
+std::map<std::pair<int, uint64_t>, double> ratios_to_memset(const std::vector<Measurement> &ms,
+                                                            Intent intent, const Candidate &c);
 
 //! The worst band of ratios_to_memset(), each band the geometric mean of its ratios: neighbouring
 //! sizes 1..3, 4..15, 16..63, 64..128 and 129..256 B (64 and 128 are where glibc's memset, vec
@@ -89,8 +86,7 @@ ratios_to_memset(const std::vector<Measurement> &ms, Intent intent, const std::s
 //! between strategies at parity (on Zen 5 a tune chose vec over masked by 1.08x to 1.09x, the
 //! latter on one 32 B case, where every `clearjit bench` run put vec's mixes at 1.05..1.14x and
 //! masked's at 0.95..1.01x); a loss over a band of sizes or on a mix is systematic.
-double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
-                             const std::string &label);
+double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent, const Candidate &c);
 //! The same from ratios already taken (ratios_to_memset()).
 double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios);
 

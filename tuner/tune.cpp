@@ -209,7 +209,7 @@ private:
   }
   void keep_variants(const std::vector<Job> &jobs) {
     for (const Job &j : jobs)
-      variants_.insert(format_spec(j.spec));
+      variants_.insert(j.candidate);
   }
 
   std::vector<Fit> cached_ladder(int) {
@@ -268,7 +268,7 @@ private:
     // The cut must not leave a point without memset beside it.
     std::set<std::tuple<Intent, uint64_t, Pattern>> points, beside;
     for (const Job &j : again)
-      (j.spec.method == Method::libc ? beside : points).insert({j.intent, j.size, j.pattern});
+      (j.candidate.is_memset() ? beside : points).insert({j.intent, j.size, j.pattern});
     for (const auto &[intent, size, pattern] : points)
       if (!beside.count({intent, size, pattern}))
         again.push_back(in_pattern({default_spec(Method::libc), size, intent}, pattern));
@@ -419,23 +419,21 @@ private:
 
   ComplexityMap complexity() {
     for (const Measurement &m : all_)
-      if (!complexity_.count(m.spec)) complexity_[m.spec] = kernel_complexity(*parse_spec(m.spec));
+      if (const Spec *kernel = m.candidate.kernel(); kernel && !complexity_.count(m.candidate))
+        complexity_[m.candidate] = kernel_complexity(*kernel);
     return complexity_;
   }
 
   // Grid-stage measurements of one intent (the tables are chosen from these plus refinements;
   // the studies' extra kernels do not compete).
   std::vector<Measurement> table_measurements() const {
-    std::set<std::string> contenders;
-    for (const Spec &s : methods_)
-      contenders.insert(format_spec(s));
-    for (const std::string &s : variants_)
-      contenders.insert(s);
+    std::set<Candidate> contenders(methods_.begin(), methods_.end());
+    contenders.insert(variants_.begin(), variants_.end());
     // Only sizes where every contender was measured: the grid and the crossover bisections
     // (the findings' sweeps measure two kernels, which must not win a class by default).
     std::vector<Measurement> out;
     for (const Measurement &m : all_)
-      if (contenders.count(m.spec) && plain(m) &&
+      if (contenders.count(m.candidate) && plain(m) &&
           (std::binary_search(grid_.begin(), grid_.end(), m.size) ||
            bisections_.count({m.intent, m.size})))
         out.push_back(m);
@@ -458,24 +456,24 @@ private:
     const std::vector<Measurement> ms = table_measurements();
     for (Intent intent : kIntents) {
       size_t index = 0;
-      for (const auto &[size, by_spec] : pooled_medians(ms, intent)) {
+      for (const auto &[size, by_candidate] : pooled_medians(ms, intent)) {
         if (index++ % stride) continue;
         if (pattern == Pattern::cached && !measured_cached(intent, size)) continue;
         double best = 0;
-        std::map<std::string, std::pair<double, std::string>> family_best;
-        for (const auto &[spec, g] : by_spec) {
+        std::map<std::string_view, std::pair<double, const Spec *>> family_best;
+        for (const auto &[candidate, g] : by_candidate) {
           best = std::max(best, g);
-          auto &fb = family_best[std::string(parse_spec(spec)->info().family)];
-          if (g > fb.first) fb = {g, spec};
+          auto &fb = family_best[candidate.kernel()->info().family];
+          if (g > fb.first) fb = {g, candidate.kernel()};
         }
-        std::set<std::string> picked{memset_spec()};
-        for (const auto &[spec, g] : by_spec)
-          if (g >= 0.9 * best) picked.insert(spec);
+        std::set<Candidate> picked{memset_candidate()};
+        for (const auto &[candidate, g] : by_candidate)
+          if (g >= 0.9 * best) picked.insert(candidate);
         for (const auto &[family, fb] : family_best)
-          picked.insert(fb.second);
-        for (const std::string &spec : picked)
-          if (by_spec.count(spec))
-            jobs.push_back(in_pattern({*parse_spec(spec), size, intent}, pattern));
+          picked.insert(*fb.second);
+        for (const Candidate &candidate : picked)
+          if (by_candidate.count(candidate))
+            jobs.push_back(in_pattern({*candidate.kernel(), size, intent}, pattern));
       }
     }
     return jobs;
@@ -500,12 +498,11 @@ private:
   // The batch table's measurements in one pattern: batched ones below kBatchBytes, the stream
   // ones of the same kernels from there on.
   std::vector<Measurement> batch_measurements(Pattern p) const {
-    std::set<std::string> kernels;
-    for (const Spec &s : batch_candidates(cpu_))
-      kernels.insert(format_spec(s));
+    const std::vector<Spec> candidates = batch_candidates(cpu_);
+    const std::set<Candidate> kernels(candidates.begin(), candidates.end());
     std::vector<Measurement> out = select(all_, Intent::stream, p, true);
     for (const Measurement &m : select(all_, Intent::stream, p))
-      if (m.size >= kBatchBytes && kernels.count(m.spec) &&
+      if (m.size >= kBatchBytes && kernels.count(m.candidate) &&
           std::binary_search(grid_.begin(), grid_.end(), m.size))
         out.push_back(m);
     return out;
@@ -522,7 +519,7 @@ private:
         if (m.intent == intent) best[m.size] = std::max(best[m.size], m.gbps);
       for (const Measurement &m : base) {
         if (m.intent != intent || m.gbps < fraction * best[m.size]) continue;
-        Method method = parse_spec(m.spec)->method;
+        Method method = m.candidate.kernel()->method;
         for (const Spec &v : pool_)
           // Chunked and unfenced variants are the studies' business, not dispatch candidates.
           if (v.method == method && !v.chunk && !(v == default_spec(method)) &&
@@ -543,12 +540,13 @@ private:
       const std::vector<Winner> ws = current_winners(intent);
       const size_t first = jobs.size();
       for (size_t i = 1; i < ws.size(); ++i) {
-        if (ws[i].spec == ws[i - 1].spec || double(ws[i].size) / double(ws[i - 1].size) < 1.2)
+        if (ws[i].candidate == ws[i - 1].candidate ||
+            double(ws[i].size) / double(ws[i - 1].size) < 1.2)
           continue;
         uint64_t mid = round_boundary(std::sqrt(double(ws[i - 1].size) * double(ws[i].size)));
         if (mid <= ws[i - 1].size || mid >= ws[i].size) continue;
-        for (const std::string &s : {ws[i - 1].spec, ws[i].spec})
-          jobs.push_back({*parse_spec(s), mid, intent});
+        for (const Winner *w : {&ws[i - 1], &ws[i]})
+          jobs.push_back({*w->candidate.kernel(), mid, intent});
         bisections_.insert({intent, mid});
         // memset is measured everywhere the table is, so every class is compared with it.
         jobs.push_back({default_spec(Method::libc), mid, intent});
@@ -573,9 +571,9 @@ private:
     for (Intent intent : kIntents)
       for (const Winner &w : current_winners(intent))
         for (const Measurement &m : all_)
-          if (m.intent == intent && m.size == w.size && m.spec == w.spec && !m.batched &&
+          if (m.intent == intent && m.size == w.size && m.candidate == w.candidate && !m.batched &&
               m.cv > 0.05)
-            noisy.push_back({m.cv, in_pattern({*parse_spec(m.spec), m.size, intent}, m.pattern)});
+            noisy.push_back({m.cv, in_pattern({*m.candidate.kernel(), m.size, intent}, m.pattern)});
     std::stable_sort(noisy.begin(), noisy.end(),
                      [](const auto &a, const auto &b) { return a.first > b.first; });
     std::vector<Job> jobs;
@@ -609,7 +607,7 @@ private:
       append(r.disagreements, disagreements(intent_name(intent), intent, grid_, s, c, w, table, cx,
                                             choose_options(intent)));
       (intent == Intent::reuse ? r.memset_reuse : r.memset_stream) =
-          pooled_gbps(from, intent, memset_spec());
+          pooled_gbps(from, intent, memset_candidate());
     }
     // Sizes without consecutive measurements (from kBatchBytes on, those the consecutive stage
     // left out) are chosen from their scattered ones (robust_measurements).
@@ -623,7 +621,7 @@ private:
       r.batch = dispatch_table(winners(from, Intent::stream, cx));
       append(r.disagreements, disagreements("batch", Intent::stream, grid_, bs, bc, bw, r.batch, cx,
                                             choose_options(Intent::stream)));
-      r.memset_batch = pooled_gbps(from, Intent::stream, memset_spec());
+      r.memset_batch = pooled_gbps(from, Intent::stream, memset_candidate());
     }
     r.findings = studies_.findings(all_, r.reuse, r.stream);
   }
@@ -637,7 +635,7 @@ private:
   Clock::time_point start_;
   std::vector<uint64_t> grid_;
   std::vector<Spec> methods_, pool_;
-  std::set<std::string> variants_;
+  std::set<Candidate> variants_;
   std::set<std::pair<Intent, uint64_t>> bisections_;
   std::vector<Measurement> all_;
   ComplexityMap complexity_;

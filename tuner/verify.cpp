@@ -20,7 +20,7 @@ constexpr Mix kVerifyMixes[] = {Mix::log_uniform, Mix::objects};
 constexpr unsigned kVerifyDraw = 1;
 // How many times a repair may change the profile before what still loses is left, said.
 constexpr int kRepairRounds = 2;
-constexpr const char *kVerifyLabel = "verified";
+const Candidate kVerified = Candidate::labelled("verified");
 
 uint64_t round64(double x) { return std::max<uint64_t>(64, uint64_t(std::llround(x / 64)) * 64); }
 
@@ -47,16 +47,16 @@ PointJobs point_jobs(const std::vector<VerifyPoint> &points,
   for (const VerifyPoint &p : points) {
     if (p.warm) {
       for (int place = 0; place < int(handles.size()); ++place) {
-        Job mine = warm_job(kVerifyLabel, Call::inlined, p.intent, p.size, p.mix, nullptr,
+        Job mine = warm_job(kVerified, Call::inlined, p.intent, p.size, p.mix, nullptr,
                             handles[size_t(place)], place);
-        Job memset =
-            warm_job(memset_spec(), Call::memset, p.intent, p.size, p.mix, nullptr, nullptr, place);
+        Job memset = warm_job(memset_candidate(), Call::memset, p.intent, p.size, p.mix, nullptr,
+                              nullptr, place);
         mine.draw = memset.draw = kVerifyDraw;
         add(mine, p, false);
         add(memset, p, true);
       }
     } else {
-      add(in_pattern({kVerifyLabel, handles.front(), p.size, p.intent}, p.pattern), p, false);
+      add(in_pattern({kVerified, handles.front(), p.size, p.intent}, p.pattern), p, false);
       add(in_pattern({default_spec(Method::libc), p.size, p.intent}, p.pattern), p, true);
     }
   }
