@@ -23,8 +23,9 @@ template <class Admits> Spec widest(const CpuInfo &cpu, Admits admits) {
   return default_spec((best ? best : narrowest)->method);
 }
 
-// The fence study's stores are at most this wide: it has measured ntavx2 wherever AVX runs,
-// AVX-512 or not, so that its findings compare across hosts.
+// The fence study's stores are at most this wide: it has always measured ntavx2 wherever AVX
+// runs, AVX-512 or not (the hand list this replaced), so its findings compare with earlier
+// profiles'. Whether ntavx512 should take its place where it runs was never measured.
 constexpr unsigned kFenceStudyWidth = 32;
 
 // The methods with one string instruction per chunk (rep stos): the chunk study's.
