@@ -41,7 +41,7 @@ pooled(const std::vector<Measurement> &ms) {
     if (m.pattern != Pattern::scattered || m.batched) continue;
     Measurement &p = pool[{m.intent, m.candidate, m.size}];
     p.samples.insert(p.samples.end(), m.samples.begin(), m.samples.end());
-    if (m.samples.empty()) // a result built without samples (tests) keeps its median
+    if (m.samples.empty()) // a result without samples keeps its median
       p.samples.push_back(m.gbps);
   }
   std::map<std::tuple<Intent, Candidate, uint64_t>, double> out;
