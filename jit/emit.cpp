@@ -304,10 +304,10 @@ void Emitter::body() {
     a_.rep().stosq();
     return;
   case Store::move:
-    loop_and_tail([&](const Mem &m) { store(m, mi_->width, mi_->nontemporal); });
+    store_loops([&](const Mem &m) { store(m, mi_->width, mi_->nontemporal); });
     return;
   case Store::clzero: // the line at m, which is aligned
-    loop_and_tail([&](const Mem &m) {
+    store_loops([&](const Mem &m) {
       a_.lea(rax, m);
       a_.clzero();
     });
@@ -320,7 +320,7 @@ void Emitter::body() {
     a_.and_(rcx, -64);
     for (int32_t off = 0; off < 64; off += 16)
       store(ptr(rcx, off), 16);
-    loop_and_tail([&](const Mem &m) {
+    store_loops([&](const Mem &m) {
       a_.lea(rax, m);
       a_.movdir64b(ptr(rax), ptr(rcx));
     });
@@ -354,7 +354,7 @@ void Emitter::chunks(const std::function<void()> &body) {
 
 // Store loops over rdx bytes, `unit(m)` storing one main-store width at m: the unrolled loop,
 // then what it left one unit per iteration; tail() stores what is left after them.
-void Emitter::loop_and_tail(const std::function<void(const Mem &)> &unit) {
+void Emitter::store_loops(const std::function<void(const Mem &)> &unit) {
   const unsigned w = mi_->width, block = w * s_->unroll;
   store_loop(block, 0, unit);
   if (s_->unroll > 1) store_loop(w, block - 1, unit);

@@ -66,7 +66,7 @@ void Emitter::rungs(const SmallFrame &f, unsigned from, unsigned unit) {
 }
 
 // The head of a masked store's path (masked, branchless): a prefetch of dst (a masked store
-// waits for a missing line, a prefetch does not; see small_masked), then to `cross` when the 64
+// waits for a missing line, a prefetch does not; see strategy_masked), then to `cross` when the 64
 // bytes from dst cross a page, where masked stores are slow.
 void Emitter::prefetch_or_cross(const Label &cross) {
   a_.prefetcht0(byte_ptr(rdi));
@@ -92,7 +92,7 @@ void Emitter::mask_low_n(unsigned most) {
 
 // Today's shape: one compare against max, then a balanced tree of octaves (about log2(max)
 // compares for every size), stores up to 32 bytes.
-void Emitter::small_tree(const SmallFrame &f) {
+void Emitter::strategy_tree(const SmallFrame &f) {
   cmp_n(f.max + 1);
   a_.jae(f.big);
   octave_tree(f.max / 2, std::min(32u, f.widest), f.target_align);
@@ -102,12 +102,12 @@ void Emitter::small_tree(const SmallFrame &f) {
 // smallest (most common) sizes take the fewest branches; general registers below 16 bytes, then
 // vector stores up to 32 bytes (a load of bytes just stored from a zmm register forwards
 // slowly on Zen 5: 64-byte stores cost a caller that reads back; vec and masked use them).
-void Emitter::small_ladder_path(const SmallFrame &f) { rungs(f, 0, std::min(32u, f.widest)); }
+void Emitter::strategy_ladder(const SmallFrame &f) { rungs(f, 0, std::min(32u, f.widest)); }
 
 // glibc's memset-vec-unaligned shape: below one vector (V = 64, 32 or 16 bytes) a balanced tree
 // of narrower head/tail stores; from V, one branch-free head/tail rung per octave of V-wide
 // stores (2, 4, 8 .. stores covering [V, 2V], [2V, 4V], ..).
-void Emitter::small_vec(const SmallFrame &f) {
+void Emitter::strategy_vec(const SmallFrame &f) {
   const unsigned v = f.widest;
   Label above = a_.newLabel();
   cmp_n(v);
@@ -130,7 +130,7 @@ void Emitter::small_vec(const SmallFrame &f) {
 // 9.2, the same masked store without it;
 // docs/results/amd-family26-model2/bench-small-masked-prefetch.txt). It never faults and writes
 // nothing, so n == 0 and any dst stay safe.
-void Emitter::small_masked(const SmallFrame &f) {
+void Emitter::strategy_masked(const SmallFrame &f) {
   Label less = a_.newLabel(), more = above(f, 128), cross = a_.newLabel();
   cmp_n(64);
   a_.jb(less);
@@ -159,7 +159,7 @@ void Emitter::small_masked(const SmallFrame &f) {
 // after a 64-byte rep stosb waits for it (on Zen 5, reuse, 1.05x memset's time at 64 B against
 // 0.66..0.75x at 32..63 and 65..96 B; docs/results/amd-family26-model2/small-stosb-64.txt). Few
 // calls of a mix take the branch (5% of the objects mix, which measured about 8% slower for it).
-void Emitter::small_stosb(const SmallFrame &f) {
+void Emitter::strategy_stosb(const SmallFrame &f) {
   const unsigned unit = std::min(32u, f.widest), leaf_max = std::min(f.max, 256u);
   Label strings_end = a_.newLabel(), line = a_.newLabel(), more = above(f, leaf_max);
   cmp_n(128);
@@ -195,7 +195,7 @@ void Emitter::small_stosb(const SmallFrame &f) {
 // and the last byte are at most 64 bytes apart. Masked-out bytes reach 64 bytes past dst at
 // most: a 64-byte window crossing a page goes to a tree, as in masked. Above the window, octave
 // rungs of zmm head/tail stores.
-void Emitter::small_branchless(const SmallFrame &f) {
+void Emitter::strategy_branchless(const SmallFrame &f) {
   const unsigned window = std::min(f.max, 256u);
   Label cross = a_.newLabel(), more = above(f, window);
   cmp_n(window + 1);
@@ -231,12 +231,12 @@ void Emitter::small_branchless(const SmallFrame &f) {
 // until it has its case here.
 void Emitter::small_path(Small strategy, const SmallFrame &f) {
   switch (strategy) {
-  case Small::tree: return small_tree(f);
-  case Small::ladder: return small_ladder_path(f);
-  case Small::vec: return small_vec(f);
-  case Small::masked: return small_masked(f);
-  case Small::stosb: return small_stosb(f);
-  case Small::branchless: return small_branchless(f);
+  case Small::tree: return strategy_tree(f);
+  case Small::ladder: return strategy_ladder(f);
+  case Small::vec: return strategy_vec(f);
+  case Small::masked: return strategy_masked(f);
+  case Small::stosb: return strategy_stosb(f);
+  case Small::branchless: return strategy_branchless(f);
   }
 }
 

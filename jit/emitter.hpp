@@ -1,6 +1,6 @@
 // The one emitter of generated code: the block library that kernels (emit.cpp), dispatchers'
 // class trees (emit.cpp) and small paths (emit_small.cpp) are all composed from, in LLVM libc's
-// memory_utils vocabulary: store, cover, head_tail, loop_and_tail, branch_tree, leave.
+// memory_utils vocabulary: store, cover, head_tail, store_loops, branch_tree, leave.
 //
 // Register contract of all generated code (System V: only caller-saved registers, no stack but
 // movdir64b's 64 bytes of the red zone below rsp, so no frame):
@@ -16,7 +16,8 @@
 // intact; it uses rax, rcx, rdx, r8, r9 and k1 as scratch, stores general registers' zeros as
 // immediates (`mov [m], 0`: no register to zero first), and zeros from xmm16/ymm16/zmm16 where
 // the CPU has AVX512VL: registers 16-31 have no legacy-SSE alias, so using them leaves the upper
-// halves of ymm0-15 alone and needs no vzeroupper (glibc's EVEX memsets do the same).
+// halves of ymm0-15 alone and needs no vzeroupper (glibc's EVEX memsets do the same); without
+// AVX512VL, from xmm0/ymm0, with vzeroupper after a ymm store.
 #pragma once
 
 #include "emit.hpp"
@@ -124,7 +125,7 @@ private:
   void use(const Spec &s);
   void body();
   void chunks(const std::function<void()> &body);
-  void loop_and_tail(const std::function<void(const asmjit::x86::Mem &)> &unit);
+  void store_loops(const std::function<void(const asmjit::x86::Mem &)> &unit);
   void store_loop(unsigned block, uint32_t mask,
                   const std::function<void(const asmjit::x86::Mem &)> &unit);
   void tail();
@@ -138,12 +139,12 @@ private:
   void rungs(const SmallFrame &f, unsigned from, unsigned unit);
   void prefetch_or_cross(const asmjit::Label &cross);
   void mask_low_n(unsigned most);
-  void small_tree(const SmallFrame &f);
-  void small_ladder_path(const SmallFrame &f);
-  void small_vec(const SmallFrame &f);
-  void small_masked(const SmallFrame &f);
-  void small_stosb(const SmallFrame &f);
-  void small_branchless(const SmallFrame &f);
+  void strategy_tree(const SmallFrame &f);
+  void strategy_ladder(const SmallFrame &f);
+  void strategy_vec(const SmallFrame &f);
+  void strategy_masked(const SmallFrame &f);
+  void strategy_stosb(const SmallFrame &f);
+  void strategy_branchless(const SmallFrame &f);
 
   asmjit::x86::Assembler &a_;
   ZeroSource z_;

@@ -111,8 +111,8 @@ struct Spec {
 
 //! The spec with every option at its default for `m`.
 Spec default_spec(Method m);
-//! memset's one name in measurements, tables and labels: the canonical spec of the method
-//! table's libc row ("libc").
+//! The canonical spec text of the method table's libc row ("libc"), for what compares text from
+//! the C API (the tuner's measurements carry memset_candidate(), tuner/candidate.hpp).
 const std::string &memset_spec();
 
 //! A value or a message naming what is wrong.

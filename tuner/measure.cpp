@@ -24,6 +24,13 @@
 namespace cjit::detail {
 namespace {
 
+// The kernel a job without a function or a dispatcher measures; a label or small path there is
+// a caller's bug, not something to compile a default kernel for.
+const Spec &kernel_of(const Job &j) {
+  if (const Spec *s = j.candidate.kernel()) return *s;
+  throw std::logic_error("job " + j.candidate.name() + " has no kernel, function or dispatcher");
+}
+
 using Clock = std::chrono::steady_clock;
 
 // One read per cache line: what a caller that reuses the memory does at the least.
@@ -401,7 +408,7 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
     }
     ClearFn fn = j.fn;
     if (!fn && !j.cj) {
-      Spec measured = *j.candidate.kernel();
+      Spec measured = kernel_of(j);
       if (j.batched) measured.fence = Fence::none; // the batch fences, not each clear
       fn = impl_->kernel(measured);
     }
@@ -488,7 +495,7 @@ void Bench::register_warm(const Job &j, size_t index, const MeasureOptions &o, P
   switch (j.call) {
   case Call::kernel:
     impl_->fn_slots.push_back(std::make_unique<const void *>(
-        reinterpret_cast<const void *>(j.fn ? j.fn : impl_->kernel(*j.candidate.kernel()))));
+        reinterpret_cast<const void *>(j.fn ? j.fn : impl_->kernel(kernel_of(j)))));
     slot = impl_->fn_slots.back().get();
     break;
   case Call::exported:

@@ -111,7 +111,7 @@ std::vector<uint64_t> small_strategy_sizes() {
 std::vector<uint64_t> small_max_sizes() { return {160, 256, 320, 384, 512, 640, 768, 1024}; }
 
 // 32 B lies between 8 and 64 on masked's masked-store path, whose cold cost grows with the
-// bytes written (a masked store waits for a missing line: see emit_masked).
+// bytes written (a masked store waits for a missing line: see Emitter::strategy_masked).
 std::vector<uint64_t> small_cold_sizes() { return {8, 32, 64, 256}; }
 
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {

@@ -60,8 +60,8 @@ struct Stage {
 struct LastStage {
   std::string_view name;
   std::string_view measures;
-  double (Tuner::*seconds)() const; // estimated before any stage runs
-  void (Tuner::*run)(TuneResult &);
+  double (Tuner::*seconds)() const;                           // estimated before any stage runs
+  void (Tuner::*run)(TuneResult &, const std::string &label); // label: the row's name
 };
 
 class Tuner {
@@ -95,7 +95,7 @@ public:
     r.level = std::string(level_name(o_.level));
     choose(r);
     for (const LastStage &stage : last_stages())
-      (this->*stage.run)(r);
+      (this->*stage.run)(r, std::string(stage.name));
     r.measurements = all_;
     for (const Measurement &m : r.parallel->measurements) // memset's stay in the study: its
       if (m.threads) r.measurements.push_back(m);         // own run, not the report's curves
@@ -180,11 +180,13 @@ private:
   void reserve_last_stages() {
     if (budget_ <= 0) return;
     double last = 0;
-    for (const LastStage &stage : last_stages())
+    std::string names;
+    for (const LastStage &stage : last_stages()) {
       last += (this->*stage.seconds)();
+      names += (names.empty() ? "" : ", ") + std::string(stage.name);
+    }
     if (last > 0.9 * budget_)
-      notes_.push_back("the small-path study, the parallel stage and the verification alone "
-                       "take about " +
+      notes_.push_back("the stages on the chosen tables (" + names + ") alone take about " +
                        fmt("%.0f", last) + " s of the " + fmt("%.0f", budget_) + " s limit");
     budget_ = std::max(budget_ - last, 0.1 * budget_);
   }
@@ -288,16 +290,16 @@ private:
   }
 
   // Its candidates are whole dispatchers over the chosen tables.
-  void small_path(TuneResult &r) {
+  void small_path(TuneResult &r, const std::string &label) {
     Profile tables;
     tables.reuse = r.reuse;
     tables.stream = r.stream;
-    r.small = study_small(bench_, tables, cpu_, options("small path"));
+    r.small = study_small(bench_, tables, cpu_, options(label));
   }
 
   // The profile about to be written, measured against memset apart from what chose it, and
   // repaired where it loses; the result's tables become the repaired ones.
-  void verification(TuneResult &r) {
+  void verification(TuneResult &r, const std::string &label) {
     Profile p;
     p.host = profile_host(cpu_);
     p.reuse = r.reuse;
@@ -309,8 +311,7 @@ private:
     const std::vector<Measurement> stage1 = r.small->stage1_measurements();
     for (Intent i : kIntents)
       ranking[i] = rank_small(stage1, i);
-    r.verification =
-        verify(bench_, p, cpu_, options("verification"), ranking, o_.min_size, o_.max_size);
+    r.verification = verify(bench_, p, cpu_, options(label), ranking, o_.min_size, o_.max_size);
     r.reuse = p.reuse;
     r.stream = p.stream;
     r.small->reuse = *p.small_reuse;
@@ -328,15 +329,14 @@ private:
   }
 
   // A few seconds: one clear per repetition at 1 GiB.
-  void parallel(TuneResult &r) {
+  void parallel(TuneResult &r, const std::string &label) {
     Profile tables;
     tables.reuse = r.reuse;
     tables.stream = r.stream;
     tables.small_reuse = r.small->reuse;
     tables.small_stream = r.small->stream;
     tables.host = profile_host(cpu_);
-    r.parallel =
-        study_parallel(bench_, tables, cpu_, options("parallel"), o_.min_size, o_.max_size);
+    r.parallel = study_parallel(bench_, tables, cpu_, options(label), o_.min_size, o_.max_size);
   }
 
   template <class T> static void append(std::vector<T> &to, const std::vector<T> &from) {
