@@ -70,22 +70,31 @@ std::vector<Spec> candidates(Level level) {
   return out;
 }
 
+std::optional<Spec> widest_runnable(const CpuInfo &cpu,
+                                    const std::function<bool(const MethodInfo &)> &admits) {
+  const MethodInfo *best = nullptr;
+  for (const MethodInfo &mi : methods())
+    if (admits(mi) && unsupported_reason(default_spec(mi.method), cpu).empty() &&
+        (!best || mi.width > best->width))
+      best = &mi;
+  if (!best) return std::nullopt;
+  return default_spec(best->method);
+}
+
 std::vector<Spec> batch_candidates(const CpuInfo &cpu) {
   std::vector<Spec> out{default_spec(Method::libc)}, lines;
-  std::optional<Spec> string, temporal, nontemporal; // the first string op, the widest moves
+  std::optional<Spec> string; // the first string op
   for (const MethodInfo &mi : methods()) {
     const Spec d = default_spec(mi.method);
     if (mi.store == Store::memset || !unsupported_reason(d, cpu).empty()) continue;
-    if (mi.string_op) {
-      if (!string) string = d;
-    } else if (mi.store != Store::move) {
-      lines.push_back(d);
-    } else if (std::optional<Spec> &widest = mi.nontemporal ? nontemporal : temporal;
-               !widest || mi.width > widest->info().width) {
-      widest = d;
-    }
+    if (mi.string_op && !string) string = d;
+    if (!mi.string_op && mi.store != Store::move) lines.push_back(d);
   }
-  for (const std::optional<Spec> &s : {string, temporal, nontemporal})
+  const auto moves = [](bool nt) {
+    return [nt](const MethodInfo &mi) { return mi.store == Store::move && mi.nontemporal == nt; };
+  };
+  for (const std::optional<Spec> &s :
+       {string, widest_runnable(cpu, moves(false)), widest_runnable(cpu, moves(true))})
     if (s) out.push_back(*s);
   out.insert(out.end(), lines.begin(), lines.end());
   return out;

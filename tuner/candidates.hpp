@@ -3,6 +3,7 @@
 
 #include "spec.hpp"
 
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,11 @@ constexpr uint64_t kHotHeads[] = {2u << 20, 8u << 20};
 //! Every spec the tuner considers at `level`, for every method (runnable or not), without
 //! duplicates, in method-table order.
 std::vector<Spec> candidates(Level level);
+
+//! The widest method at its defaults among the rows `admits` takes that `cpu` runs (the first of
+//! equal widths); none where it runs none of them.
+std::optional<Spec> widest_runnable(const CpuInfo &cpu,
+                                    const std::function<bool(const MethodInfo &)> &admits);
 
 //! What batches of stream clears are measured with, read off the method table's fields (a new
 //! kind of store joins by its row): memset; the first string instruction `cpu` runs (rep stosb:

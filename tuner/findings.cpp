@@ -9,18 +9,14 @@
 namespace cjit::detail {
 namespace {
 
-// The widest method the table's rows `admit` that `cpu` runs (the first of equal widths), at its
-// defaults; the narrowest they admit where it runs none.
+// widest_runnable (candidates.hpp), or the narrowest method the rows `admit` where the CPU runs
+// none of them.
 template <class Admits> Spec widest(const CpuInfo &cpu, Admits admits) {
-  const MethodInfo *best = nullptr, *narrowest = nullptr;
-  for (const MethodInfo &mi : methods()) {
-    if (!admits(mi)) continue;
-    if (!narrowest || mi.width < narrowest->width) narrowest = &mi;
-    if (unsupported_reason(default_spec(mi.method), cpu).empty() &&
-        (!best || mi.width > best->width))
-      best = &mi;
-  }
-  return default_spec((best ? best : narrowest)->method);
+  if (std::optional<Spec> s = widest_runnable(cpu, admits)) return *s;
+  const MethodInfo *narrowest = nullptr;
+  for (const MethodInfo &mi : methods())
+    if (admits(mi) && (!narrowest || mi.width < narrowest->width)) narrowest = &mi;
+  return default_spec(narrowest->method);
 }
 
 // The fence study's stores are at most this wide: it has always measured ntavx2 wherever AVX
