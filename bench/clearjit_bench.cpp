@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
     cjit::detail::CompareOptions o;
     o.sizes = cjit::detail::default_compare_sizes();
     o.repetitions = 1; // --benchmark_repetitions decides
-    cjit::detail::Bench bench(cpu, o.sizes.back());
+    cjit::detail::HostBench bench(cpu, o.sizes.back());
     cjit::detail::Comparison c = cjit::detail::plan_comparison(o, cpu);
     std::fprintf(stderr, "profile: %s\n", c.source.c_str());
     cjit::detail::MeasureOptions m;

@@ -5,6 +5,7 @@
 #include "clearjit/clearjit.h"
 #include "cpu.hpp"
 #include "size.hpp"
+#include "stats.hpp"
 
 #include <sys/mman.h>
 
@@ -17,14 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
-} // namespace
+using cjit::detail::median;
 
 int main(int argc, char **argv) {
   const auto size =

@@ -11,7 +11,7 @@ namespace cjit::detail {
 
 std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o) {
   const uint64_t G = 1ull << 30;
-  Bench bench(cpu, G);
+  HostBench bench(cpu, G);
   std::vector<Job> jobs;
   const char *seed1[] = {"stosq:chunk=4K", "stosq:chunk=2M", "stosq",
                          "stosb:chunk=4K", "stosb:chunk=2M", "stosb"};

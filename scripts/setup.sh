@@ -5,7 +5,7 @@ set -euo pipefail
 
 CLEARJIT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLEARJIT_PACKAGES=(g++ cmake ninja-build pkg-config
-  libasmjit-dev libtomlplusplus-dev libbenchmark-dev libgtest-dev libcli11-dev libzydis-dev
+  libasmjit-dev libtomlplusplus-dev libbenchmark-dev libgtest-dev libcli11-dev libzydis-dev libboost-dev
   clang clang-format libclang-rt-14-dev dpkg-dev xz-utils python3 zstd sqlite3)
 
 install_missing_packages() {

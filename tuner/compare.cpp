@@ -156,7 +156,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   uint64_t largest = o.sizes.empty() ? 4096 : *std::max_element(o.sizes.begin(), o.sizes.end());
   for (uint64_t b : o.batch_sizes)
     largest = std::max(largest, b);
-  Bench bench(cpu, largest);
+  HostBench bench(cpu, largest);
   Comparison c = plan_comparison(o, cpu);
   r.source = c.source;
 
@@ -494,7 +494,7 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
 }
 
 std::string small_study(const CpuInfo &cpu, const CompareOptions &o) {
-  Bench bench(cpu, 4096);
+  HostBench bench(cpu, 4096);
   std::shared_ptr<clearjit> opened(open_or_throw(o.profile), clearjit_close);
   SmallStudy s = study_small(bench, opened_profile(opened.get()), cpu, measure_options(o, "small"));
   return "profile: " + std::string(clearjit_profile_source(opened.get())) + "\n" +

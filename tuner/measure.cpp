@@ -90,6 +90,7 @@ std::string_view pattern_name(Pattern p) {
   case Pattern::scattered: return "scattered";
   case Pattern::consecutive: return "consecutive";
   case Pattern::cached: return "cached";
+  case Pattern::hot: return "hot";
   }
   return "?";
 }
@@ -136,20 +137,6 @@ Job parallel_job(Candidate candidate, const clearjit *cj, uint64_t size, Intent 
   return j;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-double geomean(const std::vector<double> &v) {
-  double logsum = 0;
-  for (double x : v)
-    logsum += std::log(x);
-  return v.empty() ? 0 : std::exp(logsum / double(v.size()));
-}
-
 void pool_into(Measurement &pooled, const Measurement &m) {
   if (pooled.samples.empty())
     pooled = m;
@@ -159,19 +146,11 @@ void pool_into(Measurement &pooled, const Measurement &m) {
 
 void summarize(Measurement &m) {
   if (m.samples.empty()) return;
-  const std::vector<double> &v = m.samples;
-  const double n = double(v.size());
-  if (m.warm)
-    m.ns = median(v);
-  else
-    m.gbps = median(v);
-  double mean = std::accumulate(v.begin(), v.end(), 0.0) / n, var = 0;
-  for (double x : v)
-    var += (x - mean) * (x - mean);
-  m.cv = v.size() > 1 && mean > 0 ? std::sqrt(var / (n - 1)) / mean : 0;
+  (m.warm ? m.ns : m.gbps) = median(m.samples);
+  m.cv = cv(m.samples);
 }
 
-struct Bench::Impl {
+struct HostBench::Impl {
   const CpuInfo &cpu;
   uint8_t *pool = nullptr;
   uint64_t pool_bytes = 0;
@@ -258,6 +237,14 @@ struct Bench::Impl {
           s.order.push_back(uint32_t(first + k));
         return s;
       }
+      // Hot: one region at the pool's end, of one batch's pieces (a job that is not batched uses
+      // the first), used by the caller before each clear.
+      if (pattern == Pattern::hot) {
+        s.count = batch_pieces(size);
+        s.stride = piece;
+        s.order.push_back(uint32_t(pool_bytes / piece - s.count));
+        return s;
+      }
       if (pattern == Pattern::consecutive) { // slot k at k * piece: no order to keep
         s.count = std::max<uint64_t>(1, pool_bytes / piece);
         s.stride = piece;
@@ -273,10 +260,10 @@ struct Bench::Impl {
   }
 };
 
-Bench::Bench(const CpuInfo &cpu, uint64_t max_size)
+HostBench::HostBench(const CpuInfo &cpu, uint64_t max_size)
     : impl_(std::make_unique<Impl>(cpu, max_size)) {}
-Bench::~Bench() = default;
-uint64_t Bench::pool_bytes() const { return impl_->pool_bytes; }
+HostBench::~HostBench() = default;
+uint64_t HostBench::pool_bytes() const { return impl_->pool_bytes; }
 
 namespace {
 // A repetition takes about 1.2x min_time (Google Benchmark grows the iteration count in steps)
@@ -292,7 +279,7 @@ double raw_estimate(const std::vector<Job> &jobs, const MeasureOptions &o) {
 }
 } // namespace
 
-double Bench::estimate_seconds(const std::vector<Job> &jobs, const MeasureOptions &o) const {
+double HostBench::estimate_seconds(const std::vector<Job> &jobs, const MeasureOptions &o) const {
   return raw_estimate(jobs, o) * impl_->calibration;
 }
 
@@ -362,7 +349,7 @@ private:
   Clock::time_point start_;
 };
 
-void Bench::register_jobs(const std::vector<Job> &jobs, const MeasureOptions &o) {
+void HostBench::register_jobs(const std::vector<Job> &jobs, const MeasureOptions &o) {
   register_with(jobs, o, nullptr);
 }
 
@@ -396,8 +383,53 @@ void (*const kExportedSlot[2])(const clearjit *, void *, size_t) = {&clearjit_cl
 
 } // namespace
 
-void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
-                          Progress *progress) {
+namespace {
+
+// What a caller that used the destination just before clearing it leaves: every line written
+// (dirty) and read, in L1, L2 or L3 by its size.
+__attribute__((noinline)) uint64_t touch_pass(uint8_t *p, uint64_t n) {
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < n; i += 64) {
+    *reinterpret_cast<volatile uint64_t *>(p + i) = i;
+    sum += *reinterpret_cast<const volatile uint64_t *>(p + i);
+  }
+  return sum;
+}
+
+// One timed clear of a cold job, as the job says: a kernel, or a dispatcher called as an
+// application calls it (directly, in a batch, or on several threads).
+struct ClearOne {
+  ClearFn fn;
+  const clearjit *cj;
+  bool reuse, batched, parallel;
+  unsigned threads;
+  void operator()(clearjit_batch &batch, uint8_t *dst, uint64_t size) const {
+    if (!cj)
+      fn(dst, size);
+    else if (parallel)
+      clearjit_clear_parallel(cj, reuse ? CLEARJIT_REUSE : CLEARJIT_STREAM, dst, size, threads);
+    else if (batched)
+      (clearjit_batch_clear)(&batch, dst, size);
+    else if (reuse) // direct calls, as in an application
+      clearjit_clear(cj, dst, size);
+    else
+      clearjit_clear_stream(cj, dst, size);
+  }
+  // Ends a batch (one sfence for all its pieces) and opens the next.
+  void end_batch(clearjit_batch &batch, bool reopen) const {
+    if (cj) {
+      (clearjit_batch_end)(&batch);
+      if (reopen) clearjit_batch_begin(&batch, cj);
+    } else {
+      asm volatile("sfence" ::: "memory");
+    }
+  }
+};
+
+} // namespace
+
+void HostBench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
+                              Progress *progress) {
   benchmark::ClearRegisteredBenchmarks();
   impl_->fn_slots.clear(); // the benchmarks that called through them are gone
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -412,16 +444,14 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
       if (j.batched) measured.fence = Fence::none; // the batch fences, not each clear
       fn = impl_->kernel(measured);
     }
-    const clearjit *cj = j.cj;
-    const bool parallel = j.parallel;
-    const unsigned threads = j.threads;
+    const ClearOne clear{fn, j.cj, j.intent == Intent::reuse, j.batched, j.parallel, j.threads};
     Impl::Slots &slots = impl_->slots_for(j.size, j.pattern);
     const std::vector<uint32_t> &order = slots.order;
     const uint64_t stride = slots.stride, count = slots.count;
     size_t &next = slots.next;
     uint8_t *pool = impl_->pool;
     const uint64_t size = j.size;
-    const bool reuse = j.intent == Intent::reuse, batched = j.batched;
+    const bool reuse = clear.reuse, batched = j.batched;
     const uint64_t pieces = batch_pieces(size);
     const double rep_estimate = estimate_seconds({j}, o) / o.repetitions;
     std::string name = j.candidate.name() + "/" + std::to_string(size) + "/" +
@@ -429,59 +459,68 @@ void Bench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
                        std::string(pattern_name(j.pattern)) + (batched ? "/batched" : "") + "#" +
                        std::to_string(i);
     const double min_time = o.min_time;
-    benchmark::RegisterBenchmark(
-        name.c_str(),
-        [=, &order, &next](benchmark::State &st) mutable {
-          uint64_t sink = 0, in_batch = 0;
-          clearjit_batch batch{};
-          if (cj && batched) clearjit_batch_begin(&batch, cj);
-          auto t0 = Clock::now();
-          for (auto _ : st) {
-            uint8_t *dst = pool + (order.empty() ? next : order[next]) * stride;
-            next = next + 1 == count ? 0 : next + 1;
-            if (!cj)
-              fn(dst, size);
-            else if (parallel)
-              clearjit_clear_parallel(cj, reuse ? CLEARJIT_REUSE : CLEARJIT_STREAM, dst, size,
-                                      threads);
-            else if (batched)
-              (clearjit_batch_clear)(&batch, dst, size);
-            else if (reuse) // direct calls, as in an application
-              clearjit_clear(cj, dst, size);
-            else
-              clearjit_clear_stream(cj, dst, size);
-            if (reuse) sink += read_pass(dst, size);
-            if (batched && ++in_batch == pieces) {
-              in_batch = 0;
-              if (cj) {
-                (clearjit_batch_end)(&batch);
-                clearjit_batch_begin(&batch, cj);
-              } else {
-                asm volatile("sfence" ::: "memory");
-              }
-            }
+    auto done = [=](benchmark::State &st, uint64_t sink, Clock::time_point t0) {
+      benchmark::DoNotOptimize(sink);
+      st.SetBytesProcessed(int64_t(st.iterations() * size));
+      // Only the final trial of a repetition runs for min_time; count it as one repetition.
+      if (progress && std::chrono::duration<double>(Clock::now() - t0).count() >= 0.9 * min_time)
+        progress->add(rep_estimate);
+    };
+    benchmark::internal::Benchmark *b;
+    if (j.pattern == Pattern::hot) {
+      // Hot: one region of `pieces` destinations (one unless batched), used by the caller
+      // (touch_pass) before each clear of it, outside the timed part; the clears (with reuse's
+      // read pass) and a batch's fence are timed, each on its own.
+      const uint64_t in_region = batched ? pieces : 1, region = in_region * stride;
+      uint8_t *base = pool + order[0] * stride;
+      b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
+        uint64_t sink = 0;
+        clearjit_batch batch{};
+        if (clear.cj && batched) clearjit_batch_begin(&batch, clear.cj);
+        const auto t0 = Clock::now();
+        for (auto _ : st) {
+          sink += touch_pass(base, region);
+          const auto start = Clock::now();
+          for (uint64_t k = 0; k < in_region; ++k) {
+            clear(batch, base + k * stride, size);
+            if (reuse) sink += read_pass(base + k * stride, size);
           }
-          // The last, partial batch is fenced outside the timed
-          // loop: one fence of many.
-          if (cj && batched)
-            (clearjit_batch_end)(&batch);
-          else if (batched)
-            asm volatile("sfence" ::: "memory");
-          benchmark::DoNotOptimize(sink);
-          st.SetBytesProcessed(int64_t(st.iterations() * size));
-          // Only the final trial of a repetition runs for min_time; count
-          // it as one repetition.
-          if (progress &&
-              std::chrono::duration<double>(Clock::now() - t0).count() >= 0.9 * min_time)
-            progress->add(rep_estimate);
-        })
-        ->Repetitions(o.repetitions)
-        ->MinTime(o.min_time)
-        ->UseRealTime();
+          if (batched) clear.end_batch(batch, true);
+          st.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count() /
+                              double(in_region));
+        }
+        if (clear.cj && batched) (clearjit_batch_end)(&batch);
+        done(st, sink, t0);
+      });
+      b->UseManualTime();
+    } else {
+      b = benchmark::RegisterBenchmark(name.c_str(), [=, &order, &next](benchmark::State &st) {
+        uint64_t sink = 0, in_batch = 0;
+        clearjit_batch batch{};
+        if (clear.cj && batched) clearjit_batch_begin(&batch, clear.cj);
+        const auto t0 = Clock::now();
+        for (auto _ : st) {
+          uint8_t *dst = pool + (order.empty() ? next : order[next]) * stride;
+          next = next + 1 == count ? 0 : next + 1;
+          clear(batch, dst, size);
+          if (reuse) sink += read_pass(dst, size);
+          if (batched && ++in_batch == pieces) {
+            in_batch = 0;
+            clear.end_batch(batch, true);
+          }
+        }
+        // The last, partial batch is fenced outside the timed loop: one fence of many.
+        if (batched) clear.end_batch(batch, false);
+        done(st, sink, t0);
+      });
+      b->UseRealTime();
+    }
+    b->Repetitions(o.repetitions)->MinTime(o.min_time);
   }
 }
 
-void Bench::register_warm(const Job &j, size_t index, const MeasureOptions &o, Progress *progress) {
+void HostBench::register_warm(const Job &j, size_t index, const MeasureOptions &o,
+                              Progress *progress) {
   const std::vector<WarmCall> &calls = impl_->warm_for(j.mix, j.size, j.draw);
   uint8_t *buf = impl_->warm_buf;
   const bool reuse = j.intent == Intent::reuse;
@@ -518,7 +557,7 @@ void Bench::register_warm(const Job &j, size_t index, const MeasureOptions &o, P
       ->UseRealTime();
 }
 
-std::vector<Measurement> Bench::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
+std::vector<Measurement> HostBench::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
   std::vector<Measurement> out(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
     out[i] = Measurement{jobs[i].candidate,

@@ -6,6 +6,7 @@
 #include "codegen.hpp"
 #include "profile.hpp"
 #include "spec.hpp"
+#include "stats.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -22,7 +23,10 @@ namespace cjit::detail {
 //! cache (a pool scrubbing objects it has just freed), while a non-temporal kernel finds it where
 //! its previous round sent it, in memory, and sends every line there again
 //! (bench/nt_cached.cpp times single clears of lines truly in cache).
-enum class Pattern : uint8_t { scattered, consecutive, cached };
+//! Hot: one region, which the caller wrote and read just before each clear (one buffer cycled,
+//! as an allocator recycles the block it just took or an arena is reset per request); only the
+//! clear (and reuse's read pass) is timed.
+enum class Pattern : uint8_t { scattered, consecutive, cached, hot };
 //! The cold patterns, which every table is chosen from; `cached` only vetoes (choose.hpp).
 constexpr Pattern kPatterns[] = {Pattern::scattered, Pattern::consecutive};
 std::string_view pattern_name(Pattern p);
@@ -150,12 +154,6 @@ std::vector<Measurement> select(const std::vector<Measurement> &ms, Intent inten
 //! Recomputes gbps and cv from samples.
 void summarize(Measurement &m);
 
-//! The median (0 for none).
-double median(std::vector<double> v);
-
-//! The geometric mean (0 for none).
-double geomean(const std::vector<double> &v);
-
 //! Adds `m`'s samples to `pooled`, which takes m whole while it has none; summarize() after.
 void pool_into(Measurement &pooled, const Measurement &m);
 
@@ -167,23 +165,37 @@ struct MeasureOptions {
   std::string label;                        //!< what the progress line says is running
 };
 
-//! Owns the destination pool and the compiled kernels; measures batches of jobs.
+//! What measures jobs: the tuner, its stages and the bench take one by reference, so that a test
+//! can give them a Bench of synthetic timings (tests/synthetic_bench.hpp) and drive them without
+//! measuring anything.
 class Bench {
+public:
+  virtual ~Bench() = default;
+  //! Runs every job (random interleaving, `repetitions` each) and returns one Measurement per job.
+  virtual std::vector<Measurement> run(const std::vector<Job> &jobs,
+                                       const MeasureOptions &options) = 0;
+  //! Estimated seconds `run` will take for these jobs, for planning under a time limit.
+  virtual double estimate_seconds(const std::vector<Job> &jobs,
+                                  const MeasureOptions &options) const = 0;
+};
+
+//! The Bench of this host: owns the destination pool and the compiled kernels and measures with
+//! Google Benchmark.
+class HostBench final : public Bench {
 public:
   //! `max_size`: the largest size any job will use. The pool is at least 4x the L3 and
   //! 512 MiB, so no timed clear finds its destination in cache.
-  Bench(const CpuInfo &cpu, uint64_t max_size);
-  ~Bench();
+  HostBench(const CpuInfo &cpu, uint64_t max_size);
+  ~HostBench() override;
 
-  //! Runs every job (random interleaving, `repetitions` each) and returns one Measurement per job.
-  std::vector<Measurement> run(const std::vector<Job> &jobs, const MeasureOptions &options);
+  std::vector<Measurement> run(const std::vector<Job> &jobs,
+                               const MeasureOptions &options) override;
+  double estimate_seconds(const std::vector<Job> &jobs,
+                          const MeasureOptions &options) const override;
 
   //! Registers the jobs with Google Benchmark without running them, for a binary that uses
   //! Google Benchmark's own reporters; `out` receives results only through run().
   void register_jobs(const std::vector<Job> &jobs, const MeasureOptions &options);
-
-  //! Estimated seconds `run` will take for these jobs, for planning under a time limit.
-  double estimate_seconds(const std::vector<Job> &jobs, const MeasureOptions &options) const;
 
   uint64_t pool_bytes() const;
 

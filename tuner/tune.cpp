@@ -629,7 +629,7 @@ private:
   const TuneOptions &o_;
   const CpuInfo &cpu_;
   LevelPlan plan_;
-  Bench bench_;
+  HostBench bench_;
   Studies studies_;
   double budget_ = 0;
   Clock::time_point start_;

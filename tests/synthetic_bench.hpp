@@ -1,0 +1,76 @@
+// A Bench of synthetic timings, for tests that drive the tuner's races and stages without
+// measuring anything: each candidate's speed is memset's times a factor per destination state,
+// with seeded log-normal noise on every sample.
+#pragma once
+
+#include "measure.hpp"
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cjit::test {
+
+class SyntheticBench final : public detail::Bench {
+public:
+  //! `noise`: the standard deviation of a sample's log (0.05: about 5%).
+  explicit SyntheticBench(double noise, uint64_t seed = 1) : noise_(noise), rng_(seed) {}
+
+  //! `candidate` runs at `factor` times memset's speed in `pattern` (1 where not set).
+  void set(const std::string &candidate, detail::Pattern pattern, double factor) {
+    factors_[{candidate, pattern}] = factor;
+  }
+  void set(const std::string &candidate, double factor) {
+    for (detail::Pattern p : {detail::Pattern::scattered, detail::Pattern::consecutive,
+                              detail::Pattern::cached, detail::Pattern::hot})
+      set(candidate, p, factor);
+  }
+
+  std::vector<detail::Measurement> run(const std::vector<detail::Job> &jobs,
+                                       const detail::MeasureOptions &o) override {
+    std::vector<detail::Measurement> out;
+    std::normal_distribution<double> n(0, noise_);
+    for (const detail::Job &j : jobs) {
+      detail::Measurement m;
+      m.candidate = j.candidate;
+      m.size = j.size;
+      m.intent = j.intent;
+      m.pattern = j.pattern;
+      m.batched = j.batched;
+      m.warm = j.warm;
+      m.mix = j.mix;
+      const double speed = 10 * factor(j.candidate.name(), j.pattern);
+      for (int r = 0; r < o.repetitions; ++r) {
+        const double s = speed * std::exp(n(rng_));
+        m.samples.push_back(j.warm ? 1 / s : s); // warm: ns per call
+      }
+      detail::summarize(m);
+      out.push_back(std::move(m));
+      ++jobs_run;
+    }
+    ++runs;
+    return out;
+  }
+
+  double estimate_seconds(const std::vector<detail::Job> &jobs,
+                          const detail::MeasureOptions &o) const override {
+    return double(jobs.size()) * o.repetitions * 0.001;
+  }
+
+  int runs = 0;        //!< calls of run()
+  size_t jobs_run = 0; //!< jobs measured
+
+private:
+  double factor(const std::string &candidate, detail::Pattern p) const {
+    auto it = factors_.find({candidate, p});
+    return it == factors_.end() ? 1 : it->second;
+  }
+  double noise_;
+  std::mt19937_64 rng_;
+  std::map<std::pair<std::string, detail::Pattern>, double> factors_;
+};
+
+} // namespace cjit::test

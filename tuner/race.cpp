@@ -1,0 +1,241 @@
+#include "race.hpp"
+
+#include "format.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace cjit::detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// a[j] / b[j] per round (NaN where either sample is missing).
+std::vector<double> round_ratios(const std::vector<double> &a, const std::vector<double> &b) {
+  std::vector<double> out(std::min(a.size(), b.size()));
+  for (size_t j = 0; j < out.size(); ++j)
+    out[j] = a[j] > 0 && b[j] > 0 ? a[j] / b[j] : NAN;
+  return out;
+}
+
+std::vector<double> present(const std::vector<double> &v) {
+  std::vector<double> out;
+  for (double x : v)
+    if (std::isfinite(x)) out.push_back(x);
+  return out;
+}
+
+// Per round, the geometric mean over the conditions (rounds with a missing one left out).
+std::vector<double> round_scores(const std::vector<std::vector<double>> &per_condition) {
+  std::vector<double> out;
+  if (per_condition.empty()) return out;
+  for (size_t j = 0; j < per_condition[0].size(); ++j) {
+    std::vector<double> row;
+    for (const auto &r : per_condition)
+      if (j < r.size() && std::isfinite(r[j])) row.push_back(r[j]);
+    out.push_back(row.size() == per_condition.size() ? geomean(row) : NAN);
+  }
+  return out;
+}
+
+std::string ratio_text(const Interval &i, bool upper) {
+  return fmt("%.2fx", i.median) + (upper ? " (at most " : " (at least ") +
+         fmt("%.2fx", upper ? i.upper : i.lower) + ")";
+}
+
+} // namespace
+
+double speed(const Measurement &m, double sample) {
+  if (sample <= 0) return 0;
+  return m.warm ? 1 / sample : sample;
+}
+
+Racing::Racing(Bench &bench, RaceOptions options, MeasureOptions measure)
+    : bench_(bench), options_(std::move(options)), measure_(std::move(measure)) {
+  measure_.repetitions = 1; // a round is one sample of each contender
+}
+
+size_t Racing::add(Race race) {
+  State s;
+  const size_t contenders = race.candidates.size() + 1, conditions = race.conditions.size();
+  s.samples.assign(contenders, std::vector<std::vector<double>>(conditions));
+  s.in.assign(contenders, true);
+  s.raw.resize(contenders * conditions);
+  s.max_rounds = race.max_rounds > 0 ? race.max_rounds : options_.max_rounds;
+  s.outcome.winner = race.incumbent;
+  for (const Candidate &c : race.candidates)
+    s.outcome.field.push_back({.candidate = c});
+  s.race = std::move(race);
+  races_.push_back(std::move(s));
+  return races_.size() - 1;
+}
+
+bool Racing::is_open(const State &s) const {
+  return !s.outcome.settled && s.outcome.rounds < s.max_rounds && !s.race.conditions.empty();
+}
+
+size_t Racing::open() const {
+  return size_t(
+      std::count_if(races_.begin(), races_.end(), [&](const State &s) { return is_open(s); }));
+}
+
+int Racing::run(double seconds) {
+  // A round is charged what it took, or its estimate where that is more (a Bench of synthetic
+  // timings takes no time).
+  double spent = 0;
+  int rounds = 0;
+  for (;;) {
+    std::vector<State *> open;
+    for (State &s : races_)
+      if (is_open(s)) open.push_back(&s);
+    if (open.empty()) break;
+    std::stable_sort(open.begin(), open.end(), [](const State *a, const State *b) {
+      return a->outcome.rounds < b->outcome.rounds;
+    });
+    // The jobs of a round, race by race; where each result goes.
+    struct Slot {
+      State *race;
+      size_t contender, condition;
+    };
+    std::vector<Job> jobs;
+    std::vector<Slot> slots;
+    size_t fitting = 0;
+    for (State *s : open) {
+      const size_t first = jobs.size();
+      for (size_t c = 0; c < s->in.size(); ++c) {
+        if (!s->in[c]) continue;
+        const Candidate &who = c == 0 ? s->race.incumbent : s->race.candidates[c - 1];
+        for (size_t k = 0; k < s->race.conditions.size(); ++k) {
+          Job j = s->race.conditions[k].job;
+          j.candidate = who;
+          jobs.push_back(j);
+          slots.push_back({s, c, k});
+        }
+      }
+      if (seconds > 0 && bench_.estimate_seconds(jobs, measure_) > seconds - spent) {
+        jobs.resize(first);
+        slots.resize(first);
+        break;
+      }
+      ++fitting;
+    }
+    if (fitting == 0) break;
+    const double estimate = bench_.estimate_seconds(jobs, measure_);
+    const auto start = Clock::now();
+    const std::vector<Measurement> ms = bench_.run(jobs, measure_);
+    spent += std::max(estimate, std::chrono::duration<double>(Clock::now() - start).count());
+    for (size_t i = 0; i < ms.size(); ++i) {
+      const Slot &at = slots[i];
+      const Measurement &m = ms[i];
+      at.race->samples[at.contender][at.condition].push_back(
+          m.samples.empty() ? 0 : speed(m, m.samples.front()));
+      pool_into(at.race->raw[at.contender * at.race->race.conditions.size() + at.condition], m);
+    }
+    for (size_t r = 0; r < fitting; ++r) {
+      ++open[r]->outcome.rounds;
+      judge(*open[r]);
+    }
+    ++rounds;
+  }
+  return rounds;
+}
+
+void Racing::judge(State &s) {
+  RaceOutcome &o = s.outcome;
+  const size_t conditions = s.race.conditions.size();
+  const double conf = options_.confidence, gain = options_.min_gain;
+  std::vector<std::vector<double>> scores(s.in.size());
+  for (size_t c = 1; c < s.in.size(); ++c) {
+    Standing &st = o.field[c - 1];
+    std::vector<std::vector<double>> per_condition;
+    st.states.clear();
+    for (size_t k = 0; k < conditions; ++k) {
+      per_condition.push_back(round_ratios(s.samples[c][k], s.samples[0][k]));
+      st.states.push_back(median_interval(present(per_condition.back()), conf));
+    }
+    scores[c] = round_scores(per_condition);
+    st.score = median_interval(present(scores[c]), conf);
+    st.rounds = int(s.samples[c][0].size());
+  }
+  // Out: confidently not min_gain faster than the incumbent in a required state, or overall.
+  for (size_t c = 1; c < s.in.size(); ++c) {
+    if (!s.in[c]) continue;
+    Standing &st = o.field[c - 1];
+    for (size_t k = 0; k < conditions && st.out.empty(); ++k)
+      if (s.race.conditions[k].required && st.states[k].bounded && st.states[k].upper < gain)
+        st.out = std::string(pattern_name(s.race.conditions[k].job.pattern)) + ": " +
+                 ratio_text(st.states[k], true) + " " + s.race.incumbent.name() + "'s speed";
+    if (st.out.empty() && st.score.bounded && st.score.upper < gain)
+      st.out =
+          "all states: " + ratio_text(st.score, true) + " " + s.race.incumbent.name() + "'s speed";
+    if (!st.out.empty()) s.in[c] = false;
+  }
+  // The leader: the best median score. Out: confidently behind it.
+  size_t leader = 0;
+  for (size_t c = 1; c < s.in.size(); ++c)
+    if (s.in[c] && (leader == 0 || o.field[c - 1].score.median > o.field[leader - 1].score.median))
+      leader = c;
+  bool tied = true;
+  for (size_t c = 1; c < s.in.size() && leader; ++c) {
+    if (!s.in[c] || c == leader) continue;
+    const Interval t = median_interval(present(round_ratios(scores[c], scores[leader])), conf);
+    if (t.bounded && t.upper < 1) {
+      o.field[c - 1].out = "behind " + s.race.candidates[leader - 1].name() + ": " +
+                           ratio_text(t, true) + " its speed";
+      s.in[c] = false;
+    } else if (!(t.bounded && t.lower > 1 - options_.tied && t.upper < 1 + options_.tied)) {
+      tied = false;
+    }
+  }
+  // Eligible: confidently min_gain faster in every required state and overall.
+  auto eligible = [&](size_t c) {
+    const Standing &st = o.field[c - 1];
+    if (!st.score.bounded || st.score.lower <= gain) return false;
+    for (size_t k = 0; k < conditions; ++k)
+      if (s.race.conditions[k].required && !(st.states[k].bounded && st.states[k].lower > gain))
+        return false;
+    return true;
+  };
+  size_t alive = 0, ready = 0, winner = 0;
+  for (size_t c = 1; c < s.in.size(); ++c) {
+    if (!s.in[c]) continue;
+    ++alive;
+    if (!eligible(c)) continue;
+    ++ready;
+    const Candidate &a = s.race.candidates[c - 1];
+    if (winner == 0) {
+      winner = c;
+      continue;
+    }
+    const Candidate &w = s.race.candidates[winner - 1];
+    const bool simpler = options_.simpler ? options_.simpler(a, w) : a < w,
+               simpler_w = options_.simpler ? options_.simpler(w, a) : w < a;
+    if (simpler || (!simpler_w && o.field[c - 1].score.median > o.field[winner - 1].score.median))
+      winner = c;
+  }
+  o.settled = alive == 0 || (ready == alive && tied);
+  o.winner = winner ? s.race.candidates[winner - 1] : s.race.incumbent;
+  o.gain = 1;
+  o.held.clear();
+  if (winner) {
+    const Standing &st = o.field[winner - 1];
+    o.gain = st.score.lower;
+    for (size_t k = 0; k < conditions; ++k)
+      if (st.states[k].bounded && st.states[k].lower > gain)
+        o.held.push_back(s.race.conditions[k].job.pattern);
+  }
+}
+
+std::vector<Measurement> Racing::measurements() const {
+  std::vector<Measurement> out;
+  for (const State &s : races_)
+    for (Measurement m : s.raw)
+      if (!m.samples.empty()) {
+        summarize(m);
+        out.push_back(std::move(m));
+      }
+  return out;
+}
+
+} // namespace cjit::detail

@@ -1,0 +1,114 @@
+// Racing: every decision of the tuner (the kernel of a size, the batch kernel, ...) is a race
+// among candidates with memset as the incumbent, as irace's F-race and successive halving do.
+// Every round measures each race's remaining candidates once, with the incumbent beside them,
+// interleaved at random in one run of the Bench; a candidate leaves when it is confidently not
+// enough faster than the incumbent, or confidently behind the leader; a race stops when its
+// outcome is settled, and the rounds go to the races still open. Undecided means the incumbent.
+#pragma once
+
+#include "measure.hpp"
+#include "stats.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cjit::detail {
+
+struct RaceOptions {
+  //! One-sided confidence of each bound (stats.hpp, median_interval).
+  double confidence = 0.95;
+  //! Rounds a race runs at most; undecided then means the incumbent.
+  int max_rounds = 12;
+  //! A candidate replaces the incumbent only where the lower bound of its speed over the
+  //! incumbent's exceeds this, in each required state and over all states: code placement alone
+  //! moves a warm or cold call by a few percent, and that bias does not average out over rounds.
+  double min_gain = 1.03;
+  //! Candidates whose ratio to the leader is bounded within 1 -/+ this are tied: the race
+  //! stops, and the simplest of them wins.
+  double tied = 0.05;
+  //! Orders tied candidates: true when a is simpler than b. None: by name.
+  std::function<bool(const Candidate &a, const Candidate &b)> simpler;
+};
+
+//! A destination state a race measures its contenders in: a Job whose candidate is replaced by
+//! each contender's. `required`: a candidate must beat the incumbent here alone; otherwise the
+//! state only weighs in the score (the geometric mean of a round's ratios over all states).
+struct Condition {
+  Job job;
+  bool required = true;
+};
+
+struct Race {
+  std::string name; //!< "reuse 64 KiB", for notes and reports
+  std::vector<Condition> conditions;
+  std::vector<Candidate> candidates; //!< without the incumbent
+  Candidate incumbent = memset_candidate();
+  int max_rounds = 0; //!< 0: RaceOptions::max_rounds
+};
+
+//! A contender's standing: its speed over the incumbent's per state and over all (score).
+struct Standing {
+  Candidate candidate;
+  std::vector<Interval> states = {}; //!< per condition, the per-round speed ratios to the incumbent
+  Interval score = {};               //!< per round, their geometric mean over the conditions
+  std::string out = {};              //!< why it left the race; empty while in
+  int rounds = 0;                    //!< rounds it was measured in
+};
+
+struct RaceOutcome {
+  Candidate winner;     //!< the incumbent when no candidate is confidently faster
+  bool settled = false; //!< stopped before its max rounds, the outcome clear
+  int rounds = 0;
+  //! The winner's lower bound of its score over the incumbent's (1 for the incumbent itself)
+  //! and the conditions (their patterns) where its own lower bound beat min_gain.
+  double gain = 1;
+  std::vector<Pattern> held;
+  std::vector<Standing> field; //!< every candidate, in the order given
+};
+
+//! Speed of one sample: GB/s for a cold job, calls per ns for a warm one (higher is faster).
+double speed(const Measurement &m, double sample);
+
+//! The races of one decision stage, run together.
+class Racing {
+public:
+  Racing(Bench &bench, RaceOptions options, MeasureOptions measure);
+
+  //! Adds a race; returns its index.
+  size_t add(Race race);
+
+  //! Runs rounds until every race is settled or at its max rounds, or the next round's estimate
+  //! exceeds `seconds` (<= 0: no limit). Returns the rounds run. A round that does not fit
+  //! whole runs the races with the fewest rounds first.
+  int run(double seconds);
+
+  const RaceOutcome &outcome(size_t race) const { return races_[race].outcome; }
+  const Race &race(size_t index) const { return races_[index].race; }
+  size_t size() const { return races_.size(); }
+  //! Races still open (not settled and below their max rounds).
+  size_t open() const;
+
+  //! Every sample so far: one Measurement per race, contender and condition, its samples in
+  //! round order (GB/s, or ns per call for warm jobs), summarized.
+  std::vector<Measurement> measurements() const;
+
+private:
+  struct State {
+    Race race;
+    // samples[contender][condition][round]: speed; contender 0 is the incumbent.
+    std::vector<std::vector<std::vector<double>>> samples;
+    std::vector<bool> in; // per contender (0: the incumbent, always in)
+    std::vector<Measurement> raw;
+    RaceOutcome outcome;
+    int max_rounds = 0;
+  };
+  bool is_open(const State &s) const;
+  void judge(State &s);
+  Bench &bench_;
+  RaceOptions options_;
+  MeasureOptions measure_;
+  std::vector<State> races_;
+};
+
+} // namespace cjit::detail
