@@ -476,6 +476,24 @@ private:
           refuse(g, ck + ".gbps", "must be a finite number >= 0, got " + number_text(*v));
         c.gbps = *v;
       }
+      if (const toml::node *g = t.get("gain")) {
+        auto v = g->value<double>();
+        if (!v || !(g->is_integer() || g->is_floating_point()) || !std::isfinite(*v) || *v < 0)
+          refuse(g, ck + ".gain",
+                 "must be a finite number >= 0, got " + std::string(type_name(*g)));
+        c.gain = *v;
+      }
+      if (const toml::node *st = t.get("states")) {
+        const toml::array *a = st->as_array();
+        if (!a || a->size() > 8)
+          refuse(st, ck + ".states", "must be an array of at most 8 destination states");
+        for (const toml::node &e : *a) {
+          const auto *name = e.as_string();
+          if (!name || name->get().size() > 16)
+            refuse(&e, ck + ".states", "must hold state names (scattered, consecutive, hot)");
+          c.states.push_back(name->get());
+        }
+      }
       append_class(out, std::move(c));
     }
     return out;
@@ -528,9 +546,15 @@ unsigned ParallelTable::at(uint64_t n) const {
 }
 
 void append_class(std::vector<SizeClass> &table, SizeClass c) {
-  if (!table.empty() && table.back().kernel == c.kernel)
-    table.back().below = c.below;
-  else
+  if (!table.empty() && table.back().kernel == c.kernel) {
+    // One class: the bound that holds over both, in the states where both held.
+    SizeClass &last = table.back();
+    last.below = c.below;
+    last.gain = std::min(last.gain, c.gain);
+    std::erase_if(last.states, [&](const std::string &st) {
+      return std::find(c.states.begin(), c.states.end(), st) == c.states.end();
+    });
+  } else
     table.push_back(std::move(c));
 }
 
@@ -615,6 +639,14 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
       if (c.below) t << "below = " << c.below << "\n";
       t << "kernel = " << toml_string(format_spec(c.kernel)) << "\ngbps = " << gbps_text(c.gbps)
         << "\n";
+      if (c.gain > 0) {
+        char g[32];
+        std::snprintf(g, sizeof g, "%.2f", c.gain);
+        t << "gain = " << g << "\nstates = [";
+        for (size_t k = 0; k < c.states.size(); ++k)
+          t << (k ? ", " : "") << toml_string(c.states[k]);
+        t << "]\n";
+      }
     }
   return t.str();
 }

@@ -24,6 +24,10 @@ struct SizeClass {
   uint64_t below = 0;
   Spec kernel;
   double gbps = 0; //!< measured, informational
+  //! The tuner's race, informational: the lower confidence bound of the kernel's speed over
+  //! memset's (0: not raced, or memset itself) and the destination states where it held.
+  double gain = 0;
+  std::vector<std::string> states = {};
   bool operator==(const SizeClass &) const = default;
 };
 

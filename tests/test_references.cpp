@@ -84,7 +84,7 @@ TEST(references_TemporalReference, TheSameOnEveryCpu) {
 TEST(references_Studies, NoAllocateSweepsStosbAgainstTheTemporalReference) {
   for (const Expected &e : expected()) {
     const Studies studies(e.info, 4096, uint64_t(1) << 30);
-    const std::vector<Job> jobs = studies.no_allocate_jobs();
+    const std::vector<Job> jobs = studies.no_allocate_jobs(4);
     ASSERT_FALSE(jobs.empty()) << e.cpu;
     for (size_t k = 0; k < jobs.size(); ++k)
       EXPECT_EQ(jobs[k].candidate.name(), k % 2 ? e.temporal_reference : "stosb") << e.cpu;

@@ -42,11 +42,15 @@ Spec temporal_reference(const CpuInfo &cpu) {
 Studies::Studies(const CpuInfo &cpu, uint64_t min_size, uint64_t max_size)
     : cpu_(cpu), min_size_(min_size), max_size_(max_size), l3_(cpu.l3_bytes()) {}
 
-std::vector<Job> Studies::no_allocate_jobs() const {
+uint64_t Studies::sweep_from() const {
+  return std::max(min_size_, std::min(l3_ / 4, uint64_t(4) << 20));
+}
+
+std::vector<Job> Studies::no_allocate_jobs(int steps) const {
   std::vector<Job> jobs;
-  uint64_t lo = std::max(min_size_, l3_ / 4), hi = std::min(max_size_, 8 * l3_);
+  uint64_t lo = sweep_from(), hi = std::min(max_size_, 8 * l3_);
   if (lo >= hi) return jobs;
-  for (uint64_t size : size_grid(lo, hi, 4)) {
+  for (uint64_t size : size_grid(lo, hi, steps)) {
     jobs.push_back({default_spec(Method::stosb), size, Intent::stream});
     jobs.push_back({temporal_reference(cpu_), size, Intent::stream});
   }
@@ -88,35 +92,19 @@ std::vector<Job> Studies::fence_jobs() const {
   return jobs;
 }
 
-// The no-allocate sweep so far: rep stosb and the temporal reference, clearing only, from a
-// quarter of the L3 up.
+// The no-allocate sweep so far: rep stosb and the temporal reference, clearing only, from
+// sweep_from() up.
 Studies::Sweep Studies::no_allocate_sweep(const std::vector<Measurement> &all) const {
   Sweep sw;
   const Candidate stosb = default_spec(Method::stosb), ref = temporal_reference(cpu_);
   for (const Measurement &m : all) {
-    if (m.intent != Intent::stream || m.size < l3_ / 4 || !plain(m)) continue;
+    if (m.intent != Intent::stream || m.size < sweep_from() || !plain(m)) continue;
     if (m.candidate == stosb)
       sw.stosb.push_back(m);
     else if (m.candidate == ref)
       sw.temporal.push_back(m);
   }
   return sw;
-}
-
-// Bisection between the last size below the no-allocate step and the first one above it.
-std::vector<Job> Studies::step_jobs(const std::vector<Measurement> &all) const {
-  std::vector<Job> jobs;
-  Sweep sw = no_allocate_sweep(all);
-  NoAllocate na = find_no_allocate(sw.stosb, sw.temporal);
-  if (!na.size) return jobs;
-  uint64_t below = 0;
-  for (const Measurement &m : sw.stosb)
-    if (m.size < *na.size) below = std::max(below, m.size);
-  if (!below || double(*na.size) / double(below) < 1.05) return jobs;
-  uint64_t mid = round_boundary(std::sqrt(double(below) * double(*na.size)));
-  jobs.push_back({default_spec(Method::stosb), mid, Intent::stream});
-  jobs.push_back({temporal_reference(cpu_), mid, Intent::stream});
-  return jobs;
 }
 
 Findings Studies::findings(const std::vector<Measurement> &all, const std::vector<SizeClass> &reuse,
@@ -130,9 +118,8 @@ Findings Studies::findings(const std::vector<Measurement> &all, const std::vecto
   Sweep sw = no_allocate_sweep(all);
   f.stosb_no_allocate = find_no_allocate(sw.stosb, sw.temporal);
   if (sw.stosb.empty())
-    f.stosb_no_allocate.reason = max_size_ < l3_ / 4
-                                     ? "the largest size tuned is below a quarter of the L3"
-                                     : "not measured (time limit)";
+    f.stosb_no_allocate.reason = "the largest size tuned is below the sweep's first, " +
+                                 std::to_string(sweep_from()) + " bytes";
 
   for (Method method : string_ops()) {
     ChunkStudy c;

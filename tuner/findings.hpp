@@ -42,15 +42,18 @@ class Studies {
 public:
   Studies(const CpuInfo &cpu, uint64_t min_size, uint64_t max_size);
 
-  //! rep stosb against temporal_reference, clearing only, from L3/4 to 8x L3.
-  std::vector<Job> no_allocate_jobs() const;
+  //! rep stosb against temporal_reference, clearing only, from sweep_from() to 8x the L3,
+  //! `steps` sizes per octave.
+  std::vector<Job> no_allocate_jobs(int steps) const;
+  //! Where the no-allocate sweep starts: a quarter of the L3, or 4 MiB where that is smaller. A
+  //! VM's CPUID may give the L3 of every CCD together (508 MiB on an Oxide Zen 5 guest, whose
+  //! cores share 32 MiB), which would put a step at the one CCD's L3 below the sweep.
+  uint64_t sweep_from() const;
   //! rep stosb and rep stosq at the largest size in each of kStudyChunks.
   std::vector<Job> chunk_jobs() const;
   //! The widest non-temporal moves up to 32 bytes `cpu` runs (ntavx2 with AVX), with an sfence
   //! per 4 KiB chunk and with one at the end.
   std::vector<Job> fence_jobs() const;
-  //! A bisection of the no-allocate step found in `all` so far (none when it is narrow).
-  std::vector<Job> step_jobs(const std::vector<Measurement> &all) const;
 
   //! What the studies found in `all`; the non-temporal ones from the chosen tables.
   Findings findings(const std::vector<Measurement> &all, const std::vector<SizeClass> &reuse,

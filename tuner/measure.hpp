@@ -165,6 +165,10 @@ struct MeasureOptions {
   std::string label;                        //!< what the progress line says is running
 };
 
+//! The destination pool a HostBench for sizes up to `max_size` maps: at least 4x the L3 and
+//! 512 MiB, so no timed clear finds its destination in cache, in 2 MiB pages.
+uint64_t pool_bytes_for(const CpuInfo &cpu, uint64_t max_size);
+
 //! What measures jobs: the tuner, its stages and the bench take one by reference, so that a test
 //! can give them a Bench of synthetic timings (tests/synthetic_bench.hpp) and drive them without
 //! measuring anything.

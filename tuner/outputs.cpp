@@ -136,6 +136,11 @@ std::string summary_text(const TuneResult &r) {
                   [](const Measurement &m) { return m.pattern == Pattern::consecutive; }))
     s << "\n(GB/s: geometric mean of scattered and consecutive destinations, where both were "
          "measured)\n";
+  if (!r.races.empty()) {
+    s << "\nraces (speed over memset's per round, bounds at the level's confidence)\n";
+    for (const std::string &line : r.races)
+      s << "  " << line << "\n";
+  }
   if (!r.disagreements.empty()) {
     s << "\nwhere the destination patterns disagree\n";
     for (const std::string &d : r.disagreements)

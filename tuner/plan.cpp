@@ -9,12 +9,9 @@ namespace cjit::detail {
 
 LevelPlan plan_for(Level l) {
   switch (l) {
-  case Level::quick: return {1, 5, 0.004, false, 1, 50};
-  // The budget is what the stages plan for; a run overshoots it by its estimates' error, and
-  // setting up (the destination pool) and writing come on top. On Zen 5 (2026-12-01) 270 s gave
-  // 295-297 s of stages and 4:59 and 5:15 wall: 250 keeps default under its 5 minutes.
-  case Level::default_: return {2, 7, 0.01, true, 2, 250};
-  case Level::exhaustive: return {4, 7, 0.01, true, 3, 0};
+  case Level::quick: return {1, 3, 0.002, 0.001, 0.90, 8, false, 55};
+  case Level::default_: return {2, 5, 0.004, 0.002, 0.95, 14, true, 270};
+  case Level::exhaustive: return {4, 7, 0.01, 0.005, 0.99, 30, true, 0};
   }
   return {};
 }

@@ -9,13 +9,17 @@
 
 namespace cjit::detail {
 
+//! The levels differ in resolution (sizes per octave, candidates, rounds) and confidence, never
+//! in which decisions are raced.
 struct LevelPlan {
-  int steps_per_octave; //!< size grid density
-  int repetitions;
-  double min_time;   //!< seconds per repetition
-  bool variants;     //!< measure unroll/align/fence variants of the leading methods
-  int refine_rounds; //!< bisection rounds around every crossover
-  double budget;     //!< seconds, when --time-limit is not given
+  int steps_per_octave; //!< sizes raced per octave
+  int repetitions;      //!< the last stages' (small path, verification, parallel)
+  double min_time;      //!< seconds per repetition of the last stages
+  double race_min_time; //!< seconds per sample of a race round
+  double confidence;    //!< one-sided, of each bound a race decides by
+  int max_rounds;       //!< of a race
+  bool all_methods;     //!< every method's default races; else one move of each kind
+  double budget;        //!< seconds, when --time-limit is not given
 };
 
 LevelPlan plan_for(Level l);

@@ -46,6 +46,23 @@ std::string ratio_text(const Interval &i, bool upper) {
 
 } // namespace
 
+std::string race_text(const Race &race, const RaceOutcome &o) {
+  std::string t = race.name + ", " + std::to_string(o.rounds) + " rounds" +
+                  (o.settled ? ", settled: " : ", at its last round: ") + o.winner.name();
+  if (!(o.winner == race.incumbent)) {
+    t += " (at least " + fmt("%.2fx", o.gain) + " " + race.incumbent.name() + " over all states";
+    for (size_t k = 0; k < o.held.size(); ++k)
+      t += std::string(k ? ", " : "; held in ") + std::string(pattern_name(o.held[k]));
+    t += ")";
+  }
+  for (const Standing &st : o.field)
+    if (!(st.candidate == o.winner))
+      t += "; " + st.candidate.name() +
+           (st.out.empty() ? " in, " + fmt("%.2fx", st.score.median) + " over all states"
+                           : " out at round " + std::to_string(st.rounds) + ": " + st.out);
+  return t;
+}
+
 double speed(const Measurement &m, double sample) {
   if (sample <= 0) return 0;
   return m.warm ? 1 / sample : sample;
@@ -148,6 +165,7 @@ void Racing::judge(State &s) {
   std::vector<std::vector<double>> scores(s.in.size());
   for (size_t c = 1; c < s.in.size(); ++c) {
     Standing &st = o.field[c - 1];
+    st.eligible = false;
     std::vector<std::vector<double>> per_condition;
     st.states.clear();
     for (size_t k = 0; k < conditions; ++k) {
@@ -189,7 +207,7 @@ void Racing::judge(State &s) {
     }
   }
   // Eligible: confidently min_gain faster in every required state and overall.
-  auto eligible = [&](size_t c) {
+  auto is_eligible = [&](size_t c) {
     const Standing &st = o.field[c - 1];
     if (!st.score.bounded || st.score.lower <= gain) return false;
     for (size_t k = 0; k < conditions; ++k)
@@ -201,7 +219,7 @@ void Racing::judge(State &s) {
   for (size_t c = 1; c < s.in.size(); ++c) {
     if (!s.in[c]) continue;
     ++alive;
-    if (!eligible(c)) continue;
+    if (!(o.field[c - 1].eligible = is_eligible(c))) continue;
     ++ready;
     const Candidate &a = s.race.candidates[c - 1];
     if (winner == 0) {
@@ -225,6 +243,17 @@ void Racing::judge(State &s) {
       if (st.states[k].bounded && st.states[k].lower > gain)
         o.held.push_back(s.race.conditions[k].job.pattern);
   }
+}
+
+double Racing::median_of(size_t race, const Candidate &who, size_t condition) const {
+  const State &s = races_[race];
+  size_t c = 0;
+  if (!(who == s.race.incumbent)) {
+    auto it = std::find(s.race.candidates.begin(), s.race.candidates.end(), who);
+    if (it == s.race.candidates.end()) return 0;
+    c = size_t(it - s.race.candidates.begin()) + 1;
+  }
+  return median(s.raw[c * s.race.conditions.size() + condition].samples);
 }
 
 std::vector<Measurement> Racing::measurements() const {

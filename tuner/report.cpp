@@ -3,6 +3,7 @@
 #include "outputs.hpp"
 
 #include "format.hpp"
+#include "race.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -452,34 +453,25 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     h << "</div>\n";
   }
 
-  // The patterns and the batch table.
-  if (!r.batch.empty() || !r.disagreements.empty()) {
-    h << "<h2>Destination patterns and batches</h2>\n<div class=\"card\">\n<p>The tables are "
-         "chosen from scattered and consecutive destinations together: no class may lose to "
-         "memset in either by more than the noise (the charts above show scattered "
-         "destinations).</p>\n";
-    auto measured_in = [&](Pattern p) {
-      return std::any_of(r.measurements.begin(), r.measurements.end(),
-                         [p](const Measurement &m) { return m.pattern == p; });
-    };
-    const bool cached = measured_in(Pattern::cached);
-    if (cached)
-      h << "<p>Stream's contenders were also measured with a cached destination (half the L2 "
-           "cleared piece by piece, round and round, up to the L2's size): a kernel whose cold "
-           "time plus cached time "
-           "exceeds memset's two by more than "
-        << fmt("%.0f%%", 100 * ChooseOptions{}.memset_floor)
-        << " is out there: cleared back to back, memset's lines stay in cache while a "
-           "non-temporal kernel sends every line to memory on every call.</p>\n";
-    if (!measured_in(Pattern::consecutive))
-      h << "<p>Consecutive destinations were not measured (time limit): the tables come from "
-           "scattered ones alone"
-        << (cached ? ", and stream's from cached ones where those were measured" : "") << ".</p>\n";
-    else if (r.disagreements.empty())
-      h << "<p>The two patterns chose the same kernels at every size.</p>\n";
-    else {
-      h << "<p>Where they disagree (vs memset: scattered, consecutive, and cached where "
-           "measured):</p>\n<ul>\n";
+  // The races and the batch table.
+  if (!r.batch.empty() || !r.races.empty()) {
+    h << "<h2>Races and batches</h2>\n<div class=\"card\">\n<p>Every decision is a race with "
+         "memset as the incumbent: each round measures the candidates still in, with memset "
+         "beside them, at scattered, consecutive and hot destinations (one buffer the caller "
+         "wrote and read just before the clear, up to the L3's size). A kernel replaces memset "
+         "only where the lower confidence bound of its speed over memset's is above "
+      << fmt("%.2fx", RaceOptions{}.min_gain)
+      << " in every required state (reuse: all three; stream: scattered and consecutive, with "
+         "hot weighed into the score) and over all states; undecided means memset (the charts "
+         "above show scattered destinations).</p>\n";
+    if (!r.races.empty()) {
+      h << "<ul>\n";
+      for (const std::string &line : r.races)
+        h << "<li>" << esc(line) << "</li>\n";
+      h << "</ul>\n";
+    }
+    if (!r.disagreements.empty()) {
+      h << "<p>Where scattered destinations alone would have chosen otherwise:</p>\n<ul>\n";
       for (const std::string &d : r.disagreements)
         h << "<li>" << esc(d) << "</li>\n";
       h << "</ul>\n";

@@ -41,6 +41,9 @@ struct TuneResult {
   std::vector<std::string> notes; //!< what was narrowed to fit the time limit
   //! Grid sizes where scattered destinations alone would have chosen another kernel.
   std::vector<std::string> disagreements;
+  //! Every decision's race, a line each: its outcome, the winner's bound over memset and the
+  //! states it held in, and why each other candidate left (race_text).
+  std::vector<std::string> races;
   //! clearjit_clear_parallel measured at 1..N threads on the chosen tables, and the
   //! [parallel.<intent>] tables chosen; empty when not run (cpus < 2, or max_size < 4 MiB).
   std::optional<ParallelStudy> parallel;
@@ -51,5 +54,7 @@ struct TuneResult {
 
 //! Measures on this host and chooses. Throws std::runtime_error when it cannot measure at all.
 TuneResult tune(const TuneOptions &options, const CpuInfo &cpu);
+//! The same with `bench` measuring (a test's synthetic timings).
+TuneResult tune(const TuneOptions &options, const CpuInfo &cpu, Bench &bench);
 
 } // namespace cjit::detail
