@@ -43,7 +43,7 @@ Studies::Studies(const CpuInfo &cpu, uint64_t min_size, uint64_t max_size)
     : cpu_(cpu), min_size_(min_size), max_size_(max_size), l3_(cpu.l3_bytes()) {}
 
 uint64_t Studies::sweep_from() const {
-  return std::max(min_size_, std::min(l3_ / 4, uint64_t(4) << 20));
+  return std::max(min_size_, std::min(l3_ / 4, cpu_.l2_bytes()));
 }
 
 std::vector<Job> Studies::no_allocate_jobs(int steps) const {
