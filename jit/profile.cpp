@@ -468,21 +468,16 @@ private:
                 "fence=end or fence=chunk");
       c.kernel = *spec;
 
-      if (const toml::node *g = t.get("gbps")) {
-        auto v = g->value<double>(); // integers are accepted too
-        if (!v || !(g->is_integer() || g->is_floating_point()))
-          refuse(g, ck + ".gbps", "must be a number, got " + std::string(type_name(*g)));
-        if (!std::isfinite(*v) || *v < 0)
-          refuse(g, ck + ".gbps", "must be a finite number >= 0, got " + number_text(*v));
-        c.gbps = *v;
-      }
-      if (const toml::node *g = t.get("gain")) {
-        auto v = g->value<double>();
-        if (!v || !(g->is_integer() || g->is_floating_point()) || !std::isfinite(*v) || *v < 0)
-          refuse(g, ck + ".gain",
-                 "must be a finite number >= 0, got " + std::string(type_name(*g)));
-        c.gain = *v;
-      }
+      // Informational numbers: integers are accepted too.
+      for (auto [key, to] : {std::pair{"gbps", &c.gbps}, {"gain", &c.gain}})
+        if (const toml::node *g = t.get(key)) {
+          auto v = g->value<double>();
+          if (!v || !(g->is_integer() || g->is_floating_point()))
+            refuse(g, ck + "." + key, "must be a number, got " + std::string(type_name(*g)));
+          if (!std::isfinite(*v) || *v < 0)
+            refuse(g, ck + "." + key, "must be a finite number >= 0, got " + number_text(*v));
+          *to = *v;
+        }
       if (const toml::node *st = t.get("states")) {
         const toml::array *a = st->as_array();
         if (!a || a->size() > 8)

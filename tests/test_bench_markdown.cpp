@@ -46,6 +46,8 @@ CompareResult synthetic_result() {
   r.rows.push_back(cold(4096, Intent::reuse, Pattern::consecutive, "libc", 20, 20));
   r.rows.push_back(cold(4096, Intent::stream, Pattern::scattered, "clzero", 30, 20));
   r.rows.push_back(cold(4096, Intent::stream, Pattern::cached, "clzero", 5, 10));
+  r.rows.push_back(cold(4096, Intent::reuse, Pattern::hot, "libc", 30, 30));
+  r.rows.push_back(cold(4096, Intent::stream, Pattern::hot, "clzero", 3, 12));
   r.rows.push_back(cold(1ull << 30, Intent::reuse, Pattern::scattered, "libc", 5, 10));
   r.rows.push_back(cold(4096, Intent::stream, Pattern::consecutive, "clzero", 60, 20, true));
   return r;
@@ -75,9 +77,11 @@ TEST(BenchMarkdown, WarmRowsSideBySideAsTimeRatios) {
 
 TEST(BenchMarkdown, ColdRowsAsSpeedRatiosWithMissingCellsDashed) {
   std::string md = compare_markdown(synthetic_result(), synthetic_cpu(), "c");
-  EXPECT_NE(md.find("| 8 B | `small: stosb` | 1.25x | - | - | - | - | - |"), std::string::npos)
+  EXPECT_NE(md.find("| 8 B | `small: stosb` | 1.25x | - | - | - | - | - | - | - |"),
+            std::string::npos)
       << md;
-  EXPECT_NE(md.find("| 4 KiB | `libc` | 0.95x | 1.00x | `clzero` | 1.50x | - | 0.50x |"),
+  EXPECT_NE(md.find("| 4 KiB | `libc` | 0.95x | 1.00x | 1.00x | `clzero` | 1.50x | - | 0.25x | "
+                    "0.50x |"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("A `libc` class is the dispatcher calling memset itself"), std::string::npos);
@@ -87,10 +91,11 @@ TEST(BenchMarkdown, BatchRowsAndVerdict) {
   std::string md = compare_markdown(synthetic_result(), synthetic_cpu(), "c");
   EXPECT_NE(md.find("| 4 KiB | consecutive | `clzero` | 3.00x | 0.50x |"), std::string::npos) << md;
   // 1 of 4 warm rows is slower (stream 8 B, 1.10x). The worst large row counts 4 KiB..64 MiB,
-  // cold patterns only: 1 GiB (0.50x) and the cached 0.50x are left out.
+  // cold and hot destinations: 1 GiB (0.50x) and the cached 0.50x are left out, the hot 0.25x
+  // of stream at 4 KiB is in.
   EXPECT_NE(md.find("Verdict: warm, 1 of 4 rows slower than memset (worst 1.10x memset's time); "
                     "reuse 4 KiB..64 MiB, worst 0.95x memset's speed; stream 4 KiB..64 MiB, worst "
-                    "1.50x memset's speed.\n"),
+                    "0.25x memset's speed.\n"),
             std::string::npos)
       << md;
 }

@@ -230,6 +230,9 @@ Profile every_key() {
                       {32u << 20, "ntavx2:unroll=4", 40.2},
                       {0, "clzero:chunk=64K,fence=chunk", 20.5}});
   p.batch = classes({{1024, "mov", 10.5}, {0, "movnti:unroll=2,chunk=4K,fence=chunk", 30.1}});
+  // The tuner's race bound and the states it held in (informational).
+  p.stream[1].gain = 1.21;
+  p.stream[1].states = {"scattered", "consecutive"};
   p.small_reuse = SmallPath{Small::ladder, 128};
   p.small_stream = SmallPath{Small::masked, 1024};
   p.parallel_cpus = 8;
@@ -268,6 +271,35 @@ TEST(ProfileWrite, EveryKeyRoundTrips) {
   EXPECT_EQ(back->parallel_stream, p.parallel_stream);
   // And what was read writes the same text again.
   EXPECT_EQ(format_profile(*back), text);
+}
+
+// Two adjacent classes of one kernel are one class: the bound that holds over both, in the states
+// where both held.
+TEST(ProfileWrite, MergedClassesKeepTheBoundOfBoth) {
+  std::vector<SizeClass> t;
+  append_class(t, {4096, *parse_spec("avx2"), 10, 1.3, {"scattered", "consecutive", "hot"}});
+  append_class(t, {8192, *parse_spec("avx2"), 10, 1.1, {"scattered", "hot"}});
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].below, 8192u);
+  EXPECT_EQ(t[0].gain, 1.1);
+  EXPECT_EQ(t[0].states, (std::vector<std::string>{"scattered", "hot"}));
+}
+
+TEST(ProfileBad, GainAndStatesAreChecked) {
+  const std::string head = "format = 1\n[host]\nvendor = \"X\"\nfamily = 1\nmodel = 1\n"
+                           "[[dispatch.reuse]]\nkernel = \"stosb\"\n";
+  auto negative = parse_profile(head + "gain = -1\n", "gain", full_cpu());
+  ASSERT_FALSE(negative);
+  EXPECT_NE(negative.error.find("dispatch.reuse[0].gain: must be a finite number >= 0"),
+            std::string::npos)
+      << negative.error;
+  auto not_array = parse_profile(head + "states = \"hot\"\n", "states", full_cpu());
+  ASSERT_FALSE(not_array);
+  EXPECT_NE(not_array.error.find("dispatch.reuse[0].states: must be an array"), std::string::npos)
+      << not_array.error;
+  auto not_names = parse_profile(head + "states = [1]\n", "states", full_cpu());
+  ASSERT_FALSE(not_names);
+  EXPECT_NE(not_names.error.find("must hold state names"), std::string::npos) << not_names.error;
 }
 
 // The writer's annotations (the tuner's comments, [tuning] and [findings]) are written where

@@ -85,11 +85,12 @@ void cold_table(std::ostringstream &s, const CompareResult &r, std::map<Intent, 
     if (!row.batched) sizes[row.size].at[{row.intent, row.pattern}] = &row;
   if (sizes.empty()) return;
   s << "\n**Cold and large sizes** (destination not in cache: scattered over a pool of at least 4x "
-       "the L3, or consecutive pieces of one region; cached: half the L2 piece by piece, sizes up "
-       "to the L2's; medians; `x` = clearjit's speed / memset's, above 1 is faster)\n\n"
-    << "| size | reuse kernel | reuse scattered x | reuse consecutive x | stream kernel | stream "
-       "scattered x | stream consecutive x | stream cached x |\n"
-    << "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+       "the L3, or consecutive pieces of one region; hot: one buffer the caller wrote and read "
+       "just before each clear, sizes up to the L3's; cached: half the L2 piece by piece, sizes "
+       "up to the L2's; medians; `x` = clearjit's speed / memset's, above 1 is faster)\n\n"
+    << "| size | reuse kernel | reuse scattered x | reuse consecutive x | reuse hot x | stream "
+       "kernel | stream scattered x | stream consecutive x | stream hot x | stream cached x |\n"
+    << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   const std::string &memset_name = memset_spec();
   bool memset_class = false;
   for (auto &[size, c] : sizes) {
@@ -97,9 +98,11 @@ void cold_table(std::ostringstream &s, const CompareResult &r, std::map<Intent, 
       memset_class |= row->tuned_kernel == memset_name;
     s << "| " << human_bytes(size) << " | " << kernel(c, Intent::reuse) << " | "
       << speed(c.get(Intent::reuse, Pattern::scattered)) << " | "
-      << speed(c.get(Intent::reuse, Pattern::consecutive)) << " | " << kernel(c, Intent::stream)
-      << " | " << speed(c.get(Intent::stream, Pattern::scattered)) << " | "
+      << speed(c.get(Intent::reuse, Pattern::consecutive)) << " | "
+      << speed(c.get(Intent::reuse, Pattern::hot)) << " | " << kernel(c, Intent::stream) << " | "
+      << speed(c.get(Intent::stream, Pattern::scattered)) << " | "
       << speed(c.get(Intent::stream, Pattern::consecutive)) << " | "
+      << speed(c.get(Intent::stream, Pattern::hot)) << " | "
       << speed(c.get(Intent::stream, Pattern::cached)) << " |\n";
     if (size < 4096 || size > (64ull << 20)) continue; // the summary's range, as in the text
     for (auto &[key, row] : c.at)

@@ -13,28 +13,6 @@
 
 namespace cjit::detail {
 
-struct ChooseOptions {
-  //! Kernels within max(noise_floor, 2 * cv) of the best at a size are tied, up to max_band.
-  //! 10%: on the VM tuned here, identical code measures up to 10% apart at single sizes
-  //! (clearjit bench, memset against the dispatcher's libc classes).
-  double noise_floor = 0.03;
-  double max_band = 0.10;
-  //! A lone winner between two sizes won by the same kernel is an outlier when that kernel is
-  //! within this fraction of it.
-  double outlier_band = 0.10;
-  //! A kernel more than this fraction slower than memset in either destination pattern is out of
-  //! play at that size (robust_measurements), however noisy: clearjit's promise is never to be
-  //! slower than memset, and a class must keep 0.97x of memset's speed in each pattern. Ties then
-  //! go to memset itself.
-  double memset_floor = 0.03;
-  //! Sizes measured only partly: crossover bisections, which measured the two neighbouring
-  //! winners and memset. They neither end a class nor admit a kernel they did not measure.
-  std::set<uint64_t> partial;
-};
-
-//! Lower is simpler; ties go to the simpler kernel.
-using ComplexityMap = std::map<Candidate, int>;
-
 //! A kernel's complexity: the lines of its listing, non-temporal kernels after every temporal
 //! one (on a tie they cost the caller its cache contents for nothing).
 int kernel_complexity(const Spec &s);
@@ -45,58 +23,6 @@ struct Winner {
   Candidate candidate;
   double gbps = 0;
 };
-
-//! Per measured size of `intent` (ascending): the simplest kernel within the noise band of the
-//! fastest, with lone outliers smoothed away and same-family runs joined (a run takes a
-//! neighbour run's kernel when that is within outlier_band of the best at each of its sizes;
-//! memset is never smoothed or joined away). Repeated measurements of a point are pooled.
-std::vector<Winner> winners(const std::vector<Measurement> &ms, Intent intent,
-                            const ComplexityMap &complexity, const ChooseOptions &options = {});
-
-//! One measurement per (size, kernel) measured in both patterns, for winners(): its samples are
-//! the geometric means of every pair of its scattered and consecutive samples, so a kernel
-//! ranks by both patterns at once. A kernel that loses to memset (memset_candidate()) in either
-//! pattern by more than options.memset_floor, or was not measured in both, is out of
-//! play at that size (kept at 0 GB/s, so it ends a run there): a class never wins one pattern
-//! by losing the other to memset. A size with no consecutive measurement at all (the tuner
-//! measured every other size to fit its time) keeps its scattered ones as they are.
-//! `cached` (half the L2 cleared piece by piece, measured up to the L2's size) only vetoes: at a
-//! size where memset was measured cached, a kernel whose cold time (at both patterns'
-//! geometric-mean speed, or the scattered one's where consecutive was not measured) plus cached
-//! time exceeds memset's two by more than options.memset_floor, or that was not measured cached
-//! there, is out of play too. Cold and cached calls count as equally likely. Cleared back to back,
-//! memset's lines stay in cache while a non-temporal kernel sends every line to memory on every
-//! call (Zen 5, 8..16 KiB: 3.0..4.0x memset's time,
-//! docs/results/amd-family26-model2/bench-cached-veto.txt), which a cold gain of a few percent does
-//! not pay back, and a large cold gain does. `scattered`, `consecutive` and `cached` hold one
-//! intent each (the tuner selects them).
-std::vector<Measurement> robust_measurements(const std::vector<Measurement> &scattered,
-                                             const std::vector<Measurement> &consecutive,
-                                             const std::vector<Measurement> &cached = {},
-                                             const ChooseOptions &options = {});
-
-//! What a table is chosen from: robust_measurements of the patterns where consecutive or cached
-//! destinations were measured, the scattered ones alone where neither was.
-std::vector<Measurement> chosen_from(const std::vector<Measurement> &scattered,
-                                     const std::vector<Measurement> &consecutive,
-                                     const std::vector<Measurement> &cached);
-
-//! Below this fraction of memset's speed with consecutive destinations a scattered-only pick is
-//! worth reporting (the promise's floor: no class under 0.97x memset in either pattern).
-constexpr double kConsecutiveFloor = 0.97;
-
-//! Where scattered destinations alone (winners with `options`) would have chosen a kernel of
-//! another family than the `chosen` table, or one under kConsecutiveFloor of memset with
-//! consecutive destinations (what the robust choice exists for), at the `grid` sizes measured
-//! consecutive or cached: one line per run of adjacent such sizes with the same two picks, quoted
-//! at the first, prefixed by `table` and with each pick's speed against memset in each pattern.
-//! None when neither consecutive nor cached destinations were measured.
-std::vector<std::string>
-disagreements(std::string_view table, Intent intent, const std::vector<uint64_t> &grid,
-              const std::vector<Measurement> &scattered,
-              const std::vector<Measurement> &consecutive, const std::vector<Measurement> &cached,
-              const std::vector<SizeClass> &chosen, const ComplexityMap &complexity,
-              const ChooseOptions &options = {});
 
 //! Median GB/s per size and kernel for `intent`, every repetition of every measurement pooled.
 std::map<uint64_t, std::map<Candidate, double>> pooled_medians(const std::vector<Measurement> &ms,

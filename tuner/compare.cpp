@@ -99,7 +99,8 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
   for (Pattern p : o.patterns)
     for (uint64_t size : o.sizes)
       for (Intent i : o.intents) {
-        if (p == Pattern::cached && size > cpu.l2_bytes()) continue; // the tuner's limit too
+        if (p == Pattern::cached && size > cpu.l2_bytes()) continue;
+        if (p == Pattern::hot && size > hot_limit(cpu)) continue; // the tuner's limit too
         c.jobs.push_back(in_pattern({kTuned, cj, size, i}, p));
         for (const Candidate &k : c.kernels)
           if (p == Pattern::scattered || k.is_memset())
@@ -299,6 +300,9 @@ std::string compare_text(const CompareResult &r) {
         << (row.pattern == Pattern::cached
                 ? " (half the L2 cleared piece by piece, round and round: in cache, up to the L2's "
                   "size)"
+            : row.pattern == Pattern::hot
+                ? " (one buffer the caller wrote and read just before each clear, up to the L3's "
+                  "size)"
                 : "")
         << "; below 4 KiB: ns per call, else GB/s\n";
       char h[256];
@@ -430,7 +434,7 @@ std::string compare_text(const CompareResult &r) {
   std::map<Intent, std::vector<double>> both;
   for (auto &[g, v] : vs_memset) {
     const auto &[pattern, intent] = g;
-    if (pattern != Pattern::cached) // "both patterns": the two cold ones
+    if (pattern == Pattern::scattered || pattern == Pattern::consecutive) // the two cold ones
       both[intent].insert(both[intent].end(), v.begin(), v.end());
     s << "  " << intent_name(intent) << ", " << pattern_name(pattern)
       << ": geometric mean vs memset " << fmt("%.2fx", geomean(v)) << ", worst vs memset "

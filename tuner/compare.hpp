@@ -17,7 +17,8 @@ struct CompareOptions {
   std::vector<Intent> intents{Intent::reuse, Intent::stream};
   //! Scattered: every kernel; consecutive and cached: the dispatcher and memset (the "fastest
   //! kernel" column is the scattered one's). Cached only at sizes up to the L2's.
-  std::vector<Pattern> patterns{Pattern::scattered, Pattern::consecutive, Pattern::cached};
+  std::vector<Pattern> patterns{Pattern::scattered, Pattern::consecutive, Pattern::hot,
+                                Pattern::cached};
   //! Stream clears per call against batched (clearjit_batch_*), both patterns, at these sizes.
   std::vector<uint64_t> batch_sizes{4096, 65536};
   int repetitions = 5;

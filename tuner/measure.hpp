@@ -169,6 +169,12 @@ struct MeasureOptions {
 //! 512 MiB, so no timed clear finds its destination in cache, in 2 MiB pages.
 uint64_t pool_bytes_for(const CpuInfo &cpu, uint64_t max_size);
 
+//! The largest size measured hot: the L3's (the L2's where no L3 is known); beyond it no
+//! caller's buffer is in cache.
+inline uint64_t hot_limit(const CpuInfo &cpu) {
+  return cpu.l3_bytes() ? cpu.l3_bytes() : cpu.l2_bytes();
+}
+
 //! What measures jobs: the tuner, its stages and the bench take one by reference, so that a test
 //! can give them a Bench of synthetic timings (tests/synthetic_bench.hpp) and drive them without
 //! measuring anything.

@@ -132,19 +132,13 @@ std::string summary_text(const TuneResult &r) {
       lower = c.below;
     }
   }
-  if (std::any_of(r.measurements.begin(), r.measurements.end(),
-                  [](const Measurement &m) { return m.pattern == Pattern::consecutive; }))
-    s << "\n(GB/s: geometric mean of scattered and consecutive destinations, where both were "
-         "measured)\n";
+  if (!r.races.empty())
+    s << "\n(GB/s: medians at scattered destinations; a kernel's class is raced in every state, "
+         "its bound is in the profile's gain)\n";
   if (!r.races.empty()) {
     s << "\nraces (speed over memset's per round, bounds at the level's confidence)\n";
     for (const std::string &line : r.races)
       s << "  " << line << "\n";
-  }
-  if (!r.disagreements.empty()) {
-    s << "\nwhere the destination patterns disagree\n";
-    for (const std::string &d : r.disagreements)
-      s << "  " << d << "\n";
   }
   const Findings &f = r.findings;
   if (r.small) s << small_study_text(*r.small);

@@ -165,7 +165,7 @@ void Racing::judge(State &s) {
   std::vector<std::vector<double>> scores(s.in.size());
   for (size_t c = 1; c < s.in.size(); ++c) {
     Standing &st = o.field[c - 1];
-    st.eligible = false;
+    st.eligible = st.beats = false;
     std::vector<std::vector<double>> per_condition;
     st.states.clear();
     for (size_t k = 0; k < conditions; ++k) {
@@ -215,11 +215,13 @@ void Racing::judge(State &s) {
         return false;
     return true;
   };
+  for (size_t c = 1; c < s.in.size(); ++c)
+    o.field[c - 1].beats = is_eligible(c);
   size_t alive = 0, ready = 0, winner = 0;
   for (size_t c = 1; c < s.in.size(); ++c) {
     if (!s.in[c]) continue;
     ++alive;
-    if (!(o.field[c - 1].eligible = is_eligible(c))) continue;
+    if (!(o.field[c - 1].eligible = o.field[c - 1].beats)) continue;
     ++ready;
     const Candidate &a = s.race.candidates[c - 1];
     if (winner == 0) {

@@ -53,7 +53,10 @@ struct Standing {
   std::vector<Interval> states = {}; //!< per condition, the per-round speed ratios to the incumbent
   Interval score = {};               //!< per round, their geometric mean over the conditions
   std::string out = {};              //!< why it left the race; empty while in
-  //! Confidently min_gain faster than the incumbent in every required state and overall.
+  //! Confidently min_gain faster than the incumbent in every required state and overall, from
+  //! the rounds it was measured in (a candidate that left behind the leader may still be).
+  bool beats = false;
+  //! In the race and beats: what may win it.
   bool eligible = false;
   int rounds = 0; //!< rounds it was measured in
 };

@@ -470,12 +470,6 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
         h << "<li>" << esc(line) << "</li>\n";
       h << "</ul>\n";
     }
-    if (!r.disagreements.empty()) {
-      h << "<p>Where scattered destinations alone would have chosen otherwise:</p>\n<ul>\n";
-      for (const std::string &d : r.disagreements)
-        h << "<li>" << esc(d) << "</li>\n";
-      h << "</ul>\n";
-    }
     if (!r.batch.empty()) {
       h << "<h3>batch: stream clears, one fence per 2 MiB of pieces</h3>\n<table>\n<tr><th>"
            "sizes</th><th>kernel</th><th class=\"n\">GB/s (both patterns)</th></tr>\n";

@@ -19,6 +19,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Candidates whose median speed over memset's is within this fraction of the best one's at a
+// size may serve it, so that near-equals trading places by a few percent (avx2 and avx512 at
+// 150 KiB..860 KiB in a default tune of this Zen 5 guest, five classes) make one class: code
+// placement alone moves a call by that much.
+constexpr double kJoinBand = 0.10;
+
 // Class boundaries per intent the verification's time is reserved for, before the tables exist:
 // the installed Zen 5 profile has 2 for reuse and 4 for stream (profiles/amd-family26-model2.toml).
 constexpr int kTypicalBoundaries = 5;
@@ -129,11 +135,10 @@ private:
     std::vector<Condition> out{{in_pattern(base, Pattern::scattered, batched), true}};
     if (4 * size <= pool_bytes_for(cpu_, o_.max_size))
       out.push_back({in_pattern(base, Pattern::consecutive, batched), true});
-    if (size <= hot_limit())
+    if (size <= hot_limit(cpu_))
       out.push_back({in_pattern(base, Pattern::hot, batched), intent == Intent::reuse});
     return out;
   }
-  uint64_t hot_limit() const { return cpu_.l3_bytes() ? cpu_.l3_bytes() : cpu_.l2_bytes(); }
 
   // Every decision's race, and the studies' (which decide nothing: they run the fewest rounds
   // that bound a median and are read as medians).
@@ -145,7 +150,7 @@ private:
       for (Intent intent : kIntents)
         points_.push_back(
             {intent == Intent::reuse ? Table::reuse : Table::stream, size,
-             racing.add({.name = std::string(intent_name(intent)) + " " + format_size(size),
+             racing.add({.name = std::string(intent_name(intent)) + " " + human_bytes(size),
                          .conditions = conditions(size, intent, false),
                          .candidates = field})});
     // Batches: below kBatchBytes one size per two octaves (4, 16, 64, 256 KiB, 1 MiB from 4 KiB);
@@ -153,7 +158,7 @@ private:
     for (size_t k = 0; k < grid_.size() && grid_[k] < kBatchBytes;
          k += size_t(2 * plan_.steps_per_octave))
       points_.push_back({Table::batch, grid_[k],
-                         racing.add({.name = "batch " + format_size(grid_[k]),
+                         racing.add({.name = "batch " + human_bytes(grid_[k]),
                                      .conditions = conditions(grid_[k], Intent::stream, true),
                                      .candidates = batch})});
     const int study_rounds = int(fewest_for(plan_.confidence));
@@ -163,7 +168,7 @@ private:
       for (const Job &j : jobs)
         by_size[j.size].push_back(j.candidate);
       for (auto &[size, cs] : by_size) {
-        Race race{.name = "study " + format_size(size),
+        Race race{.name = "study " + human_bytes(size),
                   .conditions = {{{*cs[0].kernel(), size, Intent::stream}, true}},
                   .candidates = {cs.begin() + 1, cs.end()},
                   .incumbent = cs[0],
@@ -181,9 +186,10 @@ private:
   }
 
   // A table from its points' races: from each size, the longest run of sizes where one
-  // candidate is eligible (confidently faster than memset in every required state) at each;
-  // ties go to the previous class's kernel, then to the race's own winner. A size where none is
-  // eligible is memset's.
+  // candidate may serve at each: it beats memset there (confidently faster in every required
+  // state and overall) and its median score is within kJoinBand of the best such candidate's.
+  // Ties go to the previous class's kernel, then to the race's own winner. A size where none
+  // beats memset is memset's.
   std::vector<SizeClass> table(const Racing &racing, Table which) const {
     std::vector<std::pair<uint64_t, size_t>> at; // size -> race
     for (const Point &p : points_)
@@ -192,8 +198,12 @@ private:
         at.push_back({p.size, p.race});
     std::sort(at.begin(), at.end());
     auto eligible = [&](size_t i, const Candidate &c) {
-      for (const Standing &st : racing.outcome(at[i].second).field)
-        if (st.candidate == c) return st.eligible;
+      const std::vector<Standing> &field = racing.outcome(at[i].second).field;
+      double best = 0;
+      for (const Standing &st : field)
+        if (st.beats) best = std::max(best, st.score.median);
+      for (const Standing &st : field)
+        if (st.candidate == c) return st.beats && st.score.median >= (1 - kJoinBand) * best;
       return false;
     };
     std::vector<Winner> ws;
@@ -212,9 +222,12 @@ private:
           ++run;
         if (run > best_run) best = c, best_run = run;
       }
-      if (best_run == 0) // memset's run: until a size where some candidate is eligible
-        while (i + best_run < at.size() &&
-               racing.outcome(at[i + best_run].second).winner.is_memset())
+      auto beaten = [&](size_t k) {
+        const std::vector<Standing> &f = racing.outcome(at[k].second).field;
+        return std::any_of(f.begin(), f.end(), [](const Standing &st) { return st.beats; });
+      };
+      if (best_run == 0) // memset's run: until a size where some candidate beats it
+        while (i + best_run < at.size() && !beaten(i + best_run))
           ++best_run;
       best_run = std::max<size_t>(best_run, 1);
       for (size_t k = i; k < i + best_run; ++k)

@@ -39,8 +39,6 @@ struct TuneResult {
   std::string level;
   std::string date;               //!< UTC, RFC 3339
   std::vector<std::string> notes; //!< what was narrowed to fit the time limit
-  //! Grid sizes where scattered destinations alone would have chosen another kernel.
-  std::vector<std::string> disagreements;
   //! Every decision's race, a line each: its outcome, the winner's bound over memset and the
   //! states it held in, and why each other candidate left (race_text).
   std::vector<std::string> races;

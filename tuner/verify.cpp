@@ -186,6 +186,8 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
                              std::string(info(Method::libc).name) + " (" + why + ")"});
     table[k].kernel = default_spec(Method::libc);
     table[k].gbps = 0; // not measured as a class: the tuner fills in memset's (verify_last)
+    table[k].gain = 0; // memset's class: no bound over itself
+    table[k].states.clear();
     std::vector<SizeClass> merged;
     for (const SizeClass &c : table)
       append_class(merged, c);

@@ -39,7 +39,7 @@ std::vector<VerifyPoint> verify_points(const Profile &p, const CpuInfo &cpu, uin
 
 //! A point's measured ratio loses beyond the noise: warm, more than kWarmNoise of memset's time
 //! (one warm case moves by about 5% between runs); cold, under kColdFloor of memset's speed (the
-//! floor every class keeps in the tuner, robust_measurements).
+//! promise's floor, within the few percent code placement moves a call by).
 constexpr double kWarmNoise = 1.05, kColdFloor = 0.97;
 //! `ratio`: warm, time / memset's; cold, speed / memset's.
 bool loses(const VerifyPoint &p, double ratio);

@@ -30,8 +30,13 @@ const char *clearjit_kernel_asm(const clearjit_kernel *k);
 void clearjit_kernel_free(clearjit_kernel *k);
 
 /*! What the caller does after clearing: touches the memory soon (reuse), or not (stream).
- *  CLEARJIT_STREAM_BATCH names the table of stream clears in a batch (clearjit_batch_*), for
- *  clearjit_kernel_for. */
+ *  Stream assumes the destination is mostly not in the caller's cache before the clear either
+ *  (memory freshly mapped, pages handed back, a pool recycled over more than the L3): its
+ *  kernels may be non-temporal, which finds a destination the caller has just used (hot) in
+ *  cache and writes it to memory, slower than memset there. The tuner weighs that hot case into
+ *  every stream class (it never gives reuse up to it); a buffer the caller cycles in cache is
+ *  reuse. CLEARJIT_STREAM_BATCH names the table of stream clears in a batch (clearjit_batch_*),
+ *  for clearjit_kernel_for. */
 typedef enum clearjit_intent {
   CLEARJIT_REUSE = 0,
   CLEARJIT_STREAM = 1,
