@@ -9,9 +9,9 @@ namespace cjit::detail {
 
 LevelPlan plan_for(Level l) {
   switch (l) {
-  case Level::quick: return {1, 3, 0.002, 0.001, 0.90, 8, false, 50};
-  case Level::default_: return {2, 5, 0.004, 0.002, 0.95, 14, true, 270};
-  case Level::exhaustive: return {4, 7, 0.01, 0.005, 0.99, 30, true, 0};
+  case Level::quick: return {1, 3, 0.002, 0.001, 0.90, 8, false, false, 50};
+  case Level::default_: return {2, 5, 0.004, 0.002, 0.95, 14, true, true, 270};
+  case Level::exhaustive: return {4, 7, 0.01, 0.005, 0.99, 30, true, true, 0};
   }
   return {};
 }

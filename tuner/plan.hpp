@@ -19,6 +19,7 @@ struct LevelPlan {
   double confidence;    //!< one-sided, of each bound a race decides by
   int max_rounds;       //!< of a race
   bool all_methods;     //!< every method's default races; else one move of each kind
+  bool variants;        //!< then the level's variants of each chosen kernel race it
   double budget;        //!< seconds, when --time-limit is not given
 };
 

@@ -52,6 +52,8 @@ public:
       if (unsupported_reason(s, cpu).empty() && s.method != Method::libc) field_.push_back(s);
     for (const Spec &s : batch_candidates(cpu))
       if (unsupported_reason(s, cpu).empty() && s.method != Method::libc) batch_field_.push_back(s);
+    for (const Spec &s : candidates(o.level))
+      if (unsupported_reason(s, cpu).empty()) pool_.push_back(s);
   }
 
   TuneResult run() {
@@ -62,23 +64,26 @@ public:
     race_options_.simpler = [this](const Candidate &a, const Candidate &b) {
       return std::pair(complexity(a), a.name()) < std::pair(complexity(b), b.name());
     };
-    Racing racing(bench_, race_options_, options("races", 1, plan_.race_min_time));
+    Racing racing(bench_, race_options_, options("races", 1, plan_.race_min_time)),
+        variants(bench_, race_options_, options("variant races", 1, plan_.race_min_time));
     add_races(racing);
-    const int rounds = racing.run(budget_ > 0 ? remaining() : 0);
+    // The variants' races get what the first ones leave, and at least a quarter.
+    const int rounds = racing.run(budget_ > 0 ? remaining() * (plan_.variants ? 0.75 : 1.0) : 0);
+    note_races(racing, rounds, "races");
+    if (plan_.variants) {
+      add_variant_races(racing, variants);
+      note_races(variants, variants.run(budget_ > 0 ? remaining() : 0), "variant races");
+    }
     TuneResult r;
     r.level = std::string(level_name(o_.level));
-    const size_t open = racing.open();
-    notes_.push_back(std::to_string(racing.size()) + " races in " + std::to_string(rounds) +
-                     " rounds at " + fmt("%.0f", plan_.confidence * 100) + "% confidence, " +
-                     std::to_string(plan_.steps_per_octave) + " size(s) per octave");
-    if (open)
-      notes_.push_back(std::to_string(open) +
-                       " races still open at the time limit: memset kept where no candidate was "
-                       "confidently faster yet");
     r.measurements = racing.measurements();
-    for (const Point &p : points_)
+    append(r.measurements, variants.measurements());
+    for (const Point &p : points_) {
       r.races.push_back(race_text(racing.race(p.race), racing.outcome(p.race)));
-    choose(racing, r);
+      if (p.variants != kNone)
+        r.races.push_back(race_text(variants.race(p.variants), variants.outcome(p.variants)));
+    }
+    choose(racing, variants, r);
     for (const LastStage &stage : last_stages())
       (this->*stage.run)(r, std::string(stage.name));
     for (const Measurement &m : r.parallel->measurements) // memset's stay in the study: its
@@ -190,15 +195,15 @@ private:
   // state and overall) and its median score is within kJoinBand of the best such candidate's.
   // Ties go to the previous class's kernel, then to the race's own winner. A size where none
   // beats memset is memset's.
-  std::vector<SizeClass> table(const Racing &racing, Table which) const {
-    std::vector<std::pair<uint64_t, size_t>> at; // size -> race
+  std::vector<SizeClass> table(const Racing &racing, const Racing *variants, Table which) const {
+    std::vector<std::pair<uint64_t, Source>> at; // by size
     for (const Point &p : points_)
       if (p.table == which ||
           (which == Table::batch && p.table == Table::stream && p.size >= kBatchBytes))
-        at.push_back({p.size, p.race});
-    std::sort(at.begin(), at.end());
+        at.push_back({p.size, source(p, racing, variants)});
+    std::sort(at.begin(), at.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     auto eligible = [&](size_t i, const Candidate &c) {
-      const std::vector<Standing> &field = racing.outcome(at[i].second).field;
+      const std::vector<Standing> &field = at[i].second.outcome().field;
       double best = 0;
       for (const Standing &st : field)
         if (st.beats) best = std::max(best, st.score.median);
@@ -209,7 +214,7 @@ private:
     std::vector<Winner> ws;
     Candidate previous = memset_candidate();
     for (size_t i = 0; i < at.size();) {
-      const RaceOutcome &o = racing.outcome(at[i].second);
+      const RaceOutcome &o = at[i].second.outcome();
       Candidate best = memset_candidate();
       size_t best_run = 0;
       std::vector<Candidate> order{previous, o.winner};
@@ -223,7 +228,7 @@ private:
         if (run > best_run) best = c, best_run = run;
       }
       auto beaten = [&](size_t k) {
-        const std::vector<Standing> &f = racing.outcome(at[k].second).field;
+        const std::vector<Standing> &f = at[k].second.outcome().field;
         return std::any_of(f.begin(), f.end(), [](const Standing &st) { return st.beats; });
       };
       if (best_run == 0) // memset's run: until a size where some candidate beats it
@@ -231,7 +236,8 @@ private:
           ++best_run;
       best_run = std::max<size_t>(best_run, 1);
       for (size_t k = i; k < i + best_run; ++k)
-        ws.push_back({at[k].first, best, racing.median_of(at[k].second, best, 0)});
+        ws.push_back(
+            {at[k].first, best, at[k].second.racing->median_of(at[k].second.race, best, 0)});
       previous = best;
       i += best_run;
     }
@@ -244,16 +250,16 @@ private:
         continue;
       }
       bool first = true;
-      for (const auto &[size, race] : at) {
+      for (const auto &[size, src] : at) {
         if (size < lower || (c.below && size >= c.below)) continue;
-        const RaceOutcome &o = racing.outcome(race);
+        const RaceOutcome &o = src.outcome();
         for (const Standing &st : o.field) {
           if (!(st.candidate == Candidate(c.kernel))) continue;
           std::vector<std::string> held;
           for (size_t k = 0; k < st.states.size(); ++k)
             if (st.states[k].bounded && st.states[k].lower > race_options_.min_gain)
               held.push_back(
-                  std::string(pattern_name(racing.race(race).conditions[k].job.pattern)));
+                  std::string(pattern_name(src.racing->race(src.race).conditions[k].job.pattern)));
           if (first) c.gain = st.score.lower, c.states = held;
           c.gain = std::min(c.gain, st.score.lower);
           std::erase_if(c.states, [&](const std::string &s) {
@@ -275,16 +281,55 @@ private:
     return out;
   }
 
-  void choose(const Racing &racing, TuneResult &r) {
-    r.reuse = table(racing, Table::reuse);
-    r.stream = table(racing, Table::stream);
-    r.batch = table(racing, Table::batch);
+  void choose(const Racing &racing, const Racing &variants, TuneResult &r) {
+    r.reuse = table(racing, &variants, Table::reuse);
+    r.stream = table(racing, &variants, Table::stream);
+    r.batch = table(racing, &variants, Table::batch);
     r.memset_reuse = memset_speeds(racing, Table::reuse);
     r.memset_stream = memset_speeds(racing, Table::stream);
     r.memset_batch = memset_speeds(racing, Table::batch);
     for (const auto &[size, g] : r.memset_stream)
       if (size >= kBatchBytes) r.memset_batch[size] = g;
     r.findings = studies_.findings(r.measurements, r.reuse, r.stream);
+  }
+
+  // The level's variants (unroll, align, head) of the kernel each point's table chose, with that
+  // kernel, against memset in the same states: a second race where the first chose a kernel.
+  void add_variant_races(const Racing &racing, Racing &variants) {
+    const std::vector<SizeClass> reuse = table(racing, nullptr, Table::reuse),
+                                 stream = table(racing, nullptr, Table::stream);
+    for (Point &p : points_) {
+      if (p.table == Table::batch) continue;
+      const Intent intent = p.table == Table::reuse ? Intent::reuse : Intent::stream;
+      const Spec &chosen = class_for(intent == Intent::reuse ? reuse : stream, p.size).kernel;
+      if (chosen.method == Method::libc) continue;
+      std::vector<Candidate> field{chosen};
+      for (const Spec &v : pool_)
+        // Chunked and unfenced specs are the studies'; a hot head serves a reader, and only a
+        // minority part of the region.
+        if (v.method == chosen.method && !(v == chosen) && !v.chunk &&
+            !(v.info().nontemporal && v.fence == Fence::none) &&
+            !(v.head && (intent != Intent::reuse || p.size <= 2 * v.head)))
+          field.push_back(v);
+      if (field.size() < 2) continue;
+      p.variants = variants.add({.name = racing.race(p.race).name + " variants",
+                                 .conditions = racing.race(p.race).conditions,
+                                 .candidates = field});
+    }
+  }
+
+  void note_races(const Racing &racing, int rounds, const std::string &what) {
+    notes_.push_back(std::to_string(racing.size()) + " " + what + " in " + std::to_string(rounds) +
+                     " rounds at " + fmt("%.0f", plan_.confidence * 100) + "% confidence, " +
+                     std::to_string(plan_.steps_per_octave) + " size(s) per octave");
+    if (const size_t open = racing.open())
+      notes_.push_back(std::to_string(open) + " " + what +
+                       " still open at the time limit: memset kept where no candidate was "
+                       "confidently faster yet");
+  }
+
+  template <class T> static void append(std::vector<T> &to, const std::vector<T> &from) {
+    to.insert(to.end(), from.begin(), from.end());
   }
 
   int complexity(const Candidate &c) {
@@ -364,11 +409,27 @@ private:
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   double remaining() const { return budget_ - elapsed(); }
 
+  static constexpr size_t kNone = SIZE_MAX;
+  // A raced size of a table: its race, and its variants' race where one was added.
   struct Point {
     Table table;
     uint64_t size;
     size_t race;
+    size_t variants = kNone;
   };
+  // Where a point's decision is read: its variants' race where that ran the rounds that bound a
+  // median (it holds the first race's choice too), else its own.
+  struct Source {
+    const Racing *racing;
+    size_t race;
+    const RaceOutcome &outcome() const { return racing->outcome(race); }
+  };
+  Source source(const Point &p, const Racing &racing, const Racing *variants) const {
+    if (variants && p.variants != kNone &&
+        variants->outcome(p.variants).rounds >= int(fewest_for(plan_.confidence)))
+      return {variants, p.variants};
+    return {&racing, p.race};
+  }
 
   const TuneOptions &o_;
   const CpuInfo &cpu_;
@@ -378,7 +439,7 @@ private:
   double budget_ = 0;
   Clock::time_point start_;
   std::vector<uint64_t> grid_;
-  std::vector<Spec> field_, batch_field_;
+  std::vector<Spec> field_, batch_field_, pool_;
   std::vector<Point> points_;
   std::map<Candidate, int> complexity_;
   RaceOptions race_options_;
