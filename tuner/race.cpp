@@ -206,8 +206,8 @@ void Racing::judge(State &s) {
       tied = false;
     }
   }
-  // Eligible: confidently min_gain faster in every required state and overall.
-  auto is_eligible = [&](size_t c) {
+  // Beats the incumbent: confidently min_gain faster in every required state and overall.
+  auto beats = [&](size_t c) {
     const Standing &st = o.field[c - 1];
     if (!st.score.bounded || st.score.lower <= gain) return false;
     for (size_t k = 0; k < conditions; ++k)
@@ -216,7 +216,7 @@ void Racing::judge(State &s) {
     return true;
   };
   for (size_t c = 1; c < s.in.size(); ++c)
-    o.field[c - 1].beats = is_eligible(c);
+    o.field[c - 1].beats = beats(c);
   size_t alive = 0, ready = 0, winner = 0;
   for (size_t c = 1; c < s.in.size(); ++c) {
     if (!s.in[c]) continue;
