@@ -27,4 +27,11 @@ std::string json_string(std::string_view s) {
   return out + "\"";
 }
 
+std::string join(const std::vector<std::string> &parts, std::string_view separator) {
+  std::string out;
+  for (size_t k = 0; k < parts.size(); ++k)
+    out += (k ? std::string(separator) : "") + parts[k];
+  return out;
+}
+
 } // namespace cjit::detail

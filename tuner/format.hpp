@@ -6,11 +6,15 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cjit::detail {
 
 //! printf of one number, e.g. fmt("%.2fx", ratio).
 std::string fmt(const char *format, double value);
+
+//! The parts with `separator` between them.
+std::string join(const std::vector<std::string> &parts, std::string_view separator);
 
 //! A JSON string literal, quotes included.
 std::string json_string(std::string_view s);

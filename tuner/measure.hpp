@@ -27,7 +27,8 @@ namespace cjit::detail {
 //! as an allocator recycles the block it just took or an arena is reset per request); only the
 //! clear (and reuse's read pass) is timed.
 enum class Pattern : uint8_t { scattered, consecutive, cached, hot };
-//! The cold patterns, which every table is chosen from; `cached` only vetoes (choose.hpp).
+//! The cold patterns (the tuner races these and `hot`; `cached` is what `clearjit bench` shows
+//! of back-to-back clears in cache, the harsher view of a non-temporal kernel).
 constexpr Pattern kPatterns[] = {Pattern::scattered, Pattern::consecutive};
 std::string_view pattern_name(Pattern p);
 

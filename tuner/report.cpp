@@ -379,7 +379,8 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
 
     // The dispatch table, with the gain over memset measured at the sizes inside each class.
     h << "<h3>Size classes</h3>\n<table>\n<tr><th>sizes</th><th>kernel</th><th class=\"n\">GB/s "
-      << "(both patterns)</th><th class=\"n\">vs memset (scattered)</th></tr>\n";
+      << "(scattered)</th><th class=\"n\">vs memset (scattered)</th><th class=\"n\">at least "
+         "(the race's bound)</th><th>in states</th></tr>\n";
     uint64_t lower = 0;
     for (const SizeClass &sc : table) {
       std::string spec = format_spec(sc.kernel);
@@ -399,7 +400,8 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       h << "<tr><td>" << esc(human_bytes(lower)) << " &ndash; "
         << (sc.below ? esc(human_bytes(sc.below)) : "&infin;") << "</td><td><code>" << esc(spec)
         << "</code></td><td class=\"n\">" << fmt("%.1f", sc.gbps) << "</td><td class=\"n\">" << gain
-        << "</td></tr>\n";
+        << "</td><td class=\"n\">" << (sc.gain > 0 ? fmt("%.2f&times;", sc.gain) : "&ndash;")
+        << "</td><td>" << esc(join(sc.states, ", ")) << "</td></tr>\n";
       lower = sc.below;
     }
     if (table.empty()) h << "<tr><td colspan=\"4\" class=\"muted\">no classes chosen</td></tr>\n";
@@ -472,7 +474,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     }
     if (!r.batch.empty()) {
       h << "<h3>batch: stream clears, one fence per 2 MiB of pieces</h3>\n<table>\n<tr><th>"
-           "sizes</th><th>kernel</th><th class=\"n\">GB/s (both patterns)</th></tr>\n";
+           "sizes</th><th>kernel</th><th class=\"n\">GB/s (scattered)</th></tr>\n";
       uint64_t lower = 0;
       for (const SizeClass &sc : r.batch) {
         h << "<tr><td>" << esc(human_bytes(lower)) << " &ndash; "
