@@ -29,6 +29,12 @@ public:
       set(candidate, p, factor);
   }
 
+  //! `candidate` runs at `factor` times memset's speed at `size`, in every pattern (before any
+  //! factor per pattern).
+  void set_at(const std::string &candidate, uint64_t size, double factor) {
+    sized_[{candidate, size}] = factor;
+  }
+
   std::vector<detail::Measurement> run(const std::vector<detail::Job> &jobs,
                                        const detail::MeasureOptions &o) override {
     std::vector<detail::Measurement> out;
@@ -42,7 +48,8 @@ public:
       m.batched = j.batched;
       m.warm = j.warm;
       m.mix = j.mix;
-      const double speed = 10 * factor(j.candidate.name(), j.pattern);
+      m.threads = j.threads;
+      const double speed = 10 * factor(j.candidate.name(), j.size, j.pattern);
       for (int r = 0; r < o.repetitions; ++r) {
         const double s = speed * std::exp(n(rng_));
         m.samples.push_back(j.warm ? 1 / s : s); // warm: ns per call
@@ -64,13 +71,15 @@ public:
   size_t jobs_run = 0; //!< jobs measured
 
 private:
-  double factor(const std::string &candidate, detail::Pattern p) const {
+  double factor(const std::string &candidate, uint64_t size, detail::Pattern p) const {
+    if (auto at = sized_.find({candidate, size}); at != sized_.end()) return at->second;
     auto it = factors_.find({candidate, p});
     return it == factors_.end() ? 1 : it->second;
   }
   double noise_;
   std::mt19937_64 rng_;
   std::map<std::pair<std::string, detail::Pattern>, double> factors_;
+  std::map<std::pair<std::string, uint64_t>, double> sized_;
 };
 
 } // namespace cjit::test

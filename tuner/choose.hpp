@@ -61,29 +61,6 @@ std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table);
 std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps_by_chunk,
                                             double fraction = 0.9);
 
-//! Several threads pay at a size when the count chosen there is at least this much faster
-//! than one thread (the median of each): above the noise of a cold large clear, which moved a
-//! class's ratio to memset by 0.92..1.09x between runs of `clearjit bench` on Zen 5
-//! (docs/results/amd-family26-model2/), so a count is never chosen for a gain the noise makes.
-constexpr double kParallelGain = 1.10;
-//! Of the counts within this fraction of the fastest, the fewest: the count that saturates the
-//! memory, not always the most.
-constexpr double kParallelSaturated = 0.95;
-//! The [parallel.<intent>] table from clearjit_clear_parallel measurements of one intent
-//! (Measurement::threads 1..N; repetitions pooled): per measured size the fewest threads within
-//! kParallelSaturated of the fastest count, if that is kParallelGain faster than one thread,
-//! else 1; speedup, that count's median over one thread's. Below kFewestParallelBytes, where
-//! clearjit_clear_parallel cuts no pieces, 1. Sizes without a one-thread measurement are left
-//! out; nullopt when none is left.
-std::optional<ParallelTable> choose_parallel(const std::vector<Measurement> &ms, Intent intent);
-
-//! choose_parallel over both rounds of the parallel stage, where the second re-measured every
-//! count at the sizes the first gave more than one thread: such a size keeps more than one
-//! thread only if the second round alone also gives it more than one, else it gets 1.
-std::optional<ParallelTable> choose_parallel_confirmed(const std::vector<Measurement> &first,
-                                                       const std::vector<Measurement> &second,
-                                                       Intent intent);
-
 //! "4 KiB .. 64 KiB", "64 KiB .. up": the sizes a class serves, as summaries print them.
 std::string class_range(uint64_t lower, uint64_t below);
 //! memset's speed over a class [lower, below) (below 0: up): the geometric mean of its GB/s

@@ -160,10 +160,10 @@ void pool_into(Measurement &pooled, const Measurement &m);
 
 struct MeasureOptions {
   int repetitions = 3;
-  double min_time = 0.005;                  //!< seconds per repetition
-  std::vector<std::string> benchmark_flags; //!< passed through to Google Benchmark
-  bool progress = true;                     //!< progress on stderr
-  std::string label;                        //!< what the progress line says is running
+  double min_time = 0.005;                       //!< seconds per repetition
+  std::vector<std::string> benchmark_flags = {}; //!< passed through to Google Benchmark
+  bool progress = true;                          //!< progress on stderr
+  std::string label = {};                        //!< what the progress line says is running
 };
 
 //! The destination pool a HostBench for sizes up to `max_size` maps: at least 4x the L3 and

@@ -3,10 +3,12 @@
 #include "choose.hpp"
 #include "format.hpp"
 #include "pool.hpp"
+#include "race.hpp"
 #include "runtime.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -16,10 +18,6 @@ namespace cjit::detail {
 namespace {
 
 constexpr uint64_t kFirstSize = 2u << 20, kLastSize = 1ull << 30;
-// Repetitions per measurement at the least: at 3, two identical single-thread calls of 2 MiB
-// (reuse) measured 22.1 and 32.9 GB/s in one quick tune here (Zen 5, docs/design/parallel.md).
-constexpr int kFewestRepetitions = 7;
-
 Candidate label(unsigned threads) {
   return Candidate::labelled("clearjit_clear_parallel threads=" + std::to_string(threads));
 }
@@ -45,79 +43,112 @@ std::vector<unsigned> parallel_counts(unsigned cpus) {
   return out;
 }
 
-std::vector<Job> parallel_jobs(const clearjit *cj, const std::vector<uint64_t> &sizes,
-                               const std::vector<unsigned> &counts) {
-  std::vector<Job> jobs;
-  for (Intent intent : kIntents)
-    for (uint64_t size : sizes) {
-      jobs.push_back({default_spec(Method::libc), size, intent}); // memset beside, for the summary
-      for (unsigned threads : counts) {
-        jobs.push_back(parallel_job(label(threads), cj, size, intent, threads));
-      }
-    }
-  return jobs;
+namespace {
+
+// The thread count a race's candidate stands for (its label's number).
+unsigned threads_of(const Candidate &c) {
+  const std::string n = c.name();
+  return unsigned(std::stoul(n.substr(n.rfind('=') + 1)));
 }
 
-double parallel_seconds(const Bench &bench, const MeasureOptions &o, unsigned cpus,
+} // namespace
+
+ParallelStudy race_threads(Bench &bench, const clearjit *cj, const std::vector<uint64_t> &sizes,
+                           const std::vector<unsigned> &counts, RaceOptions options,
+                           const MeasureOptions &o, double seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  ParallelStudy s;
+  s.sizes = sizes;
+  s.counts = counts;
+  options.min_gain = kParallelGain;
+  options.simpler = [](const Candidate &a, const Candidate &b) {
+    return threads_of(a) < threads_of(b);
+  };
+  MeasureOptions measure = o;
+  measure.label = o.label.empty() ? "parallel" : o.label;
+  Racing racing(bench, options, measure);
+  std::vector<std::pair<Intent, uint64_t>> at; // per race
+  for (Intent intent : kIntents)
+    for (uint64_t size : sizes) {
+      Race race{.name = "parallel " + std::string(intent_name(intent)) + " " + human_bytes(size),
+                .conditions = {{parallel_job(label(1), cj, size, intent, 1), true}},
+                .candidates = {},
+                .incumbent = label(1),
+                .max_rounds = 0,
+                .beside = {memset_candidate()},
+                .job_for = [cj, size, intent](const Job &, const Candidate &who) {
+                  return who.is_memset() ? Job(default_spec(Method::libc), size, intent)
+                                         : parallel_job(who, cj, size, intent, threads_of(who));
+                }};
+      // Below two 2 MiB boundaries clearjit_clear_parallel cuts no pieces: one thread, unraced.
+      if (size >= kFewestParallelBytes)
+        for (unsigned threads : counts)
+          if (threads > 1) race.candidates.push_back(label(threads));
+      racing.add(std::move(race));
+      at.push_back({intent, size});
+    }
+  racing.run(seconds);
+  for (size_t k = 0; k < at.size(); ++k) {
+    const RaceOutcome &outcome = racing.outcome(k);
+    std::optional<ParallelTable> &t = at[k].first == Intent::reuse ? s.reuse : s.stream;
+    if (!t) t.emplace();
+    t->sizes.push_back(at[k].second);
+    t->threads.push_back(threads_of(outcome.winner));
+    double speedup = 1;
+    for (const Standing &st : outcome.field)
+      if (st.candidate == outcome.winner) speedup = std::round(st.score.median * 100) / 100;
+    t->speedup.push_back(speedup); // as the profile writes it
+    s.races.push_back(race_text(racing.race(k), outcome));
+  }
+  s.measurements = racing.measurements();
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return s;
+}
+
+double parallel_seconds(const Bench &bench, const MeasureOptions &o, int rounds, unsigned cpus,
                         uint64_t min_size, uint64_t max_size) {
   if (cpus < 2) return 0;
-  MeasureOptions more = o;
-  more.repetitions = std::max(2 * o.repetitions, kFewestRepetitions);
-  // One round: the estimate assumes 24 GB/s, where a stream clear of 1 GiB runs at ~90 here (a
-  // quick tune's parallel stage was estimated at 12.0 s and took 3.9), which leaves room for a
-  // confirming round where more threads won.
-  return bench.estimate_seconds(
-      parallel_jobs(nullptr, parallel_sizes(min_size, max_size), parallel_counts(cpus)), more);
+  // One round: every count and memset at every size and intent, one sample each.
+  std::vector<Job> jobs;
+  for (Intent intent : kIntents)
+    for (uint64_t size : parallel_sizes(min_size, max_size)) {
+      jobs.push_back({default_spec(Method::libc), size, intent});
+      for (unsigned threads : parallel_counts(cpus))
+        jobs.push_back(parallel_job(label(threads), nullptr, size, intent, threads));
+    }
+  MeasureOptions one = o;
+  one.repetitions = 1;
+  return rounds * bench.estimate_seconds(jobs, one);
 }
 
 ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu,
-                             const MeasureOptions &o, uint64_t min_size, uint64_t max_size) {
-  const auto start = std::chrono::steady_clock::now();
-  ParallelStudy s;
-  s.cpus = usable_cpus();
-  s.sizes = parallel_sizes(min_size, max_size);
-  if (s.cpus < 2) {
-    s.skipped = "one usable CPU: nothing to measure";
-    return s;
+                             const RaceOptions &options, const MeasureOptions &o, uint64_t min_size,
+                             uint64_t max_size, double seconds) {
+  const unsigned cpus = usable_cpus();
+  const std::vector<uint64_t> sizes = parallel_sizes(min_size, max_size);
+  ParallelStudy none;
+  none.cpus = cpus;
+  none.sizes = sizes;
+  if (cpus < 2) {
+    none.skipped = "one usable CPU: nothing to measure";
+    return none;
   }
-  if (s.sizes.empty()) {
-    s.skipped = "no size of 2 MiB..1 GiB in the tuned range, or none above 4 MiB";
-    return s;
+  if (sizes.empty()) {
+    none.skipped = "no size of 2 MiB..1 GiB in the tuned range, or none above 4 MiB";
+    return none;
   }
-  s.counts = parallel_counts(s.cpus);
+  const std::vector<unsigned> counts = parallel_counts(cpus);
   std::string error;
   std::unique_ptr<clearjit, void (*)(clearjit *)> cj(open_profile(p, cpu, error), clearjit_close);
   if (!cj) throw std::runtime_error("parallel stage: " + error);
   // The workers start before anything is timed, as in a program that has cleared before.
   {
-    const size_t n = size_t(2 * kFirstSize) * s.counts.back();
+    const size_t n = size_t(2 * kFirstSize) * counts.back();
     auto warm = std::make_unique_for_overwrite<unsigned char[]>(n); // the clear writes it
-    clearjit_clear_parallel(cj.get(), CLEARJIT_STREAM, warm.get(), n, s.counts.back());
+    clearjit_clear_parallel(cj.get(), CLEARJIT_STREAM, warm.get(), n, counts.back());
   }
-  // Twice the level's repetitions (a cold large clear is noisy and this stage is cheap); then
-  // every count again at each size where more threads won, so that a count is written only
-  // where the second round alone agrees (choose_parallel_confirmed).
-  MeasureOptions more = o;
-  more.repetitions = std::max(2 * o.repetitions, kFewestRepetitions);
-  const std::vector<Measurement> first =
-      bench.run(parallel_jobs(cj.get(), s.sizes, s.counts), more);
-  std::vector<Job> again;
-  for (Intent intent : kIntents)
-    if (auto t = choose_parallel(first, intent))
-      for (size_t i = 0; i < t->sizes.size(); ++i)
-        if (t->threads[i] > 1)
-          for (unsigned threads : s.counts)
-            again.push_back(parallel_job(label(threads), cj.get(), t->sizes[i], intent, threads));
-  std::vector<Measurement> second;
-  if (!again.empty()) {
-    more.label = "parallel, confirming";
-    second = bench.run(again, more);
-  }
-  s.reuse = choose_parallel_confirmed(first, second, Intent::reuse);
-  s.stream = choose_parallel_confirmed(first, second, Intent::stream);
-  s.measurements = first;
-  s.measurements.insert(s.measurements.end(), second.begin(), second.end());
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ParallelStudy s = race_threads(bench, cj.get(), sizes, counts, options, o, seconds);
+  s.cpus = cpus;
   return s;
 }
 

@@ -44,6 +44,13 @@ std::string ratio_text(const Interval &i, bool upper) {
          fmt("%.2fx", upper ? i.upper : i.lower) + ")";
 }
 
+// Contender c of a race: 0 the incumbent, then the candidates, then those measured beside.
+const Candidate &contender(const Race &race, size_t c) {
+  if (c == 0) return race.incumbent;
+  return c <= race.candidates.size() ? race.candidates[c - 1]
+                                     : race.beside[c - 1 - race.candidates.size()];
+}
+
 } // namespace
 
 std::string race_text(const Race &race, const RaceOutcome &o) {
@@ -75,7 +82,8 @@ Racing::Racing(Bench &bench, RaceOptions options, MeasureOptions measure)
 
 size_t Racing::add(Race race) {
   State s;
-  const size_t contenders = race.candidates.size() + 1, conditions = race.conditions.size();
+  const size_t contenders = 1 + race.candidates.size() + race.beside.size(),
+               conditions = race.conditions.size();
   s.samples.assign(contenders, std::vector<std::vector<double>>(conditions));
   s.in.assign(contenders, true);
   s.raw.resize(contenders * conditions);
@@ -122,11 +130,14 @@ int Racing::run(double seconds) {
       const size_t first = jobs.size();
       for (size_t c = 0; c < s->in.size(); ++c) {
         if (!s->in[c]) continue;
-        const Candidate &who = c == 0 ? s->race.incumbent : s->race.candidates[c - 1];
+        const Candidate &who = contender(s->race, c);
         for (size_t k = 0; k < s->race.conditions.size(); ++k) {
-          Job j = s->race.conditions[k].job;
-          j.candidate = who;
-          jobs.push_back(j);
+          if (s->race.job_for) {
+            jobs.push_back(s->race.job_for(s->race.conditions[k].job, who));
+          } else {
+            jobs.push_back(s->race.conditions[k].job);
+            jobs.back().candidate = who;
+          }
           slots.push_back({s, c, k});
         }
       }
@@ -162,8 +173,9 @@ void Racing::judge(State &s) {
   RaceOutcome &o = s.outcome;
   const size_t conditions = s.race.conditions.size();
   const double conf = options_.confidence, gain = options_.min_gain;
-  std::vector<std::vector<double>> scores(s.in.size());
-  for (size_t c = 1; c < s.in.size(); ++c) {
+  const size_t judged = 1 + s.race.candidates.size(); // the incumbent and the candidates
+  std::vector<std::vector<double>> scores(judged);
+  for (size_t c = 1; c < judged; ++c) {
     Standing &st = o.field[c - 1];
     st.eligible = st.beats = false;
     std::vector<std::vector<double>> per_condition;
@@ -177,7 +189,7 @@ void Racing::judge(State &s) {
     st.rounds = int(s.samples[c][0].size());
   }
   // Out: confidently not min_gain faster than the incumbent in a required state, or overall.
-  for (size_t c = 1; c < s.in.size(); ++c) {
+  for (size_t c = 1; c < judged; ++c) {
     if (!s.in[c]) continue;
     Standing &st = o.field[c - 1];
     for (size_t k = 0; k < conditions && st.out.empty(); ++k)
@@ -191,11 +203,11 @@ void Racing::judge(State &s) {
   }
   // The leader: the best median score. Out: confidently behind it.
   size_t leader = 0;
-  for (size_t c = 1; c < s.in.size(); ++c)
+  for (size_t c = 1; c < judged; ++c)
     if (s.in[c] && (leader == 0 || o.field[c - 1].score.median > o.field[leader - 1].score.median))
       leader = c;
   bool tied = true;
-  for (size_t c = 1; c < s.in.size() && leader; ++c) {
+  for (size_t c = 1; c < judged && leader; ++c) {
     if (!s.in[c] || c == leader) continue;
     const Interval t = median_interval(present(round_ratios(scores[c], scores[leader])), conf);
     if (t.bounded && t.upper < 1) {
@@ -215,10 +227,10 @@ void Racing::judge(State &s) {
         return false;
     return true;
   };
-  for (size_t c = 1; c < s.in.size(); ++c)
+  for (size_t c = 1; c < judged; ++c)
     o.field[c - 1].beats = beats(c);
   size_t alive = 0, ready = 0, winner = 0;
-  for (size_t c = 1; c < s.in.size(); ++c) {
+  for (size_t c = 1; c < judged; ++c) {
     if (!s.in[c]) continue;
     ++alive;
     if (!(o.field[c - 1].eligible = o.field[c - 1].beats)) continue;
@@ -249,13 +261,10 @@ void Racing::judge(State &s) {
 
 double Racing::median_of(size_t race, const Candidate &who, size_t condition) const {
   const State &s = races_[race];
-  size_t c = 0;
-  if (!(who == s.race.incumbent)) {
-    auto it = std::find(s.race.candidates.begin(), s.race.candidates.end(), who);
-    if (it == s.race.candidates.end()) return 0;
-    c = size_t(it - s.race.candidates.begin()) + 1;
-  }
-  return median(s.raw[c * s.race.conditions.size() + condition].samples);
+  for (size_t c = 0; c < s.in.size(); ++c)
+    if (contender(s.race, c) == who)
+      return median(s.raw[c * s.race.conditions.size() + condition].samples);
+  return 0;
 }
 
 std::vector<Measurement> Racing::measurements() const {

@@ -45,6 +45,12 @@ struct Race {
   std::vector<Candidate> candidates; //!< without the incumbent
   Candidate incumbent = memset_candidate();
   int max_rounds = 0; //!< 0: RaceOptions::max_rounds
+  //! Measured every round beside the contenders, for the record, and never judged: memset
+  //! beside a race whose incumbent is not memset.
+  std::vector<Candidate> beside = {};
+  //! A contender's job in a condition. None: the condition's job with the contender as its
+  //! candidate; a race of thread counts sets the count too.
+  std::function<Job(const Job &condition, const Candidate &contender)> job_for = {};
 };
 
 //! A contender's standing: its speed over the incumbent's per state and over all (score).

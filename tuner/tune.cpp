@@ -345,7 +345,8 @@ private:
     return verify_seconds(bench_, cpu_, options(""), kTypicalBoundaries);
   }
   double parallel_study_seconds() const {
-    return parallel_seconds(bench_, options(""), usable_cpus(), o_.min_size, o_.max_size);
+    return parallel_seconds(bench_, options("", 1, plan_.race_min_time), plan_.max_rounds,
+                            usable_cpus(), o_.min_size, o_.max_size);
   }
 
   // Its candidates are whole dispatchers over the chosen tables.
@@ -388,7 +389,7 @@ private:
     }
   }
 
-  // A few seconds: one clear per repetition at 1 GiB.
+  // The thread-count races: a few seconds, one clear per sample at 1 GiB.
   void parallel(TuneResult &r, const std::string &label) {
     Profile tables;
     tables.reuse = r.reuse;
@@ -396,7 +397,10 @@ private:
     tables.small_reuse = r.small->reuse;
     tables.small_stream = r.small->stream;
     tables.host = profile_host(cpu_);
-    r.parallel = study_parallel(bench_, tables, cpu_, options(label), o_.min_size, o_.max_size);
+    r.parallel = study_parallel(bench_, tables, cpu_, race_options_,
+                                options(label, 1, plan_.race_min_time), o_.min_size, o_.max_size,
+                                budget_ > 0 ? std::max(remaining(), parallel_study_seconds()) : 0);
+    append(r.races, r.parallel->races);
   }
 
   MeasureOptions options(const std::string &label, int repetitions = 0, double min_time = 0) const {
