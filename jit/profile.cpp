@@ -104,7 +104,8 @@ std::string gbps_text(double v) {
 
 class Reader {
 public:
-  Reader(const std::string &name, const CpuInfo &cpu) : name_(name), cpu_(cpu) {}
+  //! `cpu`: the CPU whose features the kernels and small paths must have; null: any CPU.
+  Reader(const std::string &name, const CpuInfo *cpu) : name_(name), cpu_(cpu) {}
 
   Profile read(const toml::table &root) {
     Profile p;
@@ -140,7 +141,7 @@ public:
 
 private:
   const std::string &name_;
-  const CpuInfo &cpu_;
+  const CpuInfo *cpu_;
 
   // name:line: key: message, without the line when the node (or its position) is unknown.
   std::string where(const toml::node *at) const {
@@ -290,7 +291,7 @@ private:
         refuse(sv, k + ".strategy",
                "unknown strategy \"" + ss->get() + "\" (known: " + names + ")");
       }
-      if (std::string why = small_unsupported_reason(*strategy, cpu_); !why.empty())
+      if (std::string why = cpu_ ? small_unsupported_reason(*strategy, *cpu_) : ""; !why.empty())
         refuse(sv, k + ".strategy", "cannot run on this CPU: " + why);
       out.strategy = *strategy;
       const toml::node *mv = t->get("max");
@@ -457,7 +458,7 @@ private:
       const std::string spec_text = quoted(ks->get(), '"');
       auto spec = parse_spec(ks->get());
       if (!spec) refuse(kn, ck + ".kernel", "invalid kernel spec " + spec_text + ": " + spec.error);
-      if (std::string why = unsupported_reason(*spec, cpu_); !why.empty())
+      if (std::string why = cpu_ ? unsupported_reason(*spec, *cpu_) : ""; !why.empty())
         refuse(kn, ck + ".kernel", "kernel " + spec_text + " cannot run on this CPU: " + why);
       if (spec->info().nontemporal && spec->fence == Fence::none)
         refuse(
@@ -560,7 +561,9 @@ const SizeClass &class_for(const std::vector<SizeClass> &table, uint64_t n) {
   return table.back();
 }
 
-Result<Profile> parse_profile(std::string_view text, const std::string &name, const CpuInfo &cpu) {
+namespace {
+
+Result<Profile> parse(std::string_view text, const std::string &name, const CpuInfo *cpu) {
   using R = Result<Profile>;
   try {
     if (std::all_of(text.begin(), text.end(),
@@ -583,6 +586,55 @@ Result<Profile> parse_profile(std::string_view text, const std::string &name, co
   } catch (...) {
     return R::fail(name + ": cannot read the profile: unknown error");
   }
+}
+
+Result<Profile> load(const std::string &path, const CpuInfo *cpu, bool allow_pipe) {
+  using R = Result<Profile>;
+  try {
+    ReadLimits limits;
+    limits.max_bytes = kMaxFileBytes;
+    limits.allow_pipe = allow_pipe;
+    auto text = read_small_file(path, limits);
+    if (!text) return R::fail(text.error);
+    return parse(*text, path, cpu);
+  } catch (const std::exception &e) {
+    return R::fail(path + ": cannot read the profile: " + e.what());
+  } catch (...) {
+    return R::fail(path + ": cannot read the profile: unknown error");
+  }
+}
+
+} // namespace
+
+Result<Profile> parse_profile(std::string_view text, const std::string &name, const CpuInfo &cpu) {
+  return parse(text, name, &cpu);
+}
+
+Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu, bool allow_pipe) {
+  return load(path, &cpu, allow_pipe);
+}
+
+Result<Profile> load_profile_for_any_cpu(const std::string &path) {
+  return load(path, nullptr, /*allow_pipe=*/false);
+}
+
+std::string missing_features(const Profile &p, const CpuInfo &cpu) {
+  auto lacks = [&](Feature f, const std::string &what) {
+    return "needs " + std::string(feature_name(f)) + ", which this CPU lacks (" + what + ")";
+  };
+  for (Intent i : kIntents)
+    if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)
+      for (Feature f : info(s->strategy).needs)
+        if (!cpu.has(f))
+          return lacks(f, "small." + std::string(intent_name(i)) + ": " +
+                              std::string(info(s->strategy).name));
+  const std::pair<const char *, const std::vector<SizeClass> *> tables[] = {
+      {"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}};
+  for (const auto &[name, table] : tables)
+    for (const SizeClass &c : *table)
+      if (const Feature f = c.kernel.info().feature; !cpu.has(f))
+        return lacks(f, "dispatch." + std::string(name) + ": " + format_spec(c.kernel));
+  return "";
 }
 
 std::string format_profile(const Profile &p, const ProfileAnnotations &annotations) {
@@ -644,22 +696,6 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
       }
     }
   return t.str();
-}
-
-Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu, bool allow_pipe) {
-  using R = Result<Profile>;
-  try {
-    ReadLimits limits;
-    limits.max_bytes = kMaxFileBytes;
-    limits.allow_pipe = allow_pipe;
-    auto text = read_small_file(path, limits);
-    if (!text) return R::fail(text.error);
-    return parse_profile(*text, path, cpu);
-  } catch (const std::exception &e) {
-    return R::fail(path + ": cannot read the profile: " + e.what());
-  } catch (...) {
-    return R::fail(path + ": cannot read the profile: unknown error");
-  }
 }
 
 } // namespace cjit::detail

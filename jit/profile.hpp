@@ -113,6 +113,13 @@ constexpr size_t kMaxClasses = 64;
 Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu, bool allow_pipe = true);
 //! The same from text (`name` is used in messages).
 Result<Profile> parse_profile(std::string_view text, const std::string &name, const CpuInfo &cpu);
+//! load_profile without checking that a CPU runs its kernels and small paths (never a pipe):
+//! the default lookup checks that itself (missing_features), to pass over a profile of this CPU
+//! model measured where the hypervisor exposed more features.
+Result<Profile> load_profile_for_any_cpu(const std::string &path);
+//! Empty when `cpu` runs every kernel and small path of `p`; else the first it cannot, as
+//! "needs AVX512F, which this CPU lacks (dispatch.reuse: ntavx512:unroll=4)".
+std::string missing_features(const Profile &p, const CpuInfo &cpu);
 
 //! What a writer adds that the reader does not use: `comments` ("# ..." lines) after the first
 //! line, and `tables` ([tuning], [findings], each starting with a blank line) after [host].

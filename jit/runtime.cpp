@@ -35,10 +35,36 @@ std::string other_cpu_text(const ProfileHost &h) {
   return h.vendor + " family " + std::to_string(h.family) + " model " + std::to_string(h.model);
 }
 
+namespace {
+
+// How far a profile's host is from `cpu`: the features one has and the other lacks. Of two
+// installed profiles of one model (measured with and without AVX-512 exposed), the nearer.
+size_t feature_distance(const ProfileHost &host, const CpuInfo &cpu) {
+  const std::vector<std::string> mine = profile_host(cpu).features;
+  size_t d = 0;
+  for (const std::string &f : host.features)
+    d += std::find(mine.begin(), mine.end(), f) == mine.end();
+  for (const std::string &f : mine)
+    d += std::find(host.features.begin(), host.features.end(), f) == host.features.end();
+  return d;
+}
+
+} // namespace
+
 Lookup default_lookup(const CpuInfo &cpu) {
   Lookup out;
+  // Profiles of this CPU model passed over because this CPU lacks a feature they need (a
+  // hypervisor that hides AVX-512): said in the chosen profile's warnings.
+  std::vector<std::string> skipped;
+  auto choose = [&](LookupStep s, Result<Profile> p) {
+    s.chosen = true;
+    out.steps.push_back(std::move(s));
+    p.value->warnings.insert(p.value->warnings.begin(), skipped.begin(), skipped.end());
+    out.profile = std::move(p);
+  };
   // `explicit_choice`: $CLEARJIT_PROFILE names one file on purpose, so a file measured on
-  // another CPU is used (with the warning clearjit_open gives any such file), not skipped.
+  // another CPU is used (with the warning clearjit_open gives any such file), not skipped, and
+  // one this CPU cannot run is an error.
   auto consider = [&](const std::string &step, const std::string &path,
                       bool explicit_choice = false) -> bool {
     LookupStep s{step, path, "", false};
@@ -46,20 +72,23 @@ Lookup default_lookup(const CpuInfo &cpu) {
       s.result = "not set";
     } else if (!exists(path)) {
       s.result = "not found";
-    } else if (auto p = load_profile(path, cpu, /*allow_pipe=*/false); !p) {
+    } else if (auto p = explicit_choice ? load_profile(path, cpu, /*allow_pipe=*/false)
+                                        : load_profile_for_any_cpu(path);
+               !p) {
       s.result = "invalid: " + p.error;
       out.steps.push_back(s);
       out.profile = Result<Profile>::fail(p.error);
       return true;
     } else if (!same_cpu(p->host, cpu) && !explicit_choice) {
       s.result = "skipped: measured on another CPU (" + other_cpu_text(p->host) + ")";
+    } else if (std::string why = missing_features(*p, cpu); !why.empty()) {
+      s.result = "skipped: " + why;
+      skipped.push_back(path + ": skipped: " + why);
     } else {
       s.result = same_cpu(p->host, cpu)
                      ? "chosen"
                      : "chosen, though measured on another CPU (" + other_cpu_text(p->host) + ")";
-      s.chosen = true;
-      out.steps.push_back(s);
-      out.profile = std::move(p);
+      choose(std::move(s), std::move(p));
       return true;
     }
     out.steps.push_back(s);
@@ -83,7 +112,9 @@ Lookup default_lookup(const CpuInfo &cpu) {
     return out;
   if (consider("/etc/clearjit/profile.toml", "/etc/clearjit/profile.toml")) return out;
 
-  // Installed profiles: the first (by name) measured on this CPU; others are skipped quietly.
+  // Installed profiles: of those measured on this CPU model that it runs, the one measured with
+  // the nearest features (then the first by name); others are passed over quietly, and invalid
+  // files too (a package's files are not the user's to fix).
   std::string dir = CLEARJIT_PROFILES_DIR;
   std::vector<std::string> files;
   if (DIR *d = opendir(dir.c_str())) {
@@ -95,24 +126,43 @@ Lookup default_lookup(const CpuInfo &cpu) {
     closedir(d);
   }
   std::sort(files.begin(), files.end());
-  LookupStep installed{"installed profiles", dir, "", false};
+  InstalledChoice installed = choose_installed(files, cpu);
+  for (const std::string &why : installed.skipped)
+    skipped.push_back(why);
+  LookupStep step{"installed profiles", dir, "", false};
+  if (installed.profile) {
+    step.path = installed.profile->source;
+    step.result = "chosen";
+    for (const std::string &why : installed.skipped)
+      step.result += "; " + why;
+    choose(std::move(step), std::move(installed.profile));
+    return out;
+  }
+  step.result = files.empty()
+                    ? "none installed"
+                    : "none for this CPU (" + std::to_string(files.size()) + " looked at)";
+  for (const std::string &why : installed.skipped)
+    step.result += "; " + why;
+  out.steps.push_back(step);
+  choose({"built-in default", "", "chosen", false}, {builtin_profile(cpu), {}});
+  return out;
+}
+
+InstalledChoice choose_installed(const std::vector<std::string> &files, const CpuInfo &cpu) {
+  InstalledChoice out;
+  size_t best = SIZE_MAX;
   for (const std::string &f : files) {
-    auto p = load_profile(f, cpu, /*allow_pipe=*/false);
-    if (p && same_cpu(p->host, cpu)) {
-      installed.path = f;
-      installed.result = "chosen";
-      installed.chosen = true;
-      out.steps.push_back(installed);
+    auto p = load_profile_for_any_cpu(f);
+    if (!p || !same_cpu(p->host, cpu)) continue;
+    if (std::string why = missing_features(*p, cpu); !why.empty()) {
+      out.skipped.push_back(f + ": skipped: " + why);
+      continue;
+    }
+    if (const size_t d = feature_distance(p->host, cpu); d < best) {
+      best = d;
       out.profile = std::move(p);
-      return out;
     }
   }
-  installed.result = files.empty()
-                         ? "none installed"
-                         : "none for this CPU (" + std::to_string(files.size()) + " looked at)";
-  out.steps.push_back(installed);
-  out.steps.push_back({"built-in default", "", "chosen", true});
-  out.profile = {builtin_profile(cpu), {}};
   return out;
 }
 
@@ -237,23 +287,29 @@ clearjit *cjit::detail::open_default(const char *user) {
 
 const Profile &cjit::detail::opened_profile(const clearjit *cj) { return state(cj).profile; }
 
+clearjit *cjit::detail::open_lookup(const CpuInfo &cpu, std::string &error) {
+  Result<Profile> p = default_lookup(cpu).profile;
+  if (!p) {
+    error = p.error;
+    return nullptr;
+  }
+  return open_profile(std::move(*p.value), cpu, error);
+}
+
 extern "C" {
 
 clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
   try {
     const CpuInfo &cpu = host_cpu();
-    Result<Profile> p;
-    if (profile_path) {
-      p = load_profile(profile_path, cpu);
-    } else {
-      p = default_lookup(cpu).profile;
-    }
-    if (!p) {
-      write_error(err, err_len, p.error);
-      return nullptr;
-    }
     std::string error;
-    clearjit *cj = open_profile(std::move(*p.value), cpu, error);
+    clearjit *cj = nullptr;
+    if (!profile_path) {
+      cj = open_lookup(cpu, error);
+    } else if (Result<Profile> p = load_profile(profile_path, cpu); !p) {
+      error = p.error;
+    } else {
+      cj = open_profile(std::move(*p.value), cpu, error);
+    }
     if (!cj) write_error(err, err_len, error);
     return cj;
   } catch (const std::bad_alloc &) {

@@ -27,6 +27,16 @@ struct Lookup {
 };
 Lookup default_lookup(const CpuInfo &cpu);
 
+//! Of installed profile files (sorted by name), the one the lookup takes for `cpu`: measured on
+//! its model, every kernel and small path runnable here, the host's features nearest this
+//! CPU's (two profiles of one model coexist: with and without AVX-512); first by name among
+//! equals. `skipped`: the files of this model passed over for a feature, and why.
+struct InstalledChoice {
+  Result<Profile> profile = Result<Profile>::fail("none for this CPU");
+  std::vector<std::string> skipped;
+};
+InstalledChoice choose_installed(const std::vector<std::string> &files, const CpuInfo &cpu);
+
 //! "AuthenticAMD family 26 model 2": the CPU a profile was measured on, in messages.
 std::string other_cpu_text(const ProfileHost &h);
 
@@ -44,6 +54,10 @@ clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error);
 //! is bad. Says what and why on stderr when CLEARJIT_VERBOSE=1 ("clearjit: USER uses ...").
 //! Returns NULL only when even the built-in default cannot be generated.
 clearjit *open_default(const char *user);
+//! What clearjit_open(NULL) opens for `cpu` (the host's, or a synthetic one in tests): the
+//! default lookup's profile; nullptr with `error` set when the lookup stops at an invalid file
+//! or the code cannot be made.
+clearjit *open_lookup(const CpuInfo &cpu, std::string &error);
 //! The profile an open handle was made from (its small paths, tables and source).
 const Profile &opened_profile(const clearjit *cj);
 

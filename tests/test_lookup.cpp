@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -189,6 +190,125 @@ TEST_F(runtime_Lookup, BadUserFileStopsWithItsError) {
   ASSERT_FALSE(l.profile) << show(l);
   EXPECT_EQ(l.profile.error, load_profile(path, host_cpu()).error);
   EXPECT_EQ(l.steps.back().result, "invalid: " + l.profile.error);
+}
+
+// An AMD EPYC family 25 model 17 (Zen 4), with AVX-512 or with it hidden by the hypervisor.
+CpuInfo zen4(bool avx512) {
+  CpuInfo c;
+  c.vendor = "AuthenticAMD";
+  c.brand = "Synthetic Zen 4";
+  c.family = 25;
+  c.model = 17;
+  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::erms, Feature::fsrm,
+                    Feature::clzero, Feature::bmi2})
+    c.set(f);
+  if (avx512)
+    for (Feature f : {Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
+      c.set(f);
+  return c;
+}
+
+TEST_F(runtime_Lookup, AProfileNeedingAHiddenFeatureIsPassedOver) {
+  if (etc_exists()) GTEST_SKIP() << "/etc/clearjit/profile.toml exists on this machine";
+  const CpuInfo with = zen4(true), without = zen4(false);
+  const std::string path = dir_ / "xdg" / "clearjit" / "profile.toml";
+  write_file(path, profile_text(with, {{1 << 20, "avx2"}, {0, "ntavx512:unroll=4"}}));
+  const std::string why = "needs AVX512F, which this CPU lacks (dispatch.reuse: ntavx512:unroll=4)";
+
+  const Lookup l = default_lookup(without);
+  ASSERT_TRUE(l.profile) << show(l);
+  ASSERT_GE(l.steps.size(), 4u) << show(l);
+  EXPECT_EQ(l.steps[1].path, path);
+  EXPECT_EQ(l.steps[1].result, "skipped: " + why);
+  EXPECT_FALSE(l.steps[1].chosen);
+  EXPECT_TRUE(l.steps.back().chosen);
+  EXPECT_NE(l.profile->source, path);
+  ASSERT_FALSE(l.profile->warnings.empty());
+  EXPECT_EQ(l.profile->warnings.front(), path + ": skipped: " + why);
+
+  // clearjit_open(NULL) for that CPU opens the next step, and says why in its warnings.
+  std::string error;
+  std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(open_lookup(without, error),
+                                                          clearjit_close);
+  ASSERT_TRUE(cj) << error;
+  EXPECT_STREQ(clearjit_profile_source(cj.get()), l.profile->source.c_str());
+  EXPECT_NE(std::string(clearjit_warnings(cj.get())).find(path + ": skipped: " + why),
+            std::string::npos)
+      << clearjit_warnings(cj.get());
+
+  // The CPU it was measured on takes it.
+  const Lookup here = default_lookup(with);
+  ASSERT_TRUE(here.profile) << show(here);
+  EXPECT_EQ(here.profile->source, path);
+  EXPECT_EQ(here.steps[1].result, "chosen");
+
+  // Named on purpose, it stays an error that names the kernel.
+  ScopedEnv e("CLEARJIT_PROFILE", path);
+  const Lookup named = default_lookup(without);
+  ASSERT_FALSE(named.profile) << show(named);
+  EXPECT_NE(named.profile.error.find("kernel \"ntavx512:unroll=4\" cannot run on this CPU: "
+                                     "ntavx512 needs AVX512F, which this CPU lacks"),
+            std::string::npos)
+      << named.profile.error;
+  EXPECT_FALSE(open_lookup(without, error));
+  EXPECT_EQ(error, named.profile.error);
+}
+
+TEST_F(runtime_Lookup, ASmallPathNeedingAHiddenFeatureIsPassedOver) {
+  Profile p;
+  p.host = profile_host(zen4(true));
+  p.reuse = size_classes({{0, "avx2"}});
+  p.small_stream = SmallPath{Small::masked, 256};
+  EXPECT_EQ(missing_features(p, zen4(true)), "");
+  EXPECT_EQ(missing_features(p, zen4(false)),
+            "needs AVX512F, which this CPU lacks (small.stream: masked)");
+  const std::string path = dir_ / "xdg" / "clearjit" / "profile.toml";
+  write_file(path, format_profile(p));
+  const Lookup l = default_lookup(zen4(false));
+  ASSERT_TRUE(l.profile) << show(l);
+  EXPECT_EQ(l.steps[1].result,
+            "skipped: needs AVX512F, which this CPU lacks (small.stream: masked)");
+}
+
+TEST_F(runtime_Lookup, AnotherModelsProfileIsSkippedNotRefused) {
+  // Measured on another CPU and needing a feature this one lacks: passed over as another
+  // CPU's (it used to stop the lookup as invalid).
+  const std::string path = dir_ / "xdg" / "clearjit" / "profile.toml";
+  write_file(path, profile_text(full_cpu(), {{0, "ntavx512"}}));
+  const Lookup l = default_lookup(minimal_cpu());
+  ASSERT_TRUE(l.profile) << show(l);
+  EXPECT_EQ(l.steps[1].result, "skipped: measured on another CPU (AuthenticAMD family 25 model 1)");
+}
+
+TEST(runtime_Installed, TheRunnableProfileWithTheNearestFeaturesIsChosen) {
+  TempDir dir;
+  // By name the one without AVX-512 comes first ('-' sorts before '.').
+  const std::string without_file = dir / "amd-family25-model17-noavx512.toml",
+                    with_file = dir / "amd-family25-model17.toml",
+                    other_file = dir / "amd-family26-model2.toml", bad_file = dir / "broken.toml";
+  write_file(without_file, profile_text(zen4(false), {{0, "avx2:unroll=4"}}));
+  write_file(with_file, profile_text(zen4(true), {{1 << 20, "avx512"}, {0, "ntavx512"}}));
+  CpuInfo zen5 = zen4(true);
+  zen5.family = 26;
+  zen5.model = 2;
+  write_file(other_file, profile_text(zen5, {{0, "stosb"}}));
+  write_file(bad_file, "format = 1\n[host\n");
+  std::vector<std::string> files = {without_file, with_file, other_file, bad_file};
+  std::sort(files.begin(), files.end());
+
+  InstalledChoice hidden = choose_installed(files, zen4(false));
+  ASSERT_TRUE(hidden.profile) << hidden.profile.error;
+  EXPECT_EQ(hidden.profile->source, without_file);
+  ASSERT_EQ(hidden.skipped.size(), 1u);
+  EXPECT_EQ(hidden.skipped[0],
+            with_file + ": skipped: needs AVX512F, which this CPU lacks (dispatch.reuse: avx512)");
+
+  InstalledChoice exposed = choose_installed(files, zen4(true));
+  ASSERT_TRUE(exposed.profile) << exposed.profile.error;
+  EXPECT_EQ(exposed.profile->source, with_file) << "both run: the one measured like this CPU";
+  EXPECT_TRUE(exposed.skipped.empty());
+
+  EXPECT_FALSE(choose_installed(files, minimal_cpu()).profile);
 }
 
 TEST_F(runtime_Lookup, NothingMeansBuiltIn) {
