@@ -1,5 +1,5 @@
-// The commands that measure or run programs, one file each (tune.cpp, bench.cpp, trace.cpp),
-// and what they share; main.cpp parses the command line and calls them.
+// The commands that measure or run programs, one file each (tune.cpp, verify.cpp, bench.cpp,
+// trace.cpp), and what they share; main.cpp parses the command line and calls them.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,10 @@ struct BenchArgs {
   int repetitions = 5;
 };
 
+struct VerifyArgs {
+  std::string profile, level = "default", output;
+};
+
 struct TraceArgs {
   std::string json, preload;
   std::vector<std::string> command;
@@ -30,6 +34,8 @@ struct TraceArgs {
 int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras);
 int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras);
 int cmd_trace(const TraceArgs &a);
+//! 0: the profile holds against memset here; 1: it loses beyond the noise; 2: an error.
+int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras);
 
 // A byte count as users type it: 4096, 4K, 4KiB, 1G, 1GiB.
 std::optional<uint64_t> parse_size_arg(std::string t);

@@ -179,6 +179,20 @@ int main(int argc, char **argv) {
   tune->allow_extras();
   tune->footer("Google Benchmark's own --benchmark_* flags are passed through.");
 
+  VerifyArgs verify_args;
+  auto *verify = app.add_subcommand(
+      "verify", "Measure an existing profile against memset on this host, as the tuner's last "
+                "stage does (exit 0: it holds; 1: it loses beyond the noise)");
+  verify->add_option("PROFILE", verify_args.profile, "a profile TOML file")->required();
+  verify->add_option("--level", verify_args.level, "quick, default or exhaustive: repetitions")
+      ->capture_default_str();
+  verify->add_option("-o,--output", verify_args.output,
+                     "write the profile back with its [verification] table (every other line "
+                     "as it was)");
+  verify->allow_extras();
+  verify->footer("Google Benchmark's own --benchmark_* flags are passed through. Exit 2: the "
+                 "profile or an argument is bad.");
+
   BenchArgs bench_args;
   auto *bench = app.add_subcommand(
       "bench", "Measure a profile's dispatcher against memset and every kernel, side by side");
@@ -230,8 +244,8 @@ int main(int argc, char **argv) {
       std::none_of(commands.begin(), commands.end(),
                    [&](const CLI::App *c) { return c->check_name(argv[1]); })) {
     std::cerr << "clearjit: unknown command '" << quoted(argv[1], 0)
-              << "' (commands: cpu, list, asm, which, check, tune, bench, trace; see clearjit "
-                 "--help)\n";
+              << "' (commands: cpu, list, asm, which, check, tune, verify, bench, trace; see "
+                 "clearjit --help)\n";
     return 2;
   }
   try {
@@ -244,6 +258,7 @@ int main(int argc, char **argv) {
   if (*list) return cmd_list(level);
   if (*asm_) return cmd_asm(spec);
   if (*tune) return cmd_tune(tune_args, tune->remaining());
+  if (*verify) return cmd_verify(verify_args, verify->remaining());
   if (*which) return cmd_which();
   if (*bench) {
     bench_args.command = "clearjit";

@@ -3,6 +3,7 @@
 #include "support.hpp"
 
 #include "outputs.hpp"
+#include "synthetic_bench.hpp"
 #include "verify.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,8 @@
 
 namespace cjit::detail::test {
 namespace {
+
+using cjit::test::SyntheticBench;
 
 Spec spec(const char *text) { return *parse_spec(text).value; }
 
@@ -201,6 +204,77 @@ TEST(Verify, TheProfileRecordsTheVerificationAndStillLoads) {
   const std::string without = profile_toml(r, cpu);
   EXPECT_EQ(without.find("[verification]"), std::string::npos);
   EXPECT_TRUE(parse_profile(without, "without.toml", cpu));
+}
+
+TEST(Verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
+  // `clearjit verify`'s run on a planted loss: movnti for reuse at 4 KiB..64 KiB, losing 2x at
+  // the points inside that class (5 KiB and 51 KiB, 1.25x and 0.8x its boundaries) on a Bench of
+  // synthetic timings; the dispatcher matches memset everywhere else.
+  const CpuInfo &cpu = host_cpu();
+  Profile p;
+  p.host = profile_host(cpu);
+  p.reuse = {{4096, spec("libc")}, {65536, spec("movnti")}, {0, spec("libc")}};
+  p.stream = {{0, spec("libc")}}; // else stream would use the reuse table
+  p.small_reuse = p.small_stream = SmallPath{Small::tree, 256};
+  const Profile planted = p;
+  SyntheticBench bench(0.01, 3);
+  for (uint64_t inside : {5120u, 52416u})
+    bench.set_at("verified", inside, 0.5);
+  const Verification v = verify(bench, p, cpu, {.repetitions = 3, .min_time = 0.001}, {}, 4096,
+                                1u << 30, /*repairs_allowed=*/false);
+  EXPECT_EQ(p, planted) << "nothing repaired";
+  EXPECT_TRUE(v.repaired.empty());
+  std::string left;
+  for (const std::string &l : v.left)
+    left += l + "\n";
+  for (const char *point : {"reuse 5 KiB scattered", "reuse 5 KiB consecutive",
+                            "reuse 51.2 KiB scattered", "reuse 51.2 KiB consecutive"})
+    EXPECT_NE(left.find(point), std::string::npos) << point << " in:\n" << left;
+  EXPECT_EQ(v.left.size(), 4u) << left;
+  EXPECT_NEAR(v.worst_cold.at(Intent::reuse), 0.5, 0.05);
+
+  // The same run with repairs gives the class to memset.
+  SyntheticBench again(0.01, 3);
+  for (uint64_t inside : {5120u, 52416u})
+    again.set_at("verified", inside, 0.5);
+  Profile repaired = planted;
+  verify(again, repaired, cpu, {.repetitions = 3, .min_time = 0.001}, {}, 4096, 1u << 30);
+  ASSERT_EQ(repaired.reuse.size(), 1u);
+  EXPECT_EQ(repaired.reuse[0].kernel.method, Method::libc);
+}
+
+TEST(Verify, WritingItBackReplacesOnlyTheVerificationTables) {
+  TuneResult r;
+  r.reuse = two_tables().reuse;
+  r.stream = two_tables().stream;
+  r.level = "quick";
+  r.date = "2026-12-01T00:00:00Z";
+  r.verification.measured = "the tuner's";
+  r.verification.worst_cold = {{Intent::reuse, 0.99}};
+  const CpuInfo cpu = full_cpu();
+  const std::string tuned = profile_toml(r, cpu);
+  Verification later;
+  later.measured = "clearjit verify's";
+  later.worst_cold = {{Intent::stream, 1.01}};
+  later.left = {"stream 5 KiB consecutive: 0.50x, 0.51x memset's speed"};
+  const std::string written = with_verification(tuned, later);
+  EXPECT_EQ(written.find("the tuner's"), std::string::npos) << written;
+  EXPECT_EQ(written.find("worst_cold = 0.99"), std::string::npos) << written;
+  EXPECT_TRUE(written.ends_with(verification_toml(later))) << written;
+  // Every line but the old verification's is kept, in order.
+  std::string kept;
+  bool in_verification = false;
+  for (const std::string &line : split_lines(tuned)) {
+    if (line.starts_with("[")) in_verification = line.starts_with("[verification");
+    if (!in_verification) kept += line + "\n";
+  }
+  while (kept.ends_with("\n\n"))
+    kept.pop_back();
+  EXPECT_TRUE(written.starts_with(kept)) << written;
+  auto back = parse_profile(written, "written.toml", cpu);
+  ASSERT_TRUE(back) << back.error;
+  EXPECT_EQ(back.value->reuse, r.reuse);
+  EXPECT_EQ(with_verification(written, later), written) << "idempotent";
 }
 
 TEST(Verify, TheReportShowsIt) {

@@ -198,7 +198,7 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
 
 Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
                     const std::map<Intent, std::vector<SmallPath>> &ranking, uint64_t min_size,
-                    uint64_t max_size) {
+                    uint64_t max_size, bool repairs_allowed) {
   const auto start = std::chrono::steady_clock::now();
   Verification v;
   std::vector<std::unique_ptr<clearjit, void (*)(clearjit *)>> opened;
@@ -261,7 +261,7 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
     std::map<VerifyPoint, std::vector<double>> to_repair;
     for (auto &[point, r] : measure(losing, "verifying again: points that lost")) {
       if (!loses(point, r)) continue;
-      if (frozen.count(point.intent) || repairs == kRepairRounds)
+      if (!repairs_allowed || frozen.count(point.intent) || repairs == kRepairRounds)
         v.left.push_back(point_name(point) + ": " + ratios_text({last[point], r}, point.warm));
       else
         to_repair[point] = {last[point], r};
@@ -371,6 +371,23 @@ std::string verification_toml(const Verification &v) {
       t << "worst_cold = " << fmt("%.2f", v.worst_cold.at(i)) << " # speed / memset's\n";
   }
   return t.str();
+}
+
+std::string with_verification(std::string_view profile, const Verification &v) {
+  std::string out;
+  bool dropping = false;
+  while (!profile.empty()) {
+    const size_t nl = profile.find('\n');
+    const std::string_view line = profile.substr(0, nl == profile.npos ? profile.size() : nl + 1);
+    profile.remove_prefix(line.size());
+    if (line.starts_with("[")) // a table header: the verification's, or another's
+      dropping = line.starts_with("[verification]") || line.starts_with("[verification.");
+    if (!dropping) out += line;
+  }
+  while (out.ends_with("\n\n"))
+    out.pop_back();
+  if (!out.empty() && !out.ends_with('\n')) out += '\n';
+  return out + verification_toml(v);
 }
 
 std::string verification_text(const Verification &v) {

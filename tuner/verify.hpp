@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cjit::detail {
@@ -83,10 +84,11 @@ double badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent
 //! again; a loss confirmed by both is repaired and the changed intent's points measured again.
 //! A repair whose intent measures no better than before (badness) is undone, and that intent
 //! is repaired no further; at most kRepairRounds rounds. `ranking`: each intent's small-path
-//! strategies, best first.
+//! strategies, best first. Without `repairs_allowed` (`clearjit verify`), confirmed losses are
+//! only said, in `left`, and `p` stays as it is.
 Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
                     const std::map<Intent, std::vector<SmallPath>> &ranking, uint64_t min_size,
-                    uint64_t max_size);
+                    uint64_t max_size, bool repairs_allowed = true);
 
 //! What verify() will take for a profile of `boundaries` class boundaries per intent (the tuner
 //! reserves it before its first stage), twice the first round for confirmations and repairs.
@@ -97,5 +99,8 @@ double verify_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptio
 std::string verification_toml(const Verification &v);
 //! For the tune's summary.
 std::string verification_text(const Verification &v);
+//! `profile` (a profile file's text) with its [verification] tables, if any, replaced by `v`'s
+//! at the end: every other line as it was.
+std::string with_verification(std::string_view profile, const Verification &v);
 
 } // namespace cjit::detail

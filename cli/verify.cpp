@@ -1,0 +1,111 @@
+// `clearjit verify`: the tuner's verification stage alone, on an existing profile, on this host:
+// what an operator runs after a BIOS, microcode or hypervisor update, and a fleet on every host
+// that gets a merged profile.
+#include "commands.hpp"
+
+#include "cpu.hpp"
+#include "files.hpp"
+#include "format.hpp"
+#include "plan.hpp"
+#include "runtime.hpp"
+#include "verify.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+namespace cjit::cli {
+
+using namespace cjit::detail;
+
+namespace {
+
+// Every point, its ratio to memset (the geometric mean of its measurements) and whether it
+// loses: confirmed by a second measurement (a `left` line), or only once.
+std::string points_table(const Verification &v) {
+  std::string t = "\n  point                                        vs memset\n";
+  for (const auto &[point, ratio] : v.ratios) {
+    const std::string name = point_name(point);
+    const bool confirmed = std::any_of(v.left.begin(), v.left.end(), [&](const std::string &l) {
+      return l.starts_with(name + ": ");
+    });
+    char row[200];
+    std::snprintf(row, sizeof row, "  %-44s %6.2fx %s%s\n", name.c_str(), ratio,
+                  point.warm ? "time " : "speed",
+                  confirmed             ? "  loses"
+                  : loses(point, ratio) ? "  lost once; the second measurement did not confirm it"
+                                        : "");
+    t += row;
+  }
+  return t;
+}
+
+} // namespace
+
+int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras) {
+  auto level = level_by_name(a.level);
+  if (!level) {
+    std::cerr << "clearjit verify: unknown level '" << a.level
+              << "' (quick, default, exhaustive)\n";
+    return 2;
+  }
+  if (!only_benchmark_flags("verify", extras)) return 2;
+  if (!a.output.empty())
+    if (std::string e = check_output_path(a.output); !e.empty()) {
+      std::cerr << "clearjit verify: " << e << "\n";
+      return 2;
+    }
+  const CpuInfo &cpu = host_cpu();
+  // The text as it is, for -o: the tables the loader does not read ([tuning], [findings]) stay.
+  const Result<std::string> text = read_small_file(a.profile);
+  if (!text) {
+    std::cerr << "clearjit verify: " << text.error << "\n";
+    return 2;
+  }
+  Result<Profile> p = parse_profile(*text, a.profile, cpu);
+  if (!p) {
+    std::cerr << "clearjit verify: " << p.error << "\n";
+    return 2;
+  }
+  if (!same_cpu(p->host, cpu))
+    std::cout << "warning: " << a.profile << ": measured on " << other_cpu_text(p->host)
+              << ", this CPU is " << other_cpu_text(profile_host(cpu)) << "\n";
+  // The class boundaries the verification measures lie within the sizes a tune covers.
+  const uint64_t min_size = 4096,
+                 max_size = std::min<uint64_t>(
+                     1ull << 30, std::max<uint64_t>(available_memory() / 4, 1u << 20));
+  const LevelPlan plan = plan_for(*level);
+  const MeasureOptions o{.repetitions = plan.repetitions,
+                         .min_time = plan.min_time,
+                         .benchmark_flags = extras,
+                         .progress = true,
+                         .label = "verifying " + a.profile};
+  Profile measured = *p;
+  Verification v;
+  try {
+    HostBench bench(cpu, max_size);
+    v = verify(bench, measured, cpu, o, {}, min_size, max_size, /*repairs_allowed=*/false);
+  } catch (const std::exception &e) {
+    std::cerr << "clearjit verify: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout << a.profile << " on " << other_cpu_text(profile_host(cpu)) << " (" << cpu.brand
+            << "), --level " << level_name(*level) << ":" << verification_text(v)
+            << points_table(v);
+  if (!a.output.empty()) {
+    if (std::string e = write_file_atomically(a.output, with_verification(*text, v)); !e.empty()) {
+      std::cerr << "clearjit verify: " << e << "\n";
+      return 2;
+    }
+    std::cout << "profile with its [verification] table: " << a.output << "\n";
+  }
+  if (!v.left.empty()) {
+    std::cout << "the profile loses to memset beyond the noise at " << v.left.size()
+              << " point(s) on this host (the left: lines above)\n";
+    return 1;
+  }
+  std::cout << "the profile holds against memset on this host\n";
+  return 0;
+}
+
+} // namespace cjit::cli
