@@ -21,18 +21,20 @@ using namespace cjit::detail;
 namespace {
 
 // Every point, its ratio to memset (the geometric mean of its measurements) and whether it
-// loses: confirmed by a second measurement (a `left` line), or only once.
+// loses: confirmed by a second measurement (`lost`), or only once.
 std::string points_table(const Verification &v) {
   std::string t = "\n  point                                        vs memset\n";
   for (const auto &[point, ratio] : v.ratios) {
     const std::string name = point_name(point);
-    const bool confirmed = std::any_of(v.left.begin(), v.left.end(), [&](const std::string &l) {
+    const bool twice = std::any_of(v.left.begin(), v.left.end(), [&](const std::string &l) {
       return l.starts_with(name + ": ");
     });
+    const bool counted = std::find(v.lost.begin(), v.lost.end(), point) != v.lost.end();
     char row[200];
     std::snprintf(row, sizeof row, "  %-44s %6.2fx %s%s\n", name.c_str(), ratio,
                   point.warm ? "time " : "speed",
-                  confirmed             ? "  loses"
+                  counted               ? "  loses"
+                  : twice               ? "  lost twice, in memset's own class: noise"
                   : loses(point, ratio) ? "  lost once; the second measurement did not confirm it"
                                         : "");
     t += row;
@@ -99,9 +101,10 @@ int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras) {
     }
     std::cout << "profile with its [verification] table: " << a.output << "\n";
   }
-  if (!v.left.empty()) {
-    std::cout << "the profile loses to memset beyond the noise at " << v.left.size()
-              << " point(s) on this host (the left: lines above)\n";
+  if (!v.lost.empty()) {
+    std::cout << "the profile loses to memset beyond the noise on this host, in:\n";
+    for (const std::string &part : losing_parts(*p, cpu, v))
+      std::cout << "  " << part << "\n";
     return 1;
   }
   std::cout << "the profile holds against memset on this host\n";

@@ -231,7 +231,23 @@ TEST(Verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
                             "reuse 51.2 KiB scattered", "reuse 51.2 KiB consecutive"})
     EXPECT_NE(left.find(point), std::string::npos) << point << " in:\n" << left;
   EXPECT_EQ(v.left.size(), 4u) << left;
+  EXPECT_EQ(v.lost.size(), 4u);
   EXPECT_NEAR(v.worst_cold.at(Intent::reuse), 0.5, 0.05);
+  // `clearjit verify` names the class they lie in.
+  const std::vector<std::string> parts = losing_parts(p, cpu, v);
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_TRUE(parts[0].starts_with("reuse 4 KiB .. 64 KiB: movnti (reuse ")) << parts[0];
+
+  // A loss in memset's own class is said, as noise, and not counted.
+  SyntheticBench noise(0.01, 3);
+  noise.set_at("verified", 81920, 0.5); // 1.25x the 64 KiB boundary: the libc class above it
+  Profile q = planted;
+  const Verification w = verify(noise, q, cpu, {.repetitions = 3, .min_time = 0.001}, {}, 4096,
+                                1u << 30, /*repairs_allowed=*/false);
+  ASSERT_EQ(w.left.size(), 2u);
+  EXPECT_NE(w.left[0].find("(a libc class: memset itself, so noise)"), std::string::npos)
+      << w.left[0];
+  EXPECT_TRUE(w.lost.empty());
 
   // The same run with repairs gives the class to memset.
   SyntheticBench again(0.01, 3);

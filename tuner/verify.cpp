@@ -24,6 +24,12 @@ const Candidate kVerified = Candidate::labelled("verified");
 
 uint64_t round64(double x) { return std::max<uint64_t>(64, uint64_t(std::llround(x / 64)) * 64); }
 
+// A cold point above the small path in a class whose kernel is memset itself.
+bool in_memset_class(const Profile &p, const CpuInfo &cpu, const VerifyPoint &point) {
+  return !point.warm && point.size > p.small(point.intent, cpu).max &&
+         class_for(p.table(point.intent), point.size).kernel.method == Method::libc;
+}
+
 std::string ratios_text(const std::vector<double> &rs, bool warm) {
   std::string s;
   for (double r : rs)
@@ -261,9 +267,15 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
     std::map<VerifyPoint, std::vector<double>> to_repair;
     for (auto &[point, r] : measure(losing, "verifying again: points that lost")) {
       if (!loses(point, r)) continue;
-      if (!repairs_allowed || frozen.count(point.intent) || repairs == kRepairRounds)
-        v.left.push_back(point_name(point) + ": " + ratios_text({last[point], r}, point.warm));
-      else
+      if (!repairs_allowed || frozen.count(point.intent) || repairs == kRepairRounds) {
+        std::string line = point_name(point) + ": " + ratios_text({last[point], r}, point.warm);
+        if (in_memset_class(p, cpu, point))
+          line +=
+              " (a " + std::string(info(Method::libc).name) + " class: memset itself, so noise)";
+        else
+          v.lost.push_back(point);
+        v.left.push_back(line);
+      } else
         to_repair[point] = {last[point], r};
     }
     if (to_repair.empty()) break;
@@ -315,8 +327,10 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
           history[point] = rs;
           // Left: the losses both measurements showed, as before the repair.
           if (rs.size() >= 2 &&
-              std::all_of(rs.begin(), rs.end(), [&](double x) { return loses(point, x); }))
+              std::all_of(rs.begin(), rs.end(), [&](double x) { return loses(point, x); })) {
             v.left.push_back(point_name(point) + ": " + ratios_text(rs, point.warm));
+            v.lost.push_back(point);
+          }
         }
     }
     if (undone) open_all();
@@ -371,6 +385,28 @@ std::string verification_toml(const Verification &v) {
       t << "worst_cold = " << fmt("%.2f", v.worst_cold.at(i)) << " # speed / memset's\n";
   }
   return t.str();
+}
+
+std::vector<std::string> losing_parts(const Profile &p, const CpuInfo &cpu, const Verification &v) {
+  std::map<std::string, std::string> parts; // part -> its points
+  for (const VerifyPoint &point : v.lost) {
+    const SmallPath small = p.small(point.intent, cpu);
+    std::string part = std::string(intent_name(point.intent)) + " ";
+    if (point.warm || point.size <= small.max) {
+      part += "small path: " + describe(small);
+    } else {
+      const std::vector<SizeClass> &table = p.table(point.intent);
+      const size_t k = size_t(&class_for(table, point.size) - table.data());
+      part += class_range(k ? table[k - 1].below : 0, table[k].below) + ": " +
+              format_spec(table[k].kernel);
+    }
+    std::string &points = parts[part];
+    points += (points.empty() ? "" : ", ") + point_name(point);
+  }
+  std::vector<std::string> out;
+  for (const auto &[part, points] : parts)
+    out.push_back(part + " (" + points + ")");
+  return out;
 }
 
 std::string with_verification(std::string_view profile, const Verification &v) {

@@ -65,7 +65,9 @@ struct Verification {
   std::map<Intent, double> worst_warm; //!< time / memset's, the worst warm point
   std::map<Intent, double> worst_cold; //!< speed / memset's, the worst cold point
   std::vector<std::string> repaired, left;
-  std::vector<std::string> undone;      //!< repairs measured no better, taken back
+  std::vector<std::string> undone; //!< repairs measured no better, taken back
+  //! The confirmed losses left in the profile; a memset class's, noise, are in `left` alone.
+  std::vector<VerifyPoint> lost;
   std::map<VerifyPoint, double> ratios; //!< the final ratio of every point
   std::vector<Measurement> measurements;
   double seconds = 0;
@@ -99,6 +101,9 @@ double verify_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptio
 std::string verification_toml(const Verification &v);
 //! For the tune's summary.
 std::string verification_text(const Verification &v);
+//! Where each confirmed loss of `v` lies in `p`: "reuse 4 KiB .. 64 KiB: movnti" (a class) or
+//! "stream small path: masked, up to 256 B", with its points, one line per class or small path.
+std::vector<std::string> losing_parts(const Profile &p, const CpuInfo &cpu, const Verification &v);
 //! `profile` (a profile file's text) with its [verification] tables, if any, replaced by `v`'s
 //! at the end: every other line as it was.
 std::string with_verification(std::string_view profile, const Verification &v);
