@@ -24,14 +24,14 @@ namespace {
 
 // `clearjit bench --mix FILE`: memset against the dispatcher on a recorded trace's sizes.
 int cmd_bench_mix(const BenchArgs &a) {
-  auto text = read_small_file(a.mix);
+  auto text = read_small_file(a.mix, {.max_bytes = kTraceJsonMaxBytes});
   if (!text) {
     std::cerr << "clearjit bench --mix: " << text.error << "\n";
     return 1;
   }
-  auto h = histogram_from_json(*text);
+  auto h = histogram_from_json(*text, a.mix);
   if (!h) {
-    std::cerr << "clearjit bench --mix: " << a.mix << ": " << h.error
+    std::cerr << "clearjit bench --mix: " << h.error
               << " (write one with clearjit trace --json FILE -- PROGRAM)\n";
     return 1;
   }

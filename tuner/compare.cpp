@@ -9,6 +9,8 @@
 #include "runtime.hpp"
 #include "smallpath.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -454,47 +456,48 @@ std::string compare_text(const CompareResult &r) {
   return s.str();
 }
 
+// The same keys, types and layout as ever; nlohmann writes them. GB/s, ns and ms are rounded
+// to 3 decimals and cv to 4, as the file always had them. The parallel rows are not in it (they
+// never were); their measurements are, in "measurements".
 std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
-  std::ostringstream j;
-  j << "{\n  \"cpu\": {\"vendor\": " << json_string(cpu.vendor) << ", \"family\": " << cpu.family
-    << ", \"model\": " << cpu.model << "},\n  \"profile\": " << json_string(r.source)
-    << ",\n  \"open_ms\": " << fmt("%.3f", r.open_ms) << ",\n  \"rows\": [\n";
-  for (size_t i = 0; i < r.rows.size(); ++i) {
-    const CompareRow &x = r.rows[i];
-    j << "    {\"size\": " << x.size << ", \"intent\": " << json_string(intent_name(x.intent))
-      << ", \"pattern\": " << json_string(pattern_name(x.pattern))
-      << ", \"batched\": " << (x.batched ? "true" : "false")
-      << ", \"tuned_kernel\": " << json_string(x.tuned_kernel)
-      << ", \"tuned_gbps\": " << fmt("%.3f", x.tuned)
-      << ", \"memset_gbps\": " << fmt("%.3f", x.memset)
-      << ", \"oracle_kernel\": " << json_string(x.oracle_kernel)
-      << ", \"oracle_gbps\": " << fmt("%.3f", x.oracle) << "}" << (i + 1 < r.rows.size() ? "," : "")
-      << "\n";
-  }
-  j << "  ],\n  \"warm\": [\n";
-  for (size_t i = 0; i < r.warm.size(); ++i) {
-    const WarmRow &w = r.warm[i];
-    j << "    {\"intent\": " << json_string(intent_name(w.intent))
-      << ", \"mix\": " << json_string(mix_name(w.mix)) << ", \"size\": " << w.size
-      << ", \"tuned_ns\": " << fmt("%.3f", w.tuned) << ", \"inline_ns\": " << fmt("%.3f", w.inlined)
-      << ", \"memset_ns\": " << fmt("%.3f", w.memset) << "}" << (i + 1 < r.warm.size() ? "," : "")
-      << "\n";
-  }
-  j << "  ],\n  \"small\": {\"reuse\": " << json_string(r.small_reuse)
-    << ", \"stream\": " << json_string(r.small_stream) << "},\n  \"measurements\": [\n";
-  for (size_t i = 0; i < r.measurements.size(); ++i) {
-    const Measurement &m = r.measurements[i];
-    j << "    {\"kernel\": " << json_string(m.candidate.name()) << ", \"size\": " << m.size
-      << ", \"intent\": " << json_string(intent_name(m.intent))
-      << ", \"pattern\": " << json_string(pattern_name(m.pattern))
-      << ", \"batched\": " << (m.batched ? "true" : "false")
-      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
-      << ", \"warm\": " << (m.warm ? "true" : "false")
-      << ", \"mix\": " << json_string(mix_name(m.mix)) << ", \"ns\": " << fmt("%.3f", m.ns) << "}"
-      << (i + 1 < r.measurements.size() ? "," : "") << "\n";
-  }
-  j << "  ]\n}\n";
-  return j.str();
+  using nlohmann::ordered_json;
+  ordered_json rows = ordered_json::array(), warm = ordered_json::array(),
+               measurements = ordered_json::array();
+  for (const CompareRow &x : r.rows)
+    rows.push_back({{"size", x.size},
+                    {"intent", std::string(intent_name(x.intent))},
+                    {"pattern", std::string(pattern_name(x.pattern))},
+                    {"batched", x.batched},
+                    {"tuned_kernel", x.tuned_kernel},
+                    {"tuned_gbps", round_to(x.tuned, 3)},
+                    {"memset_gbps", round_to(x.memset, 3)},
+                    {"oracle_kernel", x.oracle_kernel},
+                    {"oracle_gbps", round_to(x.oracle, 3)}});
+  for (const WarmRow &w : r.warm)
+    warm.push_back({{"intent", std::string(intent_name(w.intent))},
+                    {"mix", std::string(mix_name(w.mix))},
+                    {"size", w.size},
+                    {"tuned_ns", round_to(w.tuned, 3)},
+                    {"inline_ns", round_to(w.inlined, 3)},
+                    {"memset_ns", round_to(w.memset, 3)}});
+  for (const Measurement &m : r.measurements)
+    measurements.push_back({{"kernel", m.candidate.name()},
+                            {"size", m.size},
+                            {"intent", std::string(intent_name(m.intent))},
+                            {"pattern", std::string(pattern_name(m.pattern))},
+                            {"batched", m.batched},
+                            {"gbps", round_to(m.gbps, 3)},
+                            {"cv", round_to(m.cv, 4)},
+                            {"warm", m.warm},
+                            {"mix", std::string(mix_name(m.mix))},
+                            {"ns", round_to(m.ns, 3)}});
+  return json_text({{"cpu", {{"vendor", cpu.vendor}, {"family", cpu.family}, {"model", cpu.model}}},
+                    {"profile", r.source},
+                    {"open_ms", round_to(r.open_ms, 3)},
+                    {"rows", std::move(rows)},
+                    {"warm", std::move(warm)},
+                    {"small", {{"reuse", r.small_reuse}, {"stream", r.small_stream}}},
+                    {"measurements", std::move(measurements)}});
 }
 
 std::string small_study(const CpuInfo &cpu, const CompareOptions &o) {

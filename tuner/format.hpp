@@ -3,6 +3,8 @@
 
 #include "size.hpp" // human_bytes, which every output uses
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -16,7 +18,14 @@ std::string fmt(const char *format, double value);
 //! The parts with `separator` between them.
 std::string join(const std::vector<std::string> &parts, std::string_view separator);
 
-//! A JSON string literal, quotes included.
-std::string json_string(std::string_view s);
+//! `value` rounded to `decimals` decimal places, for JSON numbers that should not carry more
+//! digits than they mean (GB/s to 3, a coefficient of variation to 4).
+double round_to(double value, int decimals);
+
+//! An object as clearjit's JSON files are laid out: one member per line, an array of objects (the
+//! rows) one object per line, everything else on its line. Every key and value is written by
+//! nlohmann::json (escaping, numbers; bytes that are not UTF-8 become U+FFFD, never an
+//! exception; NaN and infinities null).
+std::string json_text(const nlohmann::ordered_json &object);
 
 } // namespace cjit::detail

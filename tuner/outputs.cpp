@@ -3,6 +3,8 @@
 #include "format.hpp"
 #include "pool.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -75,29 +77,38 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   return format_profile(p, {"# Written by `clearjit tune`; sizes are bytes.\n", t.str()});
 }
 
+// The same keys, types and layout as ever; nlohmann writes them. Speeds are rounded to 3
+// decimals (GB/s, each sample too), cv to 4 and seconds to 1, as the file always had them.
 std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
-  ProfileHost h = profile_host(cpu);
-  std::ostringstream j;
-  j << "{\n  \"host\": {\"vendor\": " << json_string(h.vendor) << ", \"family\": " << h.family
-    << ", \"model\": " << h.model << ", \"stepping\": " << h.stepping
-    << ", \"brand\": " << json_string(h.brand) << ", \"l1d\": " << h.l1d << ", \"l2\": " << h.l2
-    << ", \"l3\": " << h.l3 << ", \"hypervisor\": " << (h.hypervisor ? "true" : "false")
-    << "},\n  \"level\": " << json_string(r.level) << ",\n  \"date\": " << json_string(r.date)
-    << ",\n  \"seconds\": " << num(r.seconds) << ",\n  \"measurements\": [\n";
-  for (size_t i = 0; i < r.measurements.size(); ++i) {
-    const Measurement &m = r.measurements[i];
-    j << "    {\"kernel\": " << json_string(m.candidate.name()) << ", \"size\": " << m.size
-      << ", \"intent\": " << json_string(std::string(intent_name(m.intent)))
-      << ", \"pattern\": " << json_string(std::string(pattern_name(m.pattern)))
-      << ", \"batched\": " << (m.batched ? "true" : "false")
-      << ", \"gbps\": " << fmt("%.3f", m.gbps) << ", \"cv\": " << fmt("%.4f", m.cv)
-      << ", \"samples\": [";
-    for (size_t k = 0; k < m.samples.size(); ++k)
-      j << (k ? ", " : "") << fmt("%.3f", m.samples[k]);
-    j << "]}" << (i + 1 < r.measurements.size() ? "," : "") << "\n";
+  const ProfileHost h = profile_host(cpu);
+  nlohmann::ordered_json measurements = nlohmann::ordered_json::array();
+  for (const Measurement &m : r.measurements) {
+    nlohmann::ordered_json samples = nlohmann::ordered_json::array();
+    for (double s : m.samples)
+      samples.push_back(round_to(s, 3));
+    measurements.push_back({{"kernel", m.candidate.name()},
+                            {"size", m.size},
+                            {"intent", std::string(intent_name(m.intent))},
+                            {"pattern", std::string(pattern_name(m.pattern))},
+                            {"batched", m.batched},
+                            {"gbps", round_to(m.gbps, 3)},
+                            {"cv", round_to(m.cv, 4)},
+                            {"samples", std::move(samples)}});
   }
-  j << "  ]\n}\n";
-  return j.str();
+  return json_text({{"host",
+                     {{"vendor", h.vendor},
+                      {"family", h.family},
+                      {"model", h.model},
+                      {"stepping", h.stepping},
+                      {"brand", h.brand},
+                      {"l1d", h.l1d},
+                      {"l2", h.l2},
+                      {"l3", h.l3},
+                      {"hypervisor", h.hypervisor}}},
+                    {"level", r.level},
+                    {"date", r.date},
+                    {"seconds", round_to(r.seconds, 1)},
+                    {"measurements", std::move(measurements)}});
 }
 
 std::string summary_text(const TuneResult &r) {

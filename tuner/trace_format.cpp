@@ -3,12 +3,11 @@
 
 #include "format.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
-#include <cstring>
 #include <sstream>
-#include <stdexcept>
+#include <utility>
 
 namespace cjit::detail {
 
@@ -120,177 +119,133 @@ std::string histogram_text(const Histogram &h) {
 }
 
 std::string histogram_json(const Histogram &h, const std::vector<std::string> &command) {
-  std::ostringstream o;
-  o << "{\n  \"format\": \"clearjit-trace\",\n  \"version\": 1,\n  \"command\": [";
-  for (size_t i = 0; i < command.size(); ++i)
-    o << (i ? ", " : "") << json_string(command[i]);
-  o << "],\n  \"processes\": " << h.processes << ",\n  \"octaves\": [";
-  bool first = true;
-  for (int k = 0; k < Histogram::kOctaves; ++k) {
-    if (!h.calls[k]) continue;
-    uint64_t max = k == 0 ? 0 : octave_min(k) * 2 - 1;
-    o << (first ? "\n" : ",\n") << "    {\"min\": " << octave_min(k) << ", \"max\": " << max
-      << ", \"calls\": " << h.calls[k] << ", \"bytes\": " << h.bytes[k] << "}";
-    first = false;
-  }
-  o << "\n  ],\n  \"total_calls\": " << h.total_calls()
-    << ",\n  \"total_bytes\": " << h.total_bytes()
-    << ",\n  \"calls_below_256\": " << h.calls_below(256) << ",\n  \"fill_calls\": " << h.fill_calls
-    << ",\n  \"fill_bytes\": " << h.fill_bytes << "\n}\n";
-  return o.str();
+  nlohmann::ordered_json octaves = nlohmann::ordered_json::array();
+  for (int k = 0; k < Histogram::kOctaves; ++k)
+    if (h.calls[k])
+      octaves.push_back({{"min", octave_min(k)},
+                         {"max", k == 0 ? 0 : octave_min(k) * 2 - 1},
+                         {"calls", h.calls[k]},
+                         {"bytes", h.bytes[k]}});
+  return json_text({{"format", "clearjit-trace"},
+                    {"version", 1},
+                    {"command", command},
+                    {"processes", h.processes},
+                    {"octaves", std::move(octaves)},
+                    {"total_calls", h.total_calls()},
+                    {"total_bytes", h.total_bytes()},
+                    {"calls_below_256", h.calls_below(256)},
+                    {"fill_calls", h.fill_calls},
+                    {"fill_bytes", h.fill_bytes}});
 }
 
 namespace {
 
-// A strict reader for the JSON subset histogram_json writes (objects, arrays, strings,
-// unsigned integers, true/false/null): enough to read a trace back, with errors that say where.
-struct JsonReader {
-  const std::string &s;
-  size_t i = 0;
-  [[noreturn]] void fail(const std::string &what) {
-    throw std::runtime_error("offset " + std::to_string(i) + ": " + what);
-  }
-  void ws() {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
-      ++i;
-  }
-  bool eat(char c) {
-    ws();
-    if (i < s.size() && s[i] == c) return ++i, true;
-    return false;
-  }
-  void expect(char c) {
-    if (!eat(c)) fail(std::string("expected '") + c + "'");
-  }
-  std::string string() {
-    expect('"');
-    std::string out;
-    while (i < s.size() && s[i] != '"') {
-      if (s[i] == '\\') {
-        if (++i >= s.size()) break;
-        if (s[i] == 'u') { // kept as is: names only, never compared
-          out += "\\u";
-          ++i;
-          continue;
-        }
-      }
-      out += s[i++];
-    }
-    if (i >= s.size()) fail("unterminated string");
-    ++i;
-    return out;
-  }
-  uint64_t number() {
-    ws();
-    if (i >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i])))
-      fail("expected a non-negative integer");
-    uint64_t v = 0;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-      if (v > (UINT64_MAX - 9) / 10) fail("integer too large");
-      v = v * 10 + uint64_t(s[i++] - '0');
-    }
-    return v;
-  }
-  void skip() { // any value
-    ws();
-    if (i >= s.size()) fail("unexpected end");
-    if (s[i] == '"') {
-      string();
-    } else if (s[i] == '{') {
-      ++i;
-      if (eat('}')) return;
-      do {
-        string();
-        expect(':');
-        skip();
-      } while (eat(','));
-      expect('}');
-    } else if (s[i] == '[') {
-      ++i;
-      if (eat(']')) return;
-      do
-        skip();
-      while (eat(','));
-      expect(']');
-    } else if (std::isdigit(static_cast<unsigned char>(s[i]))) {
-      number();
-    } else {
-      for (const char *w : {"true", "false", "null"})
-        if (s.compare(i, std::strlen(w), w) == 0) {
-          i += std::strlen(w);
-          return;
-        }
-      fail("unexpected character");
-    }
-  }
+using nlohmann::json;
+
+// The schema's errors, each naming its key path ("octaves[3].calls").
+struct SchemaError {
+  std::string what;
 };
+
+// Thrown by the parser's callback: a document nested this deep is no trace, and each level
+// costs memory (16 MiB of '[' would take gigabytes).
+struct TooDeep {};
+constexpr int kMaxDepth = 32;
+
+uint64_t whole_number(const json &v, const std::string &path) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_integer() && v.get<int64_t>() == 0) return 0; // "-0"
+  if (v.is_number_float() && v.get<double>() >= 18446744073709551616.0)
+    throw SchemaError{path + ": must be a non-negative integer below 2^64"};
+  throw SchemaError{path + ": must be a non-negative integer"};
+}
+
+const json &member(const json &object, const char *key, const std::string &path) {
+  auto it = object.find(key);
+  if (it == object.end())
+    throw SchemaError{(path.empty() ? "" : path + ": ") + "no \"" + key + "\""};
+  return *it;
+}
+
+uint64_t add(uint64_t a, uint64_t b, const std::string &what) {
+  uint64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) throw SchemaError{what + " add up to 2^64 or more"};
+  return sum;
+}
+
+// One octave of "octaves", added to `h`. `sum_calls` and `sum_bytes` hold the totals so far.
+void read_octave(const json &o, const std::string &path, Histogram &h, uint64_t &sum_calls,
+                 uint64_t &sum_bytes) {
+  if (!o.is_object()) throw SchemaError{path + ": must be an object, not " + o.type_name()};
+  const uint64_t min = whole_number(member(o, "min", path), path + ".min");
+  const uint64_t calls = whole_number(member(o, "calls", path), path + ".calls");
+  const uint64_t bytes = whole_number(member(o, "bytes", path), path + ".bytes");
+  if (min & (min - 1))
+    throw SchemaError{path + ".min: " + std::to_string(min) + " is not 0 or a power of two"};
+  const int k = min == 0 ? 0 : 64 - __builtin_clzll(min);
+  const uint64_t lo = octave_min(k), hi = k == 0 ? 0 : lo * 2 - 1; // 2^64 - 1 for k == 64
+  if (calls == 0 && bytes != 0) throw SchemaError{path + ": bytes without calls"};
+  if (calls && (bytes / calls < lo || bytes / calls + (bytes % calls != 0) > hi))
+    throw SchemaError{path + ": bytes / calls (" + std::to_string(bytes) + " / " +
+                      std::to_string(calls) + ") is outside the octave from " +
+                      std::to_string(min)};
+  // The totals must fit, so every octave's sum does and total_calls() is exact.
+  sum_calls = add(sum_calls, calls, path + ": the octaves' calls");
+  sum_bytes = add(sum_bytes, bytes, path + ": the octaves' bytes");
+  h.calls[k] += calls;
+  h.bytes[k] += bytes;
+}
+
+Histogram read_trace(const json &doc) {
+  if (!doc.is_object())
+    throw SchemaError{std::string("the top level must be an object, not ") + doc.type_name()};
+  auto format = doc.find("format");
+  if (format == doc.end())
+    throw SchemaError{"no \"format\": \"clearjit-trace\" (not a clearjit trace)"};
+  if (*format != "clearjit-trace")
+    throw SchemaError{"format: must be \"clearjit-trace\" (not a clearjit trace)"};
+  Histogram h;
+  for (auto [key, field] :
+       {std::pair{"processes", &h.processes}, std::pair{"fill_calls", &h.fill_calls},
+        std::pair{"fill_bytes", &h.fill_bytes}})
+    if (auto it = doc.find(key); it != doc.end()) *field = whole_number(*it, key);
+  const json &octaves = member(doc, "octaves", "");
+  if (!octaves.is_array())
+    throw SchemaError{std::string("octaves: must be an array, not ") + octaves.type_name()};
+  uint64_t sum_calls = 0, sum_bytes = 0;
+  for (size_t i = 0; i < octaves.size(); ++i)
+    read_octave(octaves[i], "octaves[" + std::to_string(i) + "]", h, sum_calls, sum_bytes);
+  return h;
+}
 
 } // namespace
 
-Result<Histogram> histogram_from_json(const std::string &text) {
-  Histogram h;
-  JsonReader r{text};
-  bool octaves = false, format = false;
+Result<Histogram> histogram_from_json(std::string_view text, std::string_view name) {
+  const std::string at = std::string(name) + ": ";
+  if (text.size() > kTraceJsonMaxBytes)
+    return Result<Histogram>::fail(at + std::to_string(text.size()) +
+                                   " bytes, more than a trace (" + human_bytes(kTraceJsonMaxBytes) +
+                                   ")");
   try {
-    r.expect('{');
-    if (!r.eat('}')) do {
-        std::string key = r.string();
-        r.expect(':');
-        if (key == "format") {
-          if (r.string() != "clearjit-trace") r.fail("\"format\" is not \"clearjit-trace\"");
-          format = true;
-        } else if (key == "processes") {
-          h.processes = r.number();
-        } else if (key == "fill_calls") {
-          h.fill_calls = r.number();
-        } else if (key == "fill_bytes") {
-          h.fill_bytes = r.number();
-        } else if (key == "octaves") {
-          octaves = true;
-          r.expect('[');
-          if (!r.eat(']')) do {
-              r.expect('{');
-              uint64_t min = 0, calls = 0, bytes = 0;
-              bool has_min = false, has_calls = false, has_bytes = false;
-              do {
-                std::string k = r.string();
-                r.expect(':');
-                if (k == "min")
-                  min = r.number(), has_min = true;
-                else if (k == "calls")
-                  calls = r.number(), has_calls = true;
-                else if (k == "bytes")
-                  bytes = r.number(), has_bytes = true;
-                else
-                  r.skip();
-              } while (r.eat(','));
-              r.expect('}');
-              if (!has_min || !has_calls || !has_bytes)
-                r.fail("an octave needs \"min\", \"calls\" and \"bytes\"");
-              if (min != 0 && (min & (min - 1))) r.fail("octave \"min\" is not a power of two");
-              int k = min == 0 ? 0 : 64 - __builtin_clzll(min);
-              uint64_t lo = octave_min(k), hi = k == 0 ? 0 : lo * 2 - 1;
-              if (calls && (bytes / calls < lo || (bytes + calls - 1) / calls > hi))
-                r.fail("octave from " + std::to_string(min) +
-                       ": bytes / calls is outside the octave");
-              h.calls[k] += calls;
-              h.bytes[k] += bytes;
-            } while (r.eat(','));
-          r.expect(']');
-        } else {
-          r.skip();
-        }
-      } while (r.eat(','));
-    r.expect('}');
-    r.ws();
-    if (r.i != text.size()) r.fail("text after the JSON object");
-  } catch (const std::runtime_error &e) {
-    return Result<Histogram>::fail(e.what());
+    const json doc = json::parse(text, [](int depth, json::parse_event_t, json &) {
+      if (depth > kMaxDepth) throw TooDeep{};
+      return true;
+    });
+    return {read_trace(doc), {}};
+  } catch (const json::parse_error &e) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..."
+    std::string why = e.what();
+    if (size_t end = why.find("] "); why.starts_with("[json.exception") && end != why.npos)
+      why.erase(0, end + 2);
+    return Result<Histogram>::fail(at + "byte " + std::to_string(e.byte) + ": " + why);
+  } catch (const json::exception &e) { // not expected: every type is checked before it is read
+    return Result<Histogram>::fail(at + e.what());
+  } catch (const TooDeep &) {
+    return Result<Histogram>::fail(at + "nested deeper than " + std::to_string(kMaxDepth) +
+                                   " levels (not a clearjit trace)");
+  } catch (const SchemaError &e) {
+    return Result<Histogram>::fail(at + e.what);
   }
-  if (!format)
-    return Result<Histogram>::fail("not a clearjit trace (no \"format\": \"clearjit-trace\")");
-  if (!octaves) return Result<Histogram>::fail("no \"octaves\"");
-  return {h, {}};
 }
 
 } // namespace cjit::detail

@@ -4,8 +4,10 @@
 
 #include "spec.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cjit::detail {
@@ -36,10 +38,19 @@ std::string histogram_text(const Histogram &h);
 
 //! {"format":"clearjit-trace","version":1,"command":[...],"processes":N,"octaves":[{"min":..,
 //! "max":..,"calls":..,"bytes":..}...],"total_calls":..,"total_bytes":..,"calls_below_256":..,
-//! "fill_calls":..,"fill_bytes":..}
+//! "fill_calls":..,"fill_bytes":..}: the octaves with calls, one per line. Arguments that are not
+//! UTF-8 are written with U+FFFD in place of their bad bytes.
 std::string histogram_json(const Histogram &h, const std::vector<std::string> &command);
 
-//! Reads what histogram_json wrote (only its "octaves" and fill counts are used).
-Result<Histogram> histogram_from_json(const std::string &text);
+//! The most a trace file may hold: a few KiB but for the command, whose arguments Linux bounds
+//! by the stack limit (a quarter of 8 MiB by default).
+constexpr size_t kTraceJsonMaxBytes = size_t(16) << 20;
+
+//! Reads what histogram_json wrote (its "format", "octaves", "processes" and fill counts; the
+//! totals and "max" are derived, and not read). Every octave needs "min" (0 or a power of two),
+//! "calls" and "bytes" (non-negative integers; bytes / calls inside the octave), and the calls
+//! and bytes must add up to less than 2^64. Errors start with `name` and say where: "t.json: byte
+//! 12: ..." for bad JSON, "t.json: octaves[3].calls: ..." for a bad trace. Never throws.
+Result<Histogram> histogram_from_json(std::string_view text, std::string_view name);
 
 } // namespace cjit::detail
