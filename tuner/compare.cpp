@@ -456,9 +456,9 @@ std::string compare_text(const CompareResult &r) {
   return s.str();
 }
 
-// The same keys, types and layout as ever; nlohmann writes them. GB/s, ns and ms are rounded
-// to 3 decimals and cv to 4, as the file always had them. The parallel rows are not in it (they
-// never were); their measurements are, in "measurements".
+// The same keys and types as ever, written by nlohmann::json (indented by 2). GB/s, ns and ms are
+// rounded to 3 decimals and cv to 4, as the file always had them. The parallel rows are not in it
+// (they never were); their measurements are, in "measurements".
 std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
   using nlohmann::ordered_json;
   ordered_json rows = ordered_json::array(), warm = ordered_json::array(),

@@ -25,42 +25,8 @@ double round_to(double value, int decimals) {
   return std::isfinite(value) ? std::round(value * scale) / scale : value;
 }
 
-namespace {
-
-// nlohmann's own text of `v` on one line: its pretty form with no indentation has a line break
-// after every '{', '[' and ',' and before every '}' and ']', and nowhere else (a newline inside a
-// string is written "\n"), so each break becomes a space after a comma and nothing elsewhere.
-std::string one_line(const nlohmann::ordered_json &v) {
-  const std::string text = v.dump(0, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text)
-    if (c != '\n')
-      out += c;
-    else if (!out.empty() && out.back() == ',')
-      out += ' ';
-  return out;
-}
-
-} // namespace
-
 std::string json_text(const nlohmann::ordered_json &object) {
-  std::string out = "{";
-  const char *separator = "\n";
-  for (const auto &[key, value] : object.items()) {
-    out += separator;
-    separator = ",\n";
-    out += "  " + one_line(key) + ": ";
-    if (value.is_array() && !value.empty() && value.front().is_object()) {
-      out += "[";
-      for (size_t i = 0; i < value.size(); ++i)
-        out += (i ? ",\n    " : "\n    ") + one_line(value[i]);
-      out += "\n  ]";
-    } else {
-      out += one_line(value);
-    }
-  }
-  return out + "\n}\n";
+  return object.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace cjit::detail

@@ -22,10 +22,8 @@ std::string join(const std::vector<std::string> &parts, std::string_view separat
 //! digits than they mean (GB/s to 3, a coefficient of variation to 4).
 double round_to(double value, int decimals);
 
-//! An object as clearjit's JSON files are laid out: one member per line, an array of objects (the
-//! rows) one object per line, everything else on its line. Every key and value is written by
-//! nlohmann::json (escaping, numbers; bytes that are not UTF-8 become U+FFFD, never an
-//! exception; NaN and infinities null).
+//! A JSON file's text: nlohmann::json's dump, indented by 2 (bytes that are not UTF-8 become
+//! U+FFFD, never an exception; NaN and infinities null).
 std::string json_text(const nlohmann::ordered_json &object);
 
 } // namespace cjit::detail

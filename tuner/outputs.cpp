@@ -77,8 +77,8 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   return format_profile(p, {"# Written by `clearjit tune`; sizes are bytes.\n", t.str()});
 }
 
-// The same keys, types and layout as ever; nlohmann writes them. Speeds are rounded to 3
-// decimals (GB/s, each sample too), cv to 4 and seconds to 1, as the file always had them.
+// The same keys and types as ever, written by nlohmann::json (indented by 2). Speeds are rounded to
+// 3 decimals (GB/s, each sample too), cv to 4 and seconds to 1, as the file always had them.
 std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
   const ProfileHost h = profile_host(cpu);
   nlohmann::ordered_json measurements = nlohmann::ordered_json::array();
