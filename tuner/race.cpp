@@ -172,7 +172,8 @@ int Racing::run(double seconds) {
 void Racing::judge(State &s) {
   RaceOutcome &o = s.outcome;
   const size_t conditions = s.race.conditions.size();
-  const double conf = options_.confidence, gain = options_.min_gain;
+  const double conf = options_.confidence,
+               gain = s.race.min_gain > 0 ? s.race.min_gain : options_.min_gain;
   const size_t judged = 1 + s.race.candidates.size(); // the incumbent and the candidates
   std::vector<std::vector<double>> scores(judged);
   for (size_t c = 1; c < judged; ++c) {

@@ -51,6 +51,9 @@ struct Race {
   //! A contender's job in a condition. None: the condition's job with the contender as its
   //! candidate; a race of thread counts sets the count too.
   std::function<Job(const Job &condition, const Candidate &contender)> job_for = {};
+  //! The race's own RaceOptions::min_gain (0: the options'): a floor below 1 asks whether a
+  //! candidate is confidently slower than the incumbent (the verification's).
+  double min_gain = 0;
 };
 
 //! A contender's standing: its speed over the incumbent's per state and over all (score).

@@ -342,7 +342,7 @@ private:
 
   double small_path_seconds() const { return small_study_seconds(bench_, cpu_, options("")); }
   double verification_seconds() const {
-    return verify_seconds(bench_, cpu_, options(""), kTypicalBoundaries);
+    return verify_seconds(bench_, cpu_, options(""), plan_.confidence, kTypicalBoundaries);
   }
   double parallel_study_seconds() const {
     return parallel_seconds(bench_, options("", 1, plan_.race_min_time), plan_.max_rounds,
@@ -371,7 +371,8 @@ private:
     const std::vector<Measurement> stage1 = r.small->stage1_measurements();
     for (Intent i : kIntents)
       ranking[i] = rank_small(stage1, i);
-    r.verification = verify(bench_, p, cpu_, options(label), ranking, o_.min_size, o_.max_size);
+    r.verification =
+        verify(bench_, p, cpu_, options(label), race_options_, ranking, o_.min_size, o_.max_size);
     r.reuse = p.reuse;
     r.stream = p.stream;
     r.small->reuse = *p.small_reuse;

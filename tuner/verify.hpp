@@ -5,6 +5,7 @@
 #pragma once
 
 #include "measure.hpp"
+#include "race.hpp"
 
 #include <map>
 #include <string>
@@ -71,7 +72,7 @@ struct Verification {
   std::map<VerifyPoint, double> ratios; //!< the final ratio of every point
   std::vector<Measurement> measurements;
   double seconds = 0;
-  int rounds = 0; //!< measurement rounds (the first, confirmations, re-verifications)
+  int rounds = 0; //!< race rounds (the first races and the repaired profile's)
 };
 
 //! Code places (the profile opened this many times) each warm point is measured at.
@@ -82,20 +83,22 @@ constexpr int kVerifyPlaces = 4;
 //! geometric mean of its measurements.
 double badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent i);
 
-//! Measures `p` (repairing it in place) against memset: every point once; a point that loses,
-//! again; a loss confirmed by both is repaired and the changed intent's points measured again.
-//! A repair whose intent measures no better than before (badness) is undone, and that intent
-//! is repaired no further; at most kRepairRounds rounds. `ranking`: each intent's small-path
-//! strategies, best first. Without `repairs_allowed` (`clearjit verify`), confirmed losses are
-//! only said, in `left`, and `p` stays as it is.
+//! Measures `p` (repairing it in place) against memset: every point is a race (race.hpp) of the
+//! dispatcher against memset in paired rounds, at `race`'s confidence and rounds, and loses where
+//! the bound of its ratio is beyond the noise (kWarmNoise, kColdFloor); a loss is repaired and
+//! the changed intent's points raced again. A repair whose intent measures no better than before
+//! (badness) is undone, and that intent is repaired no further; at most kRepairRounds rounds.
+//! `ranking`: each intent's small-path strategies, best first. Without `repairs_allowed`
+//! (`clearjit verify`), losses are only said, in `left`, and `p` stays as it is.
 Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
+                    const RaceOptions &race,
                     const std::map<Intent, std::vector<SmallPath>> &ranking, uint64_t min_size,
                     uint64_t max_size, bool repairs_allowed = true);
 
 //! What verify() will take for a profile of `boundaries` class boundaries per intent (the tuner
-//! reserves it before its first stage), twice the first round for confirmations and repairs.
+//! reserves it before its first stage): the rounds that bound a median at `confidence`, twice.
 double verify_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
-                      int boundaries);
+                      double confidence, int boundaries);
 
 //! The [verification] table of a profile (informational: the runtime reads it not).
 std::string verification_toml(const Verification &v);
