@@ -100,6 +100,11 @@ TEST(ParallelStage, BelowTwoBoundariesOneThreadUnraced) {
   const ParallelStudy s = race_threads(bench, nullptr, {2 * MiB}, {1, 2}, options(), measure(), 0);
   EXPECT_EQ(s.stream->threads, (std::vector<unsigned>{1}));
   EXPECT_EQ(s.stream->speedup, (std::vector<double>{1}));
+  ParallelStudy shown = s;
+  shown.cpus = 2;
+  const std::string text = parallel_text(shown);
+  EXPECT_NE(text.find("            -   1\n"), std::string::npos)
+      << "two threads not measured: " << text;
 }
 
 TEST(ParallelStage, MemsetIsMeasuredBesideEveryRound) {

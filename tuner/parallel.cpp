@@ -182,8 +182,11 @@ std::string parallel_text(const ParallelStudy &s) {
       auto gbps = [&](unsigned threads) { return parallel_gbps(s, intent, size, threads); };
       std::snprintf(cell, sizeof cell, "    %-10s %7.1f", human_bytes(size).c_str(), gbps(0));
       t << cell;
-      for (unsigned c : s.counts) {
-        std::snprintf(cell, sizeof cell, "  %11.1f", gbps(c));
+      for (unsigned c : s.counts) { // not raced below two 2 MiB boundaries: "-"
+        if (gbps(c) > 0)
+          std::snprintf(cell, sizeof cell, "  %11.1f", gbps(c));
+        else
+          std::snprintf(cell, sizeof cell, "  %11s", "-");
         t << cell;
       }
       t << "   " << (table ? table->at(size) : 1u) << "\n";

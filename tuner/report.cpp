@@ -509,8 +509,11 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       for (uint64_t size : ps.sizes) {
         h << "<tr><td>" << esc(human_bytes(size)) << "</td><td class=\"n\">"
           << fmt("%.1f", parallel_gbps(ps, i, size, 0)) << "</td>";
-        for (unsigned c : ps.counts)
-          h << "<td class=\"n\">" << fmt("%.1f", parallel_gbps(ps, i, size, c)) << "</td>";
+        for (unsigned c : ps.counts) // not raced below two 2 MiB boundaries: "-"
+          if (const double g = parallel_gbps(ps, i, size, c); g > 0)
+            h << "<td class=\"n\">" << fmt("%.1f", g) << "</td>";
+          else
+            h << "<td class=\"n\">&ndash;</td>";
         h << "<td class=\"n\">" << (t ? t->at(size) : 1u) << "</td></tr>\n";
       }
       h << "</table>\n";

@@ -26,7 +26,8 @@ using Clock = std::chrono::steady_clock;
 constexpr double kJoinBand = 0.10;
 
 // Class boundaries per intent the verification's time is reserved for, before the tables exist:
-// the installed Zen 5 profile has 2 for reuse and 4 for stream (profiles/amd-family26-model2.toml).
+// the Zen 5 grid tune of c972ded had 2 for reuse and 4 for stream (AMD family 26 model 2,
+// docs/results/amd-family26-model2/tune-default-profile.txt).
 constexpr int kTypicalBoundaries = 5;
 
 // The tables a race decides a size of: batch is stream clears in batches below kBatchBytes.
