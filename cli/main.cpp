@@ -184,7 +184,9 @@ int main(int argc, char **argv) {
       "verify", "Measure an existing profile against memset on this host, as the tuner's last "
                 "stage does (exit 0: it holds; 1: it loses beyond the noise)");
   verify->add_option("PROFILE", verify_args.profile, "a profile TOML file")->required();
-  verify->add_option("--level", verify_args.level, "quick, default or exhaustive: repetitions")
+  verify
+      ->add_option("--level", verify_args.level,
+                   "quick, default or exhaustive: the races' confidence and rounds")
       ->capture_default_str();
   verify->add_option("-o,--output", verify_args.output,
                      "write the profile back with its [verification] table (every other line "

@@ -98,7 +98,17 @@ int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras) {
             << "), --level " << level_name(*level) << ":" << verification_text(v)
             << points_table(v);
   if (!a.output.empty()) {
-    if (std::string e = write_file_atomically(a.output, with_verification(*text, v)); !e.empty()) {
+    const std::string written = with_verification(*text, v);
+    // What is written must load as the profile did (a hand-edited file could defeat the edit).
+    if (Result<Profile> back = parse_profile(written, a.output, cpu);
+        !back || back->reuse != p->reuse ||
+        back->table(Intent::stream) != p->table(Intent::stream)) {
+      std::cerr << "clearjit verify: " << a.output << ": not written: the profile with its "
+                << "[verification] table would not read back as this one"
+                << (back ? "" : " (" + back.error + ")") << "\n";
+      return 2;
+    }
+    if (std::string e = write_file_atomically(a.output, written); !e.empty()) {
       std::cerr << "clearjit verify: " << e << "\n";
       return 2;
     }

@@ -183,3 +183,49 @@ TEST(Race, MeasurementsKeepEverySample) {
     EXPECT_GT(m.gbps, 0);
   }
 }
+
+// A contender measured beside is sampled every round and never judged, even when it is the
+// fastest; job_for makes each contender's job; a race's own min_gain replaces the options'.
+TEST(Race, BesideIsMeasuredNotJudgedAndJobForBuildsTheJobs) {
+  SyntheticBench bench(0.02, 5);
+  bench.set("avx2", 1.5);
+  bench.set("avx512", 3.0); // beside: faster than both, yet never the winner
+  Racing racing(bench, options(), quiet());
+  Race r = race(Intent::stream, {"avx2"});
+  r.beside = {spec("avx512")};
+  size_t built = 0;
+  r.job_for = [&](const Job &condition, const Candidate &who) {
+    ++built;
+    Job j = condition;
+    j.candidate = who;
+    j.threads = who.is_memset() ? 0 : 7; // what a thread race would set
+    return j;
+  };
+  const size_t k = racing.add(r);
+  racing.run(0);
+  const RaceOutcome &o = racing.outcome(k);
+  EXPECT_EQ(o.winner.name(), "avx2");
+  ASSERT_EQ(o.field.size(), 1u) << "only the candidates stand";
+  EXPECT_EQ(built, size_t(o.rounds) * 3 * 3); // three contenders, three states, every round
+  EXPECT_NEAR(racing.median_of(k, spec("avx512"), 0), 30, 3);
+  size_t beside = 0;
+  for (const Measurement &m : racing.measurements()) {
+    if (m.candidate.name() == "avx512") beside += m.samples.size();
+    if (!m.candidate.is_memset()) {
+      EXPECT_EQ(m.threads, 7u);
+    }
+  }
+  EXPECT_EQ(beside, size_t(o.rounds) * 3);
+
+  // Its own floor: 1.5x does not beat a race that asks for 2x.
+  SyntheticBench again(0.02, 5);
+  again.set("avx2", 1.5);
+  Racing strict(again, options(), quiet());
+  Race high = race(Intent::stream, {"avx2"});
+  high.min_gain = 2.0;
+  const size_t h = strict.add(high);
+  strict.run(0);
+  EXPECT_TRUE(strict.outcome(h).winner.is_memset());
+  EXPECT_NE(strict.outcome(h).field[0].out.find("1.5"), std::string::npos)
+      << strict.outcome(h).field[0].out; // out below its 2x: "scattered: 1.49x (at most 1.50x)"
+}

@@ -61,6 +61,9 @@ TEST(TraceJson, RoundTrips) {
   auto back = histogram_from_json(text, "t.json");
   ASSERT_TRUE(back) << back.error;
   expect_same(*back, h);
+  // The last octave, [2^63, 2^64), is never below a size, and its range does not wrap.
+  EXPECT_EQ(h.calls_below(~uint64_t(0)), h.total_calls() - h.calls[64]);
+  EXPECT_EQ(octave_range(64), "[8589934592 GiB, 17179869184 GiB)");
   // An empty histogram too.
   auto empty = histogram_from_json(histogram_json(Histogram{}, {}), "t.json");
   ASSERT_TRUE(empty) << empty.error;
@@ -162,8 +165,9 @@ TEST(TraceJson, RefusesMalformedFilesNamingThePlace) {
 TEST(TraceJson, SyntaxErrorsSayWhatNlohmannSaw) {
   auto h = histogram_from_json("{\"format\": \"clearjit-trace\", \"octaves\": [} ", "t.json");
   ASSERT_FALSE(h);
-  EXPECT_EQ(h.error, "t.json: byte 42: parse error at line 1, column 42: syntax error while "
-                     "parsing value - unexpected '}'; expected '[', '{', or a literal");
+  // The place is clearjit's; the rest is nlohmann's wording, which may change between versions.
+  EXPECT_TRUE(h.error.starts_with("t.json: byte 42: ")) << h.error;
+  EXPECT_NE(h.error.find("'}'"), std::string::npos) << h.error;
 }
 
 TEST(TraceJson, TheDeepestTraceIsRead) {

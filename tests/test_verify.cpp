@@ -319,6 +319,14 @@ TEST(Verify, WritingItBackReplacesOnlyTheVerificationTables) {
   ASSERT_TRUE(back) << back.error;
   EXPECT_EQ(back.value->reuse, r.reuse);
   EXPECT_EQ(with_verification(written, later), written) << "idempotent";
+  // A header with blanks around it and its name is the same table to TOML, and replaced too.
+  std::string spaced = tuned;
+  const size_t at = spaced.find("[verification]\n");
+  ASSERT_NE(at, std::string::npos);
+  spaced.replace(at, 15, "  [ verification ]  # by hand\n");
+  const std::string respaced = with_verification(spaced, later);
+  EXPECT_EQ(respaced.find("the tuner's"), std::string::npos) << respaced;
+  EXPECT_TRUE(parse_profile(respaced, "respaced.toml", cpu)) << respaced;
 }
 
 TEST(Verify, TheReportShowsIt) {

@@ -503,7 +503,8 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
 std::string small_study(const CpuInfo &cpu, const CompareOptions &o) {
   HostBench bench(cpu, 4096);
   std::shared_ptr<clearjit> opened(open_or_throw(o.profile), clearjit_close);
-  SmallStudy s = study_small(bench, opened_profile(opened.get()), cpu, measure_options(o, "small"));
+  SmallStudy s = study_small(bench, opened_profile(opened.get()), cpu, measure_options(o, "small"),
+                             RaceOptions{});
   return "profile: " + std::string(clearjit_profile_source(opened.get())) + "\n" +
          small_study_text(s);
 }

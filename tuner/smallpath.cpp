@@ -2,6 +2,7 @@
 
 #include "codegen.hpp"
 #include "format.hpp"
+#include "race.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -202,7 +203,8 @@ namespace {
 // quarter (bench/small_placement.cpp), and one place's luck must not choose. `code(i, p, copy)`
 // gives a candidate's dispatcher (null when the jobs are only planned, for an estimate).
 template <class Code>
-std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chosen[2], Code code) {
+std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chosen[2], Code code,
+                            const std::map<Intent, std::set<Small>> *only = nullptr) {
   std::vector<Job> jobs;
   auto add = [&](const Candidate &c, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
                  int place) {
@@ -213,7 +215,8 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
     std::vector<SmallPath> candidates;
     if (stage == 1) {
       for (const SmallInfo &s : small_strategies())
-        if (small_unsupported_reason(s.strategy, cpu).empty())
+        if (small_unsupported_reason(s.strategy, cpu).empty() &&
+            (!only || only->at(i).count(s.strategy)))
           candidates.push_back({s.strategy, 256});
     } else {
       for (unsigned max : kSmallMaxes)
@@ -249,16 +252,21 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
 
 } // namespace
 
-double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options) {
+double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
+                           double confidence) {
   const SmallPath chosen[2] = {default_small(cpu, Intent::reuse),
                                default_small(cpu, Intent::stream)};
   auto none = [](Intent, SmallPath, int) -> ClearFn { return nullptr; };
-  return bench.estimate_seconds(study_jobs(1, cpu, chosen, none), options) +
+  MeasureOptions one = options;
+  one.repetitions = 1;
+  // Stage 1: the fewest rounds that bound a median, every strategy in each; stage 2 once.
+  return double(fewest_for(confidence)) *
+             bench.estimate_seconds(study_jobs(1, cpu, chosen, none), one) +
          bench.estimate_seconds(study_jobs(2, cpu, chosen, none), options);
 }
 
 SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
-                       const MeasureOptions &options) {
+                       const MeasureOptions &options, const RaceOptions &race) {
   SmallStudy out;
   std::map<std::tuple<Intent, SmallPath, int>, std::unique_ptr<GeneratedCode>> codes;
   auto dispatcher = [&](Intent i, SmallPath p, int copy) {
@@ -276,36 +284,121 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
   // The CPU's defaults, kept only where stage 1 has no warm measurement to choose by (choose_small
   // returns its fallback then, without the cold veto).
   SmallPath chosen[2] = {default_small(cpu, Intent::reuse), default_small(cpu, Intent::stream)};
+  // Stage 1 is a race per intent: every round measures each strategy still in, at every case
+  // and code place, with memset beside, one sample each. A round's score of a strategy is its
+  // worst band against memset in that round. From the fewest rounds that bound a median, a
+  // strategy leaves when its per-round score over the leader's is confidently above 1 (slower),
+  // or when the cold veto puts it out (small_cold, over every round so far). The race stops when
+  // one strategy is left, or all left are tied within race.tied, or at race.max_rounds; the
+  // choice is then rank_small's first of those left.
+  std::map<Intent, std::set<Small>> in;
+  std::map<Intent, std::map<Small, std::vector<double>>> scores; // per round
+  for (Intent i : kIntents)
+    for (const SmallInfo &info : small_strategies())
+      if (small_unsupported_reason(info.strategy, cpu).empty()) in[i].insert(info.strategy);
   MeasureOptions o = options;
   o.label = "small path: strategies";
-  out.measurements = bench.run(study_jobs(1, cpu, chosen, dispatcher), o);
-  // Cold points where a strategy lost to memset are measured again, memset beside, before the
-  // veto puts anything out (small_cold: every measurement must lose).
-  std::vector<Job> again;
-  std::set<std::pair<Intent, uint64_t>> memset_again;
-  for (Intent i : kIntents)
-    for (const auto &[suspect, size] : small_cold(out.measurements, i).suspects) {
-      if (const SmallPath *p = suspect.small())
-        again.push_back(in_pattern(Job(*p, dispatcher(i, *p, 0), size, i), Pattern::consecutive));
-      if (memset_again.insert({i, size}).second)
-        again.push_back(in_pattern({default_spec(Method::libc), size, i}, Pattern::consecutive));
+  o.repetitions = 1;
+  const int fewest = int(fewest_for(race.confidence));
+  std::map<Intent, bool> settled;
+  for (int round = 1; round <= std::max(race.max_rounds, fewest); ++round) {
+    const std::vector<Measurement> ms = bench.run(study_jobs(1, cpu, chosen, dispatcher, &in), o);
+    out.measurements.insert(out.measurements.end(), ms.begin(), ms.end());
+    ++out.rounds;
+    bool open = false;
+    for (Intent i : kIntents) {
+      if (settled[i]) continue;
+      for (Small st : in[i]) {
+        const double w = worst_ratio_to_memset(ms, i, SmallPath{st, 256});
+        scores[i][st].push_back(w > 0 ? w : NAN);
+      }
+      if (round < fewest || in[i].size() < 2) {
+        settled[i] = in[i].size() < 2;
+        open |= !settled[i];
+        continue;
+      }
+      // The leader: the lowest median score.
+      Small leader = *in[i].begin();
+      auto med = [&](Small st) {
+        std::vector<double> v;
+        for (double x : scores[i][st])
+          if (std::isfinite(x)) v.push_back(x);
+        return v.empty() ? INFINITY : median(v);
+      };
+      for (Small st : in[i])
+        if (med(st) < med(leader)) leader = st;
+      const SmallCold cold = small_cold(out.measurements, i);
+      bool tied = true;
+      for (auto it = in[i].begin(); it != in[i].end();) {
+        const Small st = *it;
+        std::string why;
+        if (cold.out.count(SmallPath{st, 256})) {
+          why = "cold: " + cold.out.at(SmallPath{st, 256});
+        } else if (st != leader) {
+          std::vector<double> r;
+          const std::vector<double> &mine = scores[i][st], &theirs = scores[i][leader];
+          for (size_t k = 0; k < std::min(mine.size(), theirs.size()); ++k)
+            if (std::isfinite(mine[k]) && std::isfinite(theirs[k]) && theirs[k] > 0)
+              r.push_back(mine[k] / theirs[k]);
+          const Interval iv = median_interval(r, race.confidence);
+          if (iv.bounded && iv.lower > 1)
+            why = "behind " + std::string(info(leader).name) + ": " + fmt("%.2fx", iv.median) +
+                  " (at least " + fmt("%.2fx", iv.lower) + ") its worst band";
+          else if (!(iv.bounded && iv.lower > 1 - race.tied && iv.upper < 1 + race.tied))
+            tied = false;
+        }
+        if (why.empty()) {
+          ++it;
+          continue;
+        }
+        out.dropped[i].push_back(std::string(info(st).name) + " out at round " +
+                                 std::to_string(round) + ": " + why);
+        it = in[i].erase(it);
+      }
+      settled[i] = in[i].size() < 2 || tied;
+      if (settled[i]) out.settled_at[i] = round;
+      open |= !settled[i];
     }
-  if (!again.empty()) {
-    o.label = "small path: cold points again";
-    for (Measurement &m : bench.run(again, o))
-      out.measurements.push_back(std::move(m));
+    if (!open) break;
   }
   out.stage1 = out.measurements.size();
-  for (Intent i : kIntents)
-    chosen[size_t(i)] = choose_small(out.measurements, i, chosen[size_t(i)]);
+  for (Intent i : kIntents) {
+    // rank_small over every round, those still in the race first.
+    const std::vector<SmallPath> ranked = rank_small(out.measurements, i);
+    for (const SmallPath &p : ranked)
+      if (in[i].count(p.strategy)) {
+        chosen[size_t(i)] = p;
+        break;
+      }
+    out.remaining[i] = {in[i].begin(), in[i].end()};
+  }
 
   o.label = "small path: limits";
+  o.repetitions = options.repetitions;
   for (Measurement &m : bench.run(study_jobs(2, cpu, chosen, dispatcher), o))
     out.measurements.push_back(std::move(m));
   // Stage 2 chose only the max: stage 2's measurements at max 256 must not reopen the strategy.
   out.reuse = choose_small_max(out.measurements, Intent::reuse, chosen[0]);
   out.stream = choose_small_max(out.measurements, Intent::stream, chosen[1]);
   return out;
+}
+
+std::string small_race_text(const SmallStudy &s, Intent intent) {
+  const SmallPath chosen = intent == Intent::reuse ? s.reuse : s.stream;
+  auto at = s.settled_at.find(intent);
+  std::string t = "small path " + std::string(intent_name(intent)) + ", " +
+                  (at != s.settled_at.end() ? std::to_string(at->second) + " rounds, settled"
+                                            : std::to_string(s.rounds) + " rounds, at its last") +
+                  ": " + describe(chosen);
+  if (auto d = s.dropped.find(intent); d != s.dropped.end())
+    for (const std::string &why : d->second)
+      t += "; " + why;
+  if (auto r = s.remaining.find(intent); r != s.remaining.end() && r->second.size() > 1) {
+    t += "; still in, ranked by their worst band over every round:";
+    for (Small st : r->second)
+      t += " " + std::string(info(st).name);
+  }
+  return t;
 }
 
 std::string small_study_text(const SmallStudy &s) {

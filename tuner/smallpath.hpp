@@ -1,9 +1,10 @@
 // Tuning the small path: every strategy this CPU runs, generated as a whole dispatcher over the
-// profile's tables, measured warm (ns per call) at fixed sizes and mixes; the choice is a pure
-// function of the measurements.
+// profile's tables, raced warm (ns per call) at fixed sizes and mixes and cold against memset;
+// the ranking is a pure function of the measurements.
 #pragma once
 
 #include "measure.hpp"
+#include "race.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -110,6 +111,12 @@ SmallPath choose_small_max(const std::vector<Measurement> &ms, Intent intent, Sm
 struct SmallStudy {
   std::vector<Measurement> measurements;
   SmallPath reuse, stream;
+  int rounds = 0;                        //!< stage 1's race rounds, both intents
+  std::map<Intent, int> settled_at = {}; //!< the round each intent's race stopped at
+  //! Per intent, the strategies that left stage 1's race and why ("tree out at round 5: behind
+  //! stosb: 1.90x (at least 1.70x) its worst band"), and those still in at its end.
+  std::map<Intent, std::vector<std::string>> dropped = {};
+  std::map<Intent, std::vector<Small>> remaining = {};
   //! measurements[0, stage1) are stage 1's, the ones the strategy was chosen on (stage 2 measures
   //! memset and the chosen strategy again at 160 and 256 B); all of them when larger.
   size_t stage1 = SIZE_MAX;
@@ -118,12 +125,19 @@ struct SmallStudy {
   }
 };
 
-//! Measures every strategy (both stages) for `profile`'s tables and chooses per intent.
+//! Races the strategies (stage 1, at `race`'s confidence, rounds and tie band) for `profile`'s
+//! tables, then measures the chosen one's maxes (stage 2), and chooses per intent.
 SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
-                       const MeasureOptions &options);
+                       const MeasureOptions &options, const RaceOptions &race);
 
-//! What study_small will take, estimated before it runs (for the tuner's time limit).
-double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options);
+//! What study_small will take, estimated before it runs (for the tuner's time limit): stage 1's
+//! fewest rounds at `confidence` and stage 2.
+double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
+                           double confidence);
+
+//! Stage 1's race of `intent` in a line: "small path reuse, 6 rounds: stosb; tree out at round
+//! 5: behind stosb: ...; still in: masked".
+std::string small_race_text(const SmallStudy &s, Intent intent);
 
 //! A table: strategy x size, ns per call, memset beside; the choice per intent.
 std::string small_study_text(const SmallStudy &s);

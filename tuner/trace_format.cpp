@@ -18,7 +18,8 @@ std::string octave_range(int k) {
   std::string range = "[";
   range += human_bytes(octave_min(k));
   range += ", ";
-  range += human_bytes(octave_min(k) * 2);
+  // The last octave ends at 2^64 B, which is not a uint64_t: written as human_bytes would.
+  range += k == Histogram::kOctaves - 1 ? "17179869184 GiB" : human_bytes(octave_min(k) * 2);
   return range + ")";
 }
 
@@ -39,7 +40,8 @@ uint64_t Histogram::total_bytes() const {
 uint64_t Histogram::calls_below(uint64_t size) const {
   uint64_t t = 0;
   for (int k = 0; k < kOctaves; ++k)
-    if (k == 0 || octave_min(k) * 2 <= size) t += calls[k];
+    if (k == 0 || (k < kOctaves - 1 && octave_min(k) * 2 <= size)) // the last never: 2^64 wraps
+      t += calls[k];
   return t;
 }
 

@@ -38,7 +38,7 @@ std::string histogram_text(const Histogram &h);
 
 //! {"format":"clearjit-trace","version":1,"command":[...],"processes":N,"octaves":[{"min":..,
 //! "max":..,"calls":..,"bytes":..}...],"total_calls":..,"total_bytes":..,"calls_below_256":..,
-//! "fill_calls":..,"fill_bytes":..}: the octaves with calls, one per line. Arguments that are not
+//! "fill_calls":..,"fill_bytes":..}: the octaves with calls, indented by 2. Arguments that are not
 //! UTF-8 are written with U+FFFD in place of their bad bytes.
 std::string histogram_json(const Histogram &h, const std::vector<std::string> &command);
 

@@ -341,7 +341,9 @@ private:
     return cx;
   }
 
-  double small_path_seconds() const { return small_study_seconds(bench_, cpu_, options("")); }
+  double small_path_seconds() const {
+    return small_study_seconds(bench_, cpu_, options(""), plan_.confidence);
+  }
   double verification_seconds() const {
     return verify_seconds(bench_, cpu_, options(""), plan_.confidence, kTypicalBoundaries);
   }
@@ -355,7 +357,9 @@ private:
     Profile tables;
     tables.reuse = r.reuse;
     tables.stream = r.stream;
-    r.small = study_small(bench_, tables, cpu_, options(label));
+    r.small = study_small(bench_, tables, cpu_, options(label), race_options_);
+    for (Intent i : kIntents)
+      r.races.push_back(small_race_text(*r.small, i));
   }
 
   // The profile about to be written, measured against memset apart from what chose it, and

@@ -312,6 +312,14 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
     if (to_repair.empty()) break;
     Repair r = repair(p, to_repair, ranking, tried, cpu);
     v.left.insert(v.left.end(), r.left.begin(), r.left.end());
+    // Losses of intents the repair did not change stay in the profile (a small path with no
+    // strategy left to try); a memset class's are noise.
+    std::set<Intent> repaired_intents;
+    for (auto &[i, what] : r.done)
+      repaired_intents.insert(i);
+    for (auto &[point, ratios] : to_repair)
+      if (!repaired_intents.count(point.intent) && !in_memset_class(p, cpu, point))
+        v.lost.push_back(point);
     if (r.done.empty()) break;
     const Profile before = p;
     const auto history_before = history;
@@ -358,7 +366,8 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
         if (point.intent == i) history[point] = rs;
       // Left: the losses as before the repair (a memset class's repair() said already).
       for (auto &[point, r] : confirmed_before)
-        if (point.intent == i && !in_memset_class(before, cpu, point)) {
+        if (point.intent == i && !in_memset_class(before, cpu, point) &&
+            std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end()) {
           v.left.push_back(result_text(point, r));
           v.lost.push_back(point);
         }
@@ -439,7 +448,7 @@ std::vector<std::string> losing_parts(const Profile &p, const CpuInfo &cpu, cons
     } else {
       const std::vector<SizeClass> &table = p.table(point.intent);
       const size_t k = size_t(&class_for(table, point.size) - table.data());
-      part += class_range(k ? table[k - 1].below : 0, table[k].below) + ": " +
+      part += class_range(k ? table[k - 1].below : small.max + 1, table[k].below) + ": " +
               format_spec(table[k].kernel);
     }
     std::string &points = parts[part];
@@ -458,8 +467,15 @@ std::string with_verification(std::string_view profile, const Verification &v) {
     const size_t nl = profile.find('\n');
     const std::string_view line = profile.substr(0, nl == profile.npos ? profile.size() : nl + 1);
     profile.remove_prefix(line.size());
-    if (line.starts_with("[")) // a table header: the verification's, or another's
-      dropping = line.starts_with("[verification]") || line.starts_with("[verification.");
+    // A table header (TOML allows blanks around it and its name): the verification's or
+    // another's. Blanks are never part of a bare key, so the name is compared without them.
+    std::string header;
+    for (char c : line.substr(0, line.find('#')))
+      if (c != ' ' && c != '\t' && c != '\r' && c != '\n') header += c;
+    if (header.starts_with("[") && !header.starts_with("[["))
+      dropping = header == "[verification]" || header.starts_with("[verification.");
+    else if (header.starts_with("[["))
+      dropping = false;
     if (!dropping) out += line;
   }
   while (out.ends_with("\n\n"))
