@@ -75,6 +75,26 @@ TEST(SmallStudy, TiedStrategiesStopTheRaceAndTheRankingChooses) {
   }
 }
 
+TEST(SmallStudy, ALeaderTheColdVetoPutsOutLeadsNoOneOut) {
+  // vec is the fastest warm (3x memset) but 3x slower cold at consecutive destinations: the cold
+  // veto puts it out, and tree (1.25x everywhere) must not leave as "behind vec".
+  SyntheticBench b = bench_with(0.02, 4, 0.5, {{"tree", 1.25}});
+  const std::string vec = Candidate(SmallPath{Small::vec, 256}).name();
+  b.set(vec, 3.0);
+  b.set(vec, Pattern::consecutive, 0.33);
+  const SmallStudy s = study_small(b, memset_tables(), host_cpu(), kOptions, race());
+  for (Intent i : kIntents) {
+    EXPECT_EQ(i == Intent::reuse ? s.reuse.strategy : s.stream.strategy, Small::tree)
+        << small_race_text(s, i);
+    bool vec_out_cold = false;
+    for (const std::string &why : s.dropped.at(i)) {
+      EXPECT_EQ(why.find("behind vec"), std::string::npos) << why;
+      vec_out_cold |= why.starts_with("vec ") && why.find(": cold: ") != std::string::npos;
+    }
+    EXPECT_TRUE(vec_out_cold) << small_race_text(s, i);
+  }
+}
+
 TEST(SmallStudy, NearEqualsRunToTheLastRound) {
   // Alike under 10% noise: neither confidently behind nor bounded within 5% in 6 rounds.
   SyntheticBench b = bench_with(0.10, 3, 0.5, {{"tree", 1.25}, {"ladder", 1.25}});

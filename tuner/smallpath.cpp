@@ -312,8 +312,20 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
         const double w = worst_ratio_to_memset(ms, i, SmallPath{st, 256});
         scores[i][st].push_back(w > 0 ? w : NAN);
       }
+      auto drop = [&](Small st, const std::string &why) {
+        out.dropped[i].push_back(std::string(info(st).name) + " out at round " +
+                                 std::to_string(round) + ": " + why);
+        in[i].erase(st);
+      };
+      if (round >= fewest) { // the cold veto first: the leader is chosen among those it leaves
+        const SmallCold cold = small_cold(out.measurements, i);
+        for (Small st : std::set<Small>(in[i]))
+          if (auto c = cold.out.find(SmallPath{st, 256}); c != cold.out.end())
+            drop(st, "cold: " + c->second);
+      }
       if (round < fewest || in[i].size() < 2) {
         settled[i] = in[i].size() < 2;
+        if (settled[i]) out.settled_at[i] = round;
         open |= !settled[i];
         continue;
       }
@@ -327,14 +339,10 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
       };
       for (Small st : in[i])
         if (med(st) < med(leader)) leader = st;
-      const SmallCold cold = small_cold(out.measurements, i);
       bool tied = true;
-      for (auto it = in[i].begin(); it != in[i].end();) {
-        const Small st = *it;
+      for (Small st : std::set<Small>(in[i])) {
         std::string why;
-        if (cold.out.count(SmallPath{st, 256})) {
-          why = "cold: " + cold.out.at(SmallPath{st, 256});
-        } else if (st != leader) {
+        if (st != leader) {
           std::vector<double> r;
           const std::vector<double> &mine = scores[i][st], &theirs = scores[i][leader];
           for (size_t k = 0; k < std::min(mine.size(), theirs.size()); ++k)
@@ -347,13 +355,7 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
           else if (!(iv.bounded && iv.lower > 1 - race.tied && iv.upper < 1 + race.tied))
             tied = false;
         }
-        if (why.empty()) {
-          ++it;
-          continue;
-        }
-        out.dropped[i].push_back(std::string(info(st).name) + " out at round " +
-                                 std::to_string(round) + ": " + why);
-        it = in[i].erase(it);
+        if (!why.empty()) drop(st, why);
       }
       settled[i] = in[i].size() < 2 || tied;
       if (settled[i]) out.settled_at[i] = round;
