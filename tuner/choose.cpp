@@ -172,3 +172,80 @@ double memset_over_class(const std::map<uint64_t, double> &memset, uint64_t lowe
 }
 
 } // namespace cjit::detail
+
+namespace cjit::detail {
+
+std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain) {
+  std::sort(at.begin(), at.end(),
+            [](const RacedSize &a, const RacedSize &b) { return a.size < b.size; });
+  auto eligible = [&](size_t i, const Candidate &c) {
+    const std::vector<Standing> &field = at[i].outcome.field;
+    double best = 0;
+    for (const Standing &st : field)
+      if (st.beats) best = std::max(best, st.score.median);
+    for (const Standing &st : field)
+      if (st.candidate == c) return st.beats && st.score.median >= (1 - kJoinBand) * best;
+    return false;
+  };
+  auto beaten = [&](size_t k) {
+    const std::vector<Standing> &f = at[k].outcome.field;
+    return std::any_of(f.begin(), f.end(), [](const Standing &st) { return st.beats; });
+  };
+  std::vector<Winner> ws;
+  Candidate previous = memset_candidate();
+  for (size_t i = 0; i < at.size();) {
+    const RaceOutcome &o = at[i].outcome;
+    Candidate best = memset_candidate();
+    size_t best_run = 0;
+    std::vector<Candidate> order{previous, o.winner};
+    for (const Standing &st : o.field)
+      order.push_back(st.candidate);
+    for (const Candidate &c : order) {
+      if (c.is_memset() || !eligible(i, c)) continue;
+      size_t run = 1;
+      while (i + run < at.size() && eligible(i + run, c))
+        ++run;
+      if (run > best_run) best = c, best_run = run;
+    }
+    if (best_run == 0) // memset's run: until a size where some candidate beats it
+      while (i + best_run < at.size() && !beaten(i + best_run))
+        ++best_run;
+    best_run = std::max<size_t>(best_run, 1);
+    for (size_t k = i; k < i + best_run; ++k) {
+      auto g = at[k].gbps.find(best);
+      ws.push_back({at[k].size, best, g == at[k].gbps.end() ? 0 : g->second});
+    }
+    previous = best;
+    i += best_run;
+  }
+  std::vector<SizeClass> classes = dispatch_table(ws);
+  // Each class's bound over memset: the smallest of its sizes', in the states all of them held.
+  uint64_t lower = 0;
+  for (SizeClass &c : classes) {
+    if (c.kernel.method == Method::libc) {
+      lower = c.below;
+      continue;
+    }
+    bool first = true;
+    for (const RacedSize &rs : at) {
+      if (rs.size < lower || (c.below && rs.size >= c.below)) continue;
+      for (const Standing &st : rs.outcome.field) {
+        if (!(st.candidate == Candidate(c.kernel))) continue;
+        std::vector<std::string> held;
+        for (size_t k = 0; k < st.states.size() && k < rs.patterns.size(); ++k)
+          if (st.states[k].bounded && st.states[k].lower > min_gain)
+            held.push_back(std::string(pattern_name(rs.patterns[k])));
+        if (first) c.gain = st.score.lower, c.states = held;
+        c.gain = std::min(c.gain, st.score.lower);
+        std::erase_if(c.states, [&](const std::string &s) {
+          return std::find(held.begin(), held.end(), s) == held.end();
+        });
+        first = false;
+      }
+    }
+    lower = c.below;
+  }
+  return classes;
+}
+
+} // namespace cjit::detail

@@ -3,6 +3,7 @@
 
 #include "measure.hpp"
 #include "profile.hpp"
+#include "race.hpp"
 
 #include <map>
 #include <optional>
@@ -35,6 +36,29 @@ std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Inten
 //! Contiguous size classes from 0 to unbounded: adjacent sizes with the same winner merged, each
 //! boundary at the geometric middle of the two measured sizes where the winner changes.
 std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws);
+
+//! Candidates whose median speed over memset's is within this fraction of the best one's at a
+//! size may serve it, so that near-equals trading places by a few percent (avx2 and avx512 at
+//! 150 KiB..860 KiB in a default tune of AMD family 26 model 2, five classes) make one class:
+//! code placement alone moves a call by that much.
+constexpr double kJoinBand = 0.10;
+
+//! A raced size of a table: its race's outcome (every state's bound over memset), the pattern
+//! of each of the race's conditions, and each contender's median GB/s in the first (scattered).
+struct RacedSize {
+  uint64_t size = 0;
+  RaceOutcome outcome;
+  std::vector<Pattern> patterns = {};
+  std::map<Candidate, double> gbps = {};
+};
+
+//! A table from its sizes' races: from each size, the longest run of sizes where one candidate
+//! may serve at each: it beats memset there (Standing::beats) and its median score is within
+//! kJoinBand of the best such candidate's. Ties go to the previous class's kernel, then to the
+//! race's own winner. A size where none beats memset is memset's. Each class records the
+//! smallest lower bound of its sizes' scores (`gain`) and the states where every size's bound
+//! beat `min_gain`.
+std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain);
 
 //! Rounds a class boundary: to 64 bytes below 64 KiB, to 4 KiB above.
 uint64_t round_boundary(double bytes);

@@ -53,6 +53,13 @@ const Candidate &contender(const Race &race, size_t c) {
 
 } // namespace
 
+std::vector<Candidate> contenders(const Race &race) {
+  std::vector<Candidate> out{race.incumbent};
+  out.insert(out.end(), race.candidates.begin(), race.candidates.end());
+  out.insert(out.end(), race.beside.begin(), race.beside.end());
+  return out;
+}
+
 std::string race_text(const Race &race, const RaceOutcome &o) {
   std::string t = race.name + ", " + std::to_string(o.rounds) + " rounds" +
                   (o.settled ? ", settled: " : ", at its last round: ") + o.winner.name();
@@ -162,19 +169,19 @@ int Racing::run(double seconds) {
     }
     for (size_t r = 0; r < fitting; ++r) {
       ++open[r]->outcome.rounds;
-      judge(*open[r]);
+      judge_race(open[r]->race, open[r]->samples, options_, open[r]->in, open[r]->outcome);
     }
     ++rounds;
   }
   return rounds;
 }
 
-void Racing::judge(State &s) {
-  RaceOutcome &o = s.outcome;
-  const size_t conditions = s.race.conditions.size();
-  const double conf = options_.confidence,
-               gain = s.race.min_gain > 0 ? s.race.min_gain : options_.min_gain;
-  const size_t judged = 1 + s.race.candidates.size(); // the incumbent and the candidates
+void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions &options,
+                std::vector<bool> &in, RaceOutcome &o) {
+  const size_t conditions = race.conditions.size();
+  const double conf = options.confidence,
+               gain = race.min_gain > 0 ? race.min_gain : options.min_gain;
+  const size_t judged = 1 + race.candidates.size(); // the incumbent and the candidates
   std::vector<std::vector<double>> scores(judged);
   for (size_t c = 1; c < judged; ++c) {
     Standing &st = o.field[c - 1];
@@ -182,40 +189,40 @@ void Racing::judge(State &s) {
     std::vector<std::vector<double>> per_condition;
     st.states.clear();
     for (size_t k = 0; k < conditions; ++k) {
-      per_condition.push_back(round_ratios(s.samples[c][k], s.samples[0][k]));
+      per_condition.push_back(round_ratios(samples[c][k], samples[0][k]));
       st.states.push_back(median_interval(present(per_condition.back()), conf));
     }
     scores[c] = round_scores(per_condition);
     st.score = median_interval(present(scores[c]), conf);
-    st.rounds = int(s.samples[c][0].size());
+    st.rounds = int(samples[c][0].size());
   }
   // Out: confidently not min_gain faster than the incumbent in a required state, or overall.
   for (size_t c = 1; c < judged; ++c) {
-    if (!s.in[c]) continue;
+    if (!in[c]) continue;
     Standing &st = o.field[c - 1];
     for (size_t k = 0; k < conditions && st.out.empty(); ++k)
-      if (s.race.conditions[k].required && st.states[k].bounded && st.states[k].upper < gain)
-        st.out = std::string(pattern_name(s.race.conditions[k].job.pattern)) + ": " +
-                 ratio_text(st.states[k], true) + " " + s.race.incumbent.name() + "'s speed";
+      if (race.conditions[k].required && st.states[k].bounded && st.states[k].upper < gain)
+        st.out = std::string(pattern_name(race.conditions[k].job.pattern)) + ": " +
+                 ratio_text(st.states[k], true) + " " + race.incumbent.name() + "'s speed";
     if (st.out.empty() && st.score.bounded && st.score.upper < gain)
       st.out =
-          "all states: " + ratio_text(st.score, true) + " " + s.race.incumbent.name() + "'s speed";
-    if (!st.out.empty()) s.in[c] = false;
+          "all states: " + ratio_text(st.score, true) + " " + race.incumbent.name() + "'s speed";
+    if (!st.out.empty()) in[c] = false;
   }
   // The leader: the best median score. Out: confidently behind it.
   size_t leader = 0;
   for (size_t c = 1; c < judged; ++c)
-    if (s.in[c] && (leader == 0 || o.field[c - 1].score.median > o.field[leader - 1].score.median))
+    if (in[c] && (leader == 0 || o.field[c - 1].score.median > o.field[leader - 1].score.median))
       leader = c;
   bool tied = true;
   for (size_t c = 1; c < judged && leader; ++c) {
-    if (!s.in[c] || c == leader) continue;
+    if (!in[c] || c == leader) continue;
     const Interval t = median_interval(present(round_ratios(scores[c], scores[leader])), conf);
     if (t.bounded && t.upper < 1) {
-      o.field[c - 1].out = "behind " + s.race.candidates[leader - 1].name() + ": " +
+      o.field[c - 1].out = "behind " + race.candidates[leader - 1].name() + ": " +
                            ratio_text(t, true) + " its speed";
-      s.in[c] = false;
-    } else if (!(t.bounded && t.lower > 1 - options_.tied && t.upper < 1 + options_.tied)) {
+      in[c] = false;
+    } else if (!(t.bounded && t.lower > 1 - options.tied && t.upper < 1 + options.tied)) {
       tied = false;
     }
   }
@@ -224,7 +231,7 @@ void Racing::judge(State &s) {
     const Standing &st = o.field[c - 1];
     if (!st.score.bounded || st.score.lower <= gain) return false;
     for (size_t k = 0; k < conditions; ++k)
-      if (s.race.conditions[k].required && !(st.states[k].bounded && st.states[k].lower > gain))
+      if (race.conditions[k].required && !(st.states[k].bounded && st.states[k].lower > gain))
         return false;
     return true;
   };
@@ -232,23 +239,23 @@ void Racing::judge(State &s) {
     o.field[c - 1].beats = beats(c);
   size_t alive = 0, ready = 0, winner = 0;
   for (size_t c = 1; c < judged; ++c) {
-    if (!s.in[c]) continue;
+    if (!in[c]) continue;
     ++alive;
     if (!(o.field[c - 1].eligible = o.field[c - 1].beats)) continue;
     ++ready;
-    const Candidate &a = s.race.candidates[c - 1];
+    const Candidate &a = race.candidates[c - 1];
     if (winner == 0) {
       winner = c;
       continue;
     }
-    const Candidate &w = s.race.candidates[winner - 1];
-    const bool simpler = options_.simpler ? options_.simpler(a, w) : a < w,
-               simpler_w = options_.simpler ? options_.simpler(w, a) : w < a;
+    const Candidate &w = race.candidates[winner - 1];
+    const bool simpler = options.simpler ? options.simpler(a, w) : a < w,
+               simpler_w = options.simpler ? options.simpler(w, a) : w < a;
     if (simpler || (!simpler_w && o.field[c - 1].score.median > o.field[winner - 1].score.median))
       winner = c;
   }
   o.settled = alive == 0 || (ready == alive && tied);
-  o.winner = winner ? s.race.candidates[winner - 1] : s.race.incumbent;
+  o.winner = winner ? race.candidates[winner - 1] : race.incumbent;
   o.gain = 1;
   o.held.clear();
   if (winner) {
@@ -256,8 +263,44 @@ void Racing::judge(State &s) {
     o.gain = st.score.lower;
     for (size_t k = 0; k < conditions; ++k)
       if (st.states[k].bounded && st.states[k].lower > gain)
-        o.held.push_back(s.race.conditions[k].job.pattern);
+        o.held.push_back(race.conditions[k].job.pattern);
   }
+}
+
+RaceOutcome replay_race(const Race &race, const RaceSamples &samples, const RaceOptions &options) {
+  RaceOutcome o;
+  o.winner = race.incumbent;
+  for (const Candidate &c : race.candidates)
+    o.field.push_back({.candidate = c});
+  std::vector<bool> in(samples.size(), true);
+  size_t rounds = 0;
+  for (const auto &per_contender : samples)
+    for (const auto &per_condition : per_contender)
+      rounds = std::max(rounds, per_condition.size());
+  RaceSamples upto(samples.size());
+  for (size_t r = 1; r <= rounds; ++r) {
+    for (size_t c = 0; c < samples.size(); ++c) {
+      upto[c].resize(samples[c].size());
+      for (size_t k = 0; k < samples[c].size(); ++k)
+        upto[c][k].assign(samples[c][k].begin(),
+                          samples[c][k].begin() + std::min(r, samples[c][k].size()));
+    }
+    o.rounds = int(r);
+    judge_race(race, upto, options, in, o);
+  }
+  return o;
+}
+
+RaceRecord Racing::record(size_t race, std::string decides, Intent intent, uint64_t size) const {
+  const State &s = races_[race];
+  RaceRecord r{.race = s.race,
+               .samples = s.samples,
+               .decides = std::move(decides),
+               .intent = intent,
+               .size = size};
+  r.race.job_for = {};
+  if (r.race.min_gain <= 0) r.race.min_gain = options_.min_gain;
+  return r;
 }
 
 double Racing::median_of(size_t race, const Candidate &who, size_t condition) const {

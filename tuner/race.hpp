@@ -81,6 +81,35 @@ struct RaceOutcome {
   std::vector<Standing> field; //!< every candidate, in the order given
 };
 
+//! A race's samples: [contender][condition][round], each a speed (higher is faster); contender 0
+//! is the incumbent, then the candidates, then those measured beside. A contender that left has
+//! only the rounds it was in.
+using RaceSamples = std::vector<std::vector<std::vector<double>>>;
+
+//! The incumbent, the candidates, then those measured beside: RaceSamples' order.
+std::vector<Candidate> contenders(const Race &race);
+
+//! Judges a race after a round: each candidate's standing from `samples`, who leaves (`in` is
+//! updated), the winner, and whether it is settled. `o.rounds` is the caller's.
+void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions &options,
+                std::vector<bool> &in, RaceOutcome &o);
+
+//! The outcome of a race run before, from its samples: judged again round by round, as Racing
+//! judged it, so the same samples and options give the same outcome (clearjit choose).
+RaceOutcome replay_race(const Race &race, const RaceSamples &samples, const RaceOptions &options);
+
+//! A race as the raw measurements keep it (tune --json): enough to judge it again elsewhere.
+//! `race.min_gain` is the one it was judged with; its conditions keep their job's pattern.
+struct RaceRecord {
+  Race race;
+  RaceSamples samples;
+  //! What it decides: "reuse", "stream" or "batch" (a size of that table), "variants" (of the
+  //! race named like it without " variants"), "study" (a finding's), "parallel" (threads).
+  std::string decides;
+  Intent intent = Intent::reuse;
+  uint64_t size = 0;
+};
+
 //! Speed of one sample: GB/s for a cold job, calls per ns for a warm one (higher is faster).
 double speed(const Measurement &m, double sample);
 
@@ -111,6 +140,12 @@ public:
   //! (GB/s; ns per call warm); 0 when it has none.
   double median_of(size_t race, const Candidate &who, size_t condition) const;
 
+  //! Race `race`'s samples so far (RaceSamples), for the raw measurements.
+  const RaceSamples &samples(size_t race) const { return races_[race].samples; }
+
+  //! Race `race` as the raw measurements keep it.
+  RaceRecord record(size_t race, std::string decides, Intent intent, uint64_t size) const;
+
   //! Every sample so far: one Measurement per race, contender and condition, its samples in
   //! round order (GB/s, or ns per call for warm jobs), summarized.
   std::vector<Measurement> measurements() const;
@@ -118,15 +153,13 @@ public:
 private:
   struct State {
     Race race;
-    // samples[contender][condition][round]: speed; contender 0 is the incumbent.
-    std::vector<std::vector<std::vector<double>>> samples;
+    RaceSamples samples;
     std::vector<bool> in; // per contender (0: the incumbent, always in)
     std::vector<Measurement> raw;
     RaceOutcome outcome;
     int max_rounds = 0;
   };
   bool is_open(const State &s) const;
-  void judge(State &s);
   Bench &bench_;
   RaceOptions options_;
   MeasureOptions measure_;

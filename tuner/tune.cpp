@@ -19,12 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Candidates whose median speed over memset's is within this fraction of the best one's at a
-// size may serve it, so that near-equals trading places by a few percent (avx2 and avx512 at
-// 150 KiB..860 KiB in a default tune of this Zen 5 guest, five classes) make one class: code
-// placement alone moves a call by that much.
-constexpr double kJoinBand = 0.10;
-
 // Class boundaries per intent the verification's time is reserved for, before the tables exist:
 // the Zen 5 grid tune of c972ded had 2 for reuse and 4 for stream (AMD family 26 model 2,
 // docs/results/amd-family26-model2/tune-default-profile.txt).
@@ -191,87 +185,22 @@ private:
     study(studies_.fence_jobs());
   }
 
-  // A table from its points' races: from each size, the longest run of sizes where one
-  // candidate may serve at each: it beats memset there (confidently faster in every required
-  // state and overall) and its median score is within kJoinBand of the best such candidate's.
-  // Ties go to the previous class's kernel, then to the race's own winner. A size where none
-  // beats memset is memset's.
+  // A table from its points' races (table_from_races); the batch table takes the stream
+  // races from kBatchBytes on, where a batch is one clear.
   std::vector<SizeClass> table(const Racing &racing, const Racing *variants, Table which) const {
-    std::vector<std::pair<uint64_t, Source>> at; // by size
+    std::vector<RacedSize> at;
     for (const Point &p : points_)
       if (p.table == which ||
-          (which == Table::batch && p.table == Table::stream && p.size >= kBatchBytes))
-        at.push_back({p.size, source(p, racing, variants)});
-    std::sort(at.begin(), at.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    auto eligible = [&](size_t i, const Candidate &c) {
-      const std::vector<Standing> &field = at[i].second.outcome().field;
-      double best = 0;
-      for (const Standing &st : field)
-        if (st.beats) best = std::max(best, st.score.median);
-      for (const Standing &st : field)
-        if (st.candidate == c) return st.beats && st.score.median >= (1 - kJoinBand) * best;
-      return false;
-    };
-    std::vector<Winner> ws;
-    Candidate previous = memset_candidate();
-    for (size_t i = 0; i < at.size();) {
-      const RaceOutcome &o = at[i].second.outcome();
-      Candidate best = memset_candidate();
-      size_t best_run = 0;
-      std::vector<Candidate> order{previous, o.winner};
-      for (const Standing &st : o.field)
-        order.push_back(st.candidate);
-      for (const Candidate &c : order) {
-        if (c.is_memset() || !eligible(i, c)) continue;
-        size_t run = 1;
-        while (i + run < at.size() && eligible(i + run, c))
-          ++run;
-        if (run > best_run) best = c, best_run = run;
+          (which == Table::batch && p.table == Table::stream && p.size >= kBatchBytes)) {
+        const Source src = source(p, racing, variants);
+        RacedSize rs{.size = p.size, .outcome = src.outcome()};
+        for (const Condition &c : src.racing->race(src.race).conditions)
+          rs.patterns.push_back(c.job.pattern);
+        for (const Candidate &c : contenders(src.racing->race(src.race)))
+          rs.gbps[c] = src.racing->median_of(src.race, c, 0);
+        at.push_back(std::move(rs));
       }
-      auto beaten = [&](size_t k) {
-        const std::vector<Standing> &f = at[k].second.outcome().field;
-        return std::any_of(f.begin(), f.end(), [](const Standing &st) { return st.beats; });
-      };
-      if (best_run == 0) // memset's run: until a size where some candidate beats it
-        while (i + best_run < at.size() && !beaten(i + best_run))
-          ++best_run;
-      best_run = std::max<size_t>(best_run, 1);
-      for (size_t k = i; k < i + best_run; ++k)
-        ws.push_back(
-            {at[k].first, best, at[k].second.racing->median_of(at[k].second.race, best, 0)});
-      previous = best;
-      i += best_run;
-    }
-    std::vector<SizeClass> classes = dispatch_table(ws);
-    // Each class's bound over memset: the smallest of its sizes', in the states all of them held.
-    uint64_t lower = 0;
-    for (SizeClass &c : classes) {
-      if (c.kernel.method == Method::libc) {
-        lower = c.below;
-        continue;
-      }
-      bool first = true;
-      for (const auto &[size, src] : at) {
-        if (size < lower || (c.below && size >= c.below)) continue;
-        const RaceOutcome &o = src.outcome();
-        for (const Standing &st : o.field) {
-          if (!(st.candidate == Candidate(c.kernel))) continue;
-          std::vector<std::string> held;
-          for (size_t k = 0; k < st.states.size(); ++k)
-            if (st.states[k].bounded && st.states[k].lower > race_options_.min_gain)
-              held.push_back(
-                  std::string(pattern_name(src.racing->race(src.race).conditions[k].job.pattern)));
-          if (first) c.gain = st.score.lower, c.states = held;
-          c.gain = std::min(c.gain, st.score.lower);
-          std::erase_if(c.states, [&](const std::string &s) {
-            return std::find(held.begin(), held.end(), s) == held.end();
-          });
-          first = false;
-        }
-      }
-      lower = c.below;
-    }
-    return classes;
+    return table_from_races(std::move(at), race_options_.min_gain);
   }
 
   // memset's median GB/s (scattered) per size of a table, for the summary's ratios.
