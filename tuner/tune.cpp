@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 
 // Candidates whose median speed over memset's is within this fraction of the best one's at a
 // size may serve it, so that near-equals trading places by a few percent (avx2 and avx512 at
-// 150 KiB..860 KiB in a default tune of this Zen 5 guest, five classes) make one class: code
+// 150 KiB..860 KiB in a default tune on AMD family 26 model 2, five classes) make one class: code
 // placement alone moves a call by that much.
 constexpr double kJoinBand = 0.10;
 
