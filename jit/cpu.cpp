@@ -222,7 +222,7 @@ CpuInfo detect_cpu() {
   cpu.set(Feature::clzero, cpuid.max_ext() >= 0x80000008u && bit(cpuid(0x80000008u).ebx, 0));
 
   // Caches: CPUID first; glibc's view is not trusted (it reports 256 MiB shared for a 32 MiB L3
-  // on our VM). Index 0 unused so levels[n] is Ln.
+  // on an AMD family 26 model 2 guest). Index 0 unused so levels[n] is Ln.
   CacheLevel from_cpuid[4], from_sysfs[4];
   if (cpu.vendor == "GenuineIntel") {
     read_cache_leaf(cpuid, 4, from_cpuid);

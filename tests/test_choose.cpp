@@ -107,7 +107,7 @@ TEST(Choose, NoAllocateStepSurvivesOneOutlier) {
 }
 
 TEST(Choose, NoAllocateStepOnTopOfALead) {
-  // rep stosb 1.3x ahead below the step already (as on Zen 5 here), 2.8x above it.
+  // rep stosb 1.3x ahead below the step already (as on AMD family 26 model 2, Zen 5), 2.8x above.
   std::vector<Measurement> s, t;
   sweep(32 * MiB, s, t, 0.03, 21);
   NoAllocate na = find_no_allocate(s, t);

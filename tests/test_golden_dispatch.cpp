@@ -1,5 +1,5 @@
-// Golden dispatchers: the listing of each profile in tests/profiles/runtime matches its file
-// under tests/golden/dispatch, is the code byte for byte and routes like class_for.
+// Golden dispatchers: the listing of each profile in tests/profiles/runtime is the code byte for
+// byte and routes like class_for (test_golden.cpp matches their class trees to tests/golden/tree).
 // Suite names start with "runtime_" so that `ctest -R runtime` selects them.
 #include "clearjit/clearjit.h"
 #include "clearjit/clearjit.hpp"

@@ -24,8 +24,9 @@ Spec fenced_per_chunk(Spec s);
 //! The hot heads a non-temporal method is tried with (head=SIZE, reuse only, at sizes above
 //! twice the head): on a Zen 4 host an 8 MiB temporal head over 16 MiB ran 1.46x memset where
 //! non-temporal alone ran 1.24x; on the Intel Xeon family 6 model 207 1..8 MiB never beat
-//! non-temporal alone (../shared/measurements/intel-family6-model207/hot-head.c); on Zen 5 here
-//! 1..16 MiB moved within the noise, 0.88x..1.09x (docs/results/amd-family26-model2/hot-head.txt).
+//! non-temporal alone (docs/results/intel-family6-model207/hot-head.c); on AMD family 26 model 2
+//! (Zen 5) 1..16 MiB moved within the noise, 0.88x..1.09x
+//! (docs/results/amd-family26-model2/hot-head.txt).
 constexpr uint64_t kHotHeads[] = {2u << 20, 8u << 20};
 
 //! Every spec the tuner considers at `level`, for every method (runnable or not), without
