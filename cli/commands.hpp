@@ -26,6 +26,11 @@ struct VerifyArgs {
   std::string profile, level = "default", output;
 };
 
+struct ChooseArgs {
+  std::vector<std::string> raw;
+  std::string output;
+};
+
 struct TraceArgs {
   std::string json, preload;
   std::vector<std::string> command;
@@ -34,6 +39,8 @@ struct TraceArgs {
 int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras);
 int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras);
 int cmd_trace(const TraceArgs &a);
+//! 0: the profile was chosen; 2: a file is bad, or the hosts are of different models.
+int cmd_choose(const ChooseArgs &a);
 //! 0: the profile holds against memset here; 1: it loses beyond the noise; 2: an error.
 int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras);
 

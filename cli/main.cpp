@@ -195,6 +195,14 @@ int main(int argc, char **argv) {
   verify->footer("Google Benchmark's own --benchmark_* flags are passed through. Exit 2: the "
                  "profile or an argument is bad.");
 
+  ChooseArgs choose_args;
+  auto *choose = app.add_subcommand(
+      "choose", "Choose one profile from several hosts' raw measurements (clearjit tune --json) "
+                "of one CPU model: kernels every host runs, each class's worst host decides");
+  choose->add_option("RAW", choose_args.raw, "raw measurement files (JSON)")->required();
+  choose->add_option("-o,--output", choose_args.output,
+                     "profile to write (default: print it)");
+
   BenchArgs bench_args;
   auto *bench = app.add_subcommand(
       "bench", "Measure a profile's dispatcher against memset and every kernel, side by side");
@@ -246,7 +254,7 @@ int main(int argc, char **argv) {
       std::none_of(commands.begin(), commands.end(),
                    [&](const CLI::App *c) { return c->check_name(argv[1]); })) {
     std::cerr << "clearjit: unknown command '" << quoted(argv[1], 0)
-              << "' (commands: cpu, list, asm, which, check, tune, verify, bench, trace; see "
+              << "' (commands: cpu, list, asm, which, check, tune, verify, choose, bench, trace; see "
                  "clearjit --help)\n";
     return 2;
   }
@@ -261,6 +269,7 @@ int main(int argc, char **argv) {
   if (*asm_) return cmd_asm(spec);
   if (*tune) return cmd_tune(tune_args, tune->remaining());
   if (*verify) return cmd_verify(verify_args, verify->remaining());
+  if (*choose) return cmd_choose(choose_args);
   if (*which) return cmd_which();
   if (*bench) {
     bench_args.command = "clearjit";

@@ -259,6 +259,11 @@ private:
                "must be a boolean (true or false), got " + std::string(type_name(*n)));
       h.hypervisor = b->get();
     }
+    if (t->get("hosts")) {
+      const std::optional<int64_t> hosts = opt_count(*t, pre, "hosts");
+      if (!hosts || *hosts < 1) refuse(t->get("hosts"), "host.hosts", "must be 1 or more");
+      h.hosts = *hosts;
+    }
     return h;
   }
 
@@ -649,6 +654,7 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
     t << (i ? ", " : "") << toml_string(h.features[i]);
   t << "]\nl1d = " << h.l1d << "\nl2 = " << h.l2 << "\nl3 = " << h.l3
     << "\nhypervisor = " << (h.hypervisor ? "true" : "false") << "\n";
+  if (h.hosts > 1) t << "hosts = " << h.hosts << "\n";
   t << annotations.tables;
   for (Intent i : kIntents)
     if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)

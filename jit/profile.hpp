@@ -37,6 +37,8 @@ struct ProfileHost {
   std::vector<std::string> features;
   int64_t l1d = 0, l2 = 0, l3 = 0;
   bool hypervisor = false;
+  //! Hosts whose measurements chose the profile (`clearjit choose`); written when more than one.
+  int64_t hosts = 1;
   bool operator==(const ProfileHost &) const = default;
 };
 

@@ -47,7 +47,7 @@ constexpr double kJoinBand = 0.10;
 //! of each of the race's conditions, and each contender's median GB/s in the first (scattered).
 struct RacedSize {
   uint64_t size = 0;
-  RaceOutcome outcome;
+  RaceOutcome outcome = {};
   std::vector<Pattern> patterns = {};
   std::map<Candidate, double> gbps = {};
 };

@@ -3,8 +3,6 @@
 #include "format.hpp"
 #include "pool.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -75,40 +73,6 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   }
   if (!r.verification.measured.empty()) t << verification_toml(r.verification);
   return format_profile(p, {"# Written by `clearjit tune`; sizes are bytes.\n", t.str()});
-}
-
-// The same keys and types as ever, written by nlohmann::json (indented by 2). Speeds are rounded to
-// 3 decimals (GB/s, each sample too), cv to 4 and seconds to 1, as the file always had them.
-std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
-  const ProfileHost h = profile_host(cpu);
-  nlohmann::ordered_json measurements = nlohmann::ordered_json::array();
-  for (const Measurement &m : r.measurements) {
-    nlohmann::ordered_json samples = nlohmann::ordered_json::array();
-    for (double s : m.samples)
-      samples.push_back(round_to(s, 3));
-    measurements.push_back({{"kernel", m.candidate.name()},
-                            {"size", m.size},
-                            {"intent", std::string(intent_name(m.intent))},
-                            {"pattern", std::string(pattern_name(m.pattern))},
-                            {"batched", m.batched},
-                            {"gbps", round_to(m.gbps, 3)},
-                            {"cv", round_to(m.cv, 4)},
-                            {"samples", std::move(samples)}});
-  }
-  return json_text({{"host",
-                     {{"vendor", h.vendor},
-                      {"family", h.family},
-                      {"model", h.model},
-                      {"stepping", h.stepping},
-                      {"brand", h.brand},
-                      {"l1d", h.l1d},
-                      {"l2", h.l2},
-                      {"l3", h.l3},
-                      {"hypervisor", h.hypervisor}}},
-                    {"level", r.level},
-                    {"date", r.date},
-                    {"seconds", round_to(r.seconds, 1)},
-                    {"measurements", std::move(measurements)}});
 }
 
 std::string summary_text(const TuneResult &r) {

@@ -2,6 +2,7 @@
 // JSON, the summary on stdout, and the HTML report (report.cpp).
 #pragma once
 
+#include "raw.hpp" // measurements_json
 #include "tune.hpp"
 
 #include <string>
@@ -10,8 +11,6 @@ namespace cjit::detail {
 
 //! The profile TOML for a result, with the run's [tuning] and [findings] tables.
 std::string profile_toml(const TuneResult &r, const CpuInfo &cpu);
-//! Every measurement with the host, as JSON.
-std::string measurements_json(const TuneResult &r, const CpuInfo &cpu);
 //! The human summary printed on stdout.
 std::string summary_text(const TuneResult &r);
 //! "amd-family26-model2.toml"

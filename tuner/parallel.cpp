@@ -18,11 +18,36 @@ namespace cjit::detail {
 namespace {
 
 constexpr uint64_t kFirstSize = 2u << 20, kLastSize = 1ull << 30;
-Candidate label(unsigned threads) {
+Candidate label(unsigned threads) { return parallel_label(threads); }
+
+} // namespace
+
+Candidate parallel_label(unsigned threads) {
   return Candidate::labelled("clearjit_clear_parallel threads=" + std::to_string(threads));
 }
 
-} // namespace
+unsigned threads_of(const Candidate &c) {
+  const std::string &n = c.name();
+  const std::string_view prefix = "clearjit_clear_parallel threads=";
+  if (!n.starts_with(prefix) || n.size() == prefix.size() || n.size() > prefix.size() + 3)
+    return 0;
+  unsigned t = 0;
+  for (char ch : n.substr(prefix.size())) {
+    if (ch < '0' || ch > '9') return 0;
+    t = t * 10 + unsigned(ch - '0');
+  }
+  return t;
+}
+
+void add_parallel_size(std::optional<ParallelTable> &table, uint64_t size, const RaceOutcome &o) {
+  if (!table) table.emplace();
+  table->sizes.push_back(size);
+  table->threads.push_back(threads_of(o.winner));
+  double speedup = 1;
+  for (const Standing &st : o.field)
+    if (st.candidate == o.winner) speedup = std::round(st.score.median * 100) / 100;
+  table->speedup.push_back(speedup); // as the profile writes it
+}
 
 std::vector<uint64_t> parallel_sizes(uint64_t min_size, uint64_t max_size) {
   std::vector<uint64_t> out;
@@ -42,16 +67,6 @@ std::vector<unsigned> parallel_counts(unsigned cpus) {
   if (out.back() != cpus) out.push_back(cpus);
   return out;
 }
-
-namespace {
-
-// The thread count a race's candidate stands for (its label's number).
-unsigned threads_of(const Candidate &c) {
-  const std::string n = c.name();
-  return unsigned(std::stoul(n.substr(n.rfind('=') + 1)));
-}
-
-} // namespace
 
 ParallelStudy race_threads(Bench &bench, const clearjit *cj, const std::vector<uint64_t> &sizes,
                            const std::vector<unsigned> &counts, RaceOptions options,
@@ -90,15 +105,9 @@ ParallelStudy race_threads(Bench &bench, const clearjit *cj, const std::vector<u
   racing.run(seconds);
   for (size_t k = 0; k < at.size(); ++k) {
     const RaceOutcome &outcome = racing.outcome(k);
-    std::optional<ParallelTable> &t = at[k].first == Intent::reuse ? s.reuse : s.stream;
-    if (!t) t.emplace();
-    t->sizes.push_back(at[k].second);
-    t->threads.push_back(threads_of(outcome.winner));
-    double speedup = 1;
-    for (const Standing &st : outcome.field)
-      if (st.candidate == outcome.winner) speedup = std::round(st.score.median * 100) / 100;
-    t->speedup.push_back(speedup); // as the profile writes it
+    add_parallel_size(at[k].first == Intent::reuse ? s.reuse : s.stream, at[k].second, outcome);
     s.races.push_back(race_text(racing.race(k), outcome));
+    s.records.push_back(racing.record(k, "parallel", at[k].first, at[k].second));
   }
   s.measurements = racing.measurements();
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -23,6 +23,14 @@ std::vector<uint64_t> parallel_sizes(uint64_t min_size, uint64_t max_size);
 //! The thread counts measured on `cpus` CPUs: 1..4, then about two per octave, and `cpus`.
 std::vector<unsigned> parallel_counts(unsigned cpus);
 
+//! A thread count as a race's candidate ("clearjit_clear_parallel threads=2"), and back (0 when
+//! `c` is none).
+Candidate parallel_label(unsigned threads);
+unsigned threads_of(const Candidate &c);
+
+//! Adds a size's race to a [parallel.<intent>] table: its winner's count and speedup.
+void add_parallel_size(std::optional<ParallelTable> &table, uint64_t size, const RaceOutcome &o);
+
 struct ParallelStudy {
   unsigned cpus = 0;            //!< CPUs this process could use
   std::vector<unsigned> counts; //!< thread counts measured
@@ -30,6 +38,7 @@ struct ParallelStudy {
   std::optional<ParallelTable> reuse, stream;
   std::vector<Measurement> measurements; //!< GB/s; Measurement::threads says the count
   std::vector<std::string> races;        //!< each size's race in a line (race_text)
+  std::vector<RaceRecord> records;       //!< each size's race, for the raw measurements
   double seconds = 0;
   std::string skipped; //!< why nothing was measured (one usable CPU), else empty
 };

@@ -156,24 +156,28 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   return c;
 }
 
-std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent intent) {
+std::vector<std::pair<SmallPath, double>> small_scores(const std::vector<Measurement> &ms,
+                                                       Intent intent) {
   const SmallCold cold = small_cold(ms, intent);
-  std::vector<std::pair<double, SmallPath>> scored;
+  std::vector<std::pair<SmallPath, double>> scored;
   for (const SmallInfo &s : small_strategies()) {
     const SmallPath p{s.strategy, 256};
     if (cold.out.count(p)) continue;
     const double warm = worst_ratio_to_memset(ms, intent, p);
     if (warm <= 0) continue;
     auto c = cold.ratio.find(p);
-    const double score = c == cold.ratio.end()
-                             ? warm
-                             : std::pow(warm, 1 - kColdWeight) * std::pow(c->second, kColdWeight);
-    scored.push_back({score, p});
+    scored.push_back({p, c == cold.ratio.end() ? warm
+                                               : std::pow(warm, 1 - kColdWeight) *
+                                                     std::pow(c->second, kColdWeight)});
   }
   std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+                   [](const auto &a, const auto &b) { return a.second < b.second; });
+  return scored;
+}
+
+std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent intent) {
   std::vector<SmallPath> out;
-  for (auto &[score, p] : scored)
+  for (auto &[p, score] : small_scores(ms, intent))
     out.push_back(p);
   return out;
 }

@@ -95,6 +95,9 @@ double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios);
 //! worst_ratio_to_memset() weighed with the cold ratio (kColdWeight). What the tuner's
 //! verification tries next when the chosen one loses.
 std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent intent);
+//! rank_small's strategies with their scores (time over memset's, lower is better), best first.
+std::vector<std::pair<SmallPath, double>> small_scores(const std::vector<Measurement> &ms,
+                                                       Intent intent);
 
 //! Stage 1, a pure function: the first of rank_small(). The promise is "never slower
 //! than memset" at every size and mix, so the worst case chooses: on Zen 5 a strategy of four

@@ -2,8 +2,8 @@
 #include "trace_format.hpp"
 
 #include "format.hpp"
+#include "json_read.hpp"
 
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <sstream>
@@ -144,31 +144,6 @@ namespace {
 
 using nlohmann::json;
 
-// The schema's errors, each naming its key path ("octaves[3].calls").
-struct SchemaError {
-  std::string what;
-};
-
-// Thrown by the parser's callback: a document nested this deep is no trace, and each level
-// costs memory (16 MiB of '[' would take gigabytes).
-struct TooDeep {};
-constexpr int kMaxDepth = 32;
-
-uint64_t whole_number(const json &v, const std::string &path) {
-  if (v.is_number_unsigned()) return v.get<uint64_t>();
-  if (v.is_number_integer() && v.get<int64_t>() == 0) return 0; // "-0"
-  if (v.is_number_float() && v.get<double>() >= 18446744073709551616.0)
-    throw SchemaError{path + ": must be a non-negative integer below 2^64"};
-  throw SchemaError{path + ": must be a non-negative integer"};
-}
-
-const json &member(const json &object, const char *key, const std::string &path) {
-  auto it = object.find(key);
-  if (it == object.end())
-    throw SchemaError{(path.empty() ? "" : path + ": ") + "no \"" + key + "\""};
-  return *it;
-}
-
 uint64_t add(uint64_t a, uint64_t b, const std::string &what) {
   uint64_t sum = 0;
   if (__builtin_add_overflow(a, b, &sum)) throw SchemaError{what + " add up to 2^64 or more"};
@@ -179,9 +154,9 @@ uint64_t add(uint64_t a, uint64_t b, const std::string &what) {
 void read_octave(const json &o, const std::string &path, Histogram &h, uint64_t &sum_calls,
                  uint64_t &sum_bytes) {
   if (!o.is_object()) throw SchemaError{path + ": must be an object, not " + o.type_name()};
-  const uint64_t min = whole_number(member(o, "min", path), path + ".min");
-  const uint64_t calls = whole_number(member(o, "calls", path), path + ".calls");
-  const uint64_t bytes = whole_number(member(o, "bytes", path), path + ".bytes");
+  const uint64_t min = json_whole_number(json_member(o, "min", path), path + ".min");
+  const uint64_t calls = json_whole_number(json_member(o, "calls", path), path + ".calls");
+  const uint64_t bytes = json_whole_number(json_member(o, "bytes", path), path + ".bytes");
   if (min & (min - 1))
     throw SchemaError{path + ".min: " + std::to_string(min) + " is not 0 or a power of two"};
   const int k = min == 0 ? 0 : 64 - __builtin_clzll(min);
@@ -210,8 +185,8 @@ Histogram read_trace(const json &doc) {
   for (auto [key, field] :
        {std::pair{"processes", &h.processes}, std::pair{"fill_calls", &h.fill_calls},
         std::pair{"fill_bytes", &h.fill_bytes}})
-    if (auto it = doc.find(key); it != doc.end()) *field = whole_number(*it, key);
-  const json &octaves = member(doc, "octaves", "");
+    if (auto it = doc.find(key); it != doc.end()) *field = json_whole_number(*it, key);
+  const json &octaves = json_member(doc, "octaves", "");
   if (!octaves.is_array())
     throw SchemaError{std::string("octaves: must be an array, not ") + octaves.type_name()};
   uint64_t sum_calls = 0, sum_bytes = 0;
@@ -223,30 +198,14 @@ Histogram read_trace(const json &doc) {
 } // namespace
 
 Result<Histogram> histogram_from_json(std::string_view text, std::string_view name) {
-  const std::string at = std::string(name) + ": ";
-  if (text.size() > kTraceJsonMaxBytes)
-    return Result<Histogram>::fail(at + std::to_string(text.size()) +
-                                   " bytes, more than a trace (" + human_bytes(kTraceJsonMaxBytes) +
-                                   ")");
+  Result<json> doc = parse_json_file(text, name, kTraceJsonMaxBytes, "a clearjit trace");
+  if (!doc) return Result<Histogram>::fail(doc.error);
   try {
-    const json doc = json::parse(text, [](int depth, json::parse_event_t, json &) {
-      if (depth > kMaxDepth) throw TooDeep{};
-      return true;
-    });
-    return {read_trace(doc), {}};
-  } catch (const json::parse_error &e) {
-    // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..."
-    std::string why = e.what();
-    if (size_t end = why.find("] "); why.starts_with("[json.exception") && end != why.npos)
-      why.erase(0, end + 2);
-    return Result<Histogram>::fail(at + "byte " + std::to_string(e.byte) + ": " + why);
-  } catch (const json::exception &e) { // not expected: every type is checked before it is read
-    return Result<Histogram>::fail(at + e.what());
-  } catch (const TooDeep &) {
-    return Result<Histogram>::fail(at + "nested deeper than " + std::to_string(kMaxDepth) +
-                                   " levels (not a clearjit trace)");
+    return {read_trace(*doc), {}};
   } catch (const SchemaError &e) {
-    return Result<Histogram>::fail(at + e.what);
+    return Result<Histogram>::fail(std::string(name) + ": " + e.what);
+  } catch (const json::exception &e) { // not expected: every type is checked before it is read
+    return Result<Histogram>::fail(std::string(name) + ": " + e.what());
   }
 }
 

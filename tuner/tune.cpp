@@ -71,6 +71,7 @@ public:
     }
     TuneResult r;
     r.level = std::string(level_name(o_.level));
+    r.race_options = race_options_;
     r.measurements = racing.measurements();
     append(r.measurements, variants.measurements());
     for (const Point &p : points_) {
@@ -79,6 +80,7 @@ public:
         r.races.push_back(race_text(variants.race(p.variants), variants.outcome(p.variants)));
     }
     choose(racing, variants, r);
+    record(racing, variants, r);
     for (const LastStage &stage : last_stages())
       (this->*stage.run)(r, std::string(stage.name));
     for (const Measurement &m : r.parallel->measurements) // memset's stay in the study: its
@@ -203,6 +205,25 @@ private:
     return table_from_races(std::move(at), race_options_.min_gain);
   }
 
+  // Every race as the raw measurements keep it: a table's size, its variants, or a study's.
+  void record(const Racing &racing, const Racing &variants, TuneResult &r) const {
+    std::vector<bool> of_point(racing.size());
+    for (const Point &p : points_) {
+      const std::string_view decides = p.table == Table::reuse    ? "reuse"
+                                       : p.table == Table::stream ? "stream"
+                                                                  : "batch";
+      const Intent intent = p.table == Table::reuse ? Intent::reuse : Intent::stream;
+      r.race_records.push_back(racing.record(p.race, std::string(decides), intent, p.size));
+      if (p.variants != kNone)
+        r.race_records.push_back(variants.record(p.variants, "variants", intent, p.size));
+      of_point[p.race] = true;
+    }
+    for (size_t k = 0; k < racing.size(); ++k)
+      if (!of_point[k])
+        r.race_records.push_back(racing.record(k, "study", Intent::stream,
+                                               racing.race(k).conditions[0].job.size));
+  }
+
   // memset's median GB/s (scattered) per size of a table, for the summary's ratios.
   std::map<uint64_t, double> memset_speeds(const Racing &racing, Table which) const {
     std::map<uint64_t, double> out;
@@ -307,6 +328,15 @@ private:
       ranking[i] = rank_small(stage1, i);
     r.verification =
         verify(bench_, p, cpu_, options(label), race_options_, ranking, o_.min_size, o_.max_size);
+    for (auto [intent, before, after] : {std::tuple{Intent::reuse, &r.reuse, &p.reuse},
+                                         std::tuple{Intent::stream, &r.stream, &p.stream}}) {
+      uint64_t lower = 0;
+      for (const SizeClass &c : *before) {
+        if (c.kernel.method != Method::libc && class_for(*after, lower).kernel.method == Method::libc)
+          r.memset_repairs.push_back({intent, lower, c.below, c.kernel});
+        lower = c.below;
+      }
+    }
     r.reuse = p.reuse;
     r.stream = p.stream;
     r.small->reuse = *p.small_reuse;
@@ -336,6 +366,7 @@ private:
                                 options(label, 1, plan_.race_min_time), o_.min_size, o_.max_size,
                                 budget_ > 0 ? std::max(remaining(), parallel_study_seconds()) : 0);
     append(r.races, r.parallel->races);
+    append(r.race_records, r.parallel->records);
   }
 
   MeasureOptions options(const std::string &label, int repetitions = 0, double min_time = 0) const {

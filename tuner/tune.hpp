@@ -26,6 +26,15 @@ struct TuneOptions {
   bool progress = true;
 };
 
+//! A class the verification gave to memset: [lower, below) of `intent`'s table, and the kernel
+//! it had.
+struct MemsetRepair {
+  Intent intent = Intent::reuse;
+  uint64_t lower = 0, below = 0; //!< below 0: up
+  Spec kernel;
+  bool operator==(const MemsetRepair &) const = default;
+};
+
 struct TuneResult {
   std::vector<Measurement> measurements; //!< everything measured, for --json and --report
   std::vector<SizeClass> reuse, stream;
@@ -45,6 +54,13 @@ struct TuneResult {
   //! clearjit_clear_parallel measured at 1..N threads on the chosen tables, and the
   //! [parallel.<intent>] tables chosen; empty when not run (cpus < 2, or max_size < 4 MiB).
   std::optional<ParallelStudy> parallel;
+  //! The races' confidence and tie band (each race's min_gain is in its record).
+  RaceOptions race_options;
+  //! Every race, the thread counts' too, as the raw measurements keep it: what `clearjit choose`
+  //! judges again.
+  std::vector<RaceRecord> race_records;
+  //! The classes the verification gave to memset.
+  std::vector<MemsetRepair> memset_repairs;
   //! The last stage: the profile's dispatchers against memset, and what it repaired (the
   //! tables and small paths above are the repaired ones). Empty `measured` when not run.
   Verification verification;

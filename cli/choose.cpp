@@ -1,0 +1,62 @@
+// `clearjit choose`: one profile from the raw measurements (`clearjit tune --json`) of several
+// hosts of one CPU model, with the tuner's own rules on the worst host's standings (fleet.hpp).
+#include "commands.hpp"
+
+#include "files.hpp"
+#include "fleet.hpp"
+
+#include <iostream>
+
+namespace cjit::cli {
+
+using namespace cjit::detail;
+
+int cmd_choose(const ChooseArgs &a) {
+  if (!a.output.empty())
+    if (std::string e = check_output_path(a.output); !e.empty()) {
+      std::cerr << "clearjit choose: " << e << "\n";
+      return 2;
+    }
+  std::vector<RawTune> runs;
+  for (const std::string &path : a.raw) {
+    Result<std::string> text = read_small_file(path, {.max_bytes = kRawJsonMaxBytes});
+    if (!text) {
+      std::cerr << "clearjit choose: " << text.error << "\n";
+      return 2;
+    }
+    Result<RawTune> run = read_raw(*text, path);
+    if (!run) {
+      std::cerr << "clearjit choose: " << run.error << "\n";
+      return 2;
+    }
+    runs.push_back(std::move(*run.value));
+  }
+  Result<FleetChoice> choice = choose_fleet(runs);
+  if (!choice) {
+    std::cerr << "clearjit choose: " << choice.error << "\n";
+    return 2;
+  }
+  const std::string toml = fleet_toml(*choice);
+  if (a.output.empty()) {
+    std::cout << toml;
+    return 0;
+  }
+  std::cout << "clearjit choose: " << runs.size() << " host" << (runs.size() > 1 ? "s" : "")
+            << ", features every host has: ";
+  for (const std::string &f : choice->profile.host.features)
+    std::cout << f << " ";
+  std::cout << "\n\nraces (each candidate's worst host; bounds at the tunes' confidence)\n";
+  for (const std::string &r : choice->races)
+    std::cout << "  " << r << "\n";
+  for (const std::string &n : choice->notes)
+    std::cout << "note: " << n << "\n";
+  if (std::string e = write_file_atomically(a.output, toml); !e.empty()) {
+    std::cerr << "clearjit choose: " << e << "\n";
+    return 2;
+  }
+  std::cout << "\nwrote " << a.output
+            << " (verify it on each host: clearjit verify " << a.output << ")\n";
+  return 0;
+}
+
+} // namespace cjit::cli

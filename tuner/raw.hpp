@@ -1,0 +1,42 @@
+// The raw measurements of a tune (`clearjit tune --json`): every measurement, and every race as
+// it ran, with what the stages after the races decided, so that `clearjit choose` (fleet.hpp)
+// judges the races again, on the files of several hosts.
+#pragma once
+
+#include "tune.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace cjit::detail {
+
+//! The largest raw file read: a default tune's is a few MiB.
+constexpr size_t kRawJsonMaxBytes = size_t(64) << 20;
+
+//! One tune's raw file, as read back.
+struct RawTune {
+  std::string name; //!< the file, for messages
+  ProfileHost host;
+  unsigned cpus = 0; //!< CPUs the tune could use
+  std::string level, date;
+  RaceOptions options; //!< confidence and tie band (each race keeps its min_gain)
+  std::vector<RaceRecord> races;
+  std::vector<MemsetRepair> memset_repairs;
+  //! Per intent, the small path the tune chose and stage 1's ranking (small_scores).
+  std::map<Intent, SmallPath> small;
+  std::map<Intent, std::vector<std::pair<SmallPath, double>>> small_ranking;
+  NoAllocate stosb_no_allocate;
+};
+
+//! The raw file of a tune: the host, every measurement, every race's samples, the verification's
+//! repairs, the small paths and the no-allocate step.
+std::string measurements_json(const TuneResult &r, const CpuInfo &cpu);
+
+//! Reads a raw file (`name` in messages); every error names the file and the key path.
+Result<RawTune> read_raw(std::string_view text, std::string_view name);
+
+} // namespace cjit::detail
