@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up, build, and run the whole test suite: a normal build, the worker pool under
-# ThreadSanitizer, 30 s of fuzzing the profile loader and 10 s the trace reader, then the suite
+# ThreadSanitizer, 30 s of fuzzing the profile loader and 10 s each the trace and raw readers, then the suite
 # again under AddressSanitizer and UndefinedBehaviorSanitizer. The sources' formatting is checked
 # first (clang-format), and the fuzzers' build is a library-only configuration
 # (CLEARJIT_TOOLS=OFF: no CLI11, no Google Benchmark).
@@ -23,9 +23,9 @@ TSAN_OPTIONS=halt_on_error=1 "$CLEARJIT_ROOT/build-tsan/pool_tsan"
 echo "clearjit: fuzzing the profile loader for ${CLEARJIT_FUZZ_SECONDS:-30} s" >&2
 CC=clang CXX=clang++ cmake -S "$CLEARJIT_ROOT" -B "$CLEARJIT_ROOT/build-fuzz" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLEARJIT_FUZZ=ON -DCLEARJIT_TOOLS=OFF >/dev/null
-cmake --build "$CLEARJIT_ROOT/build-fuzz" --target profile_fuzzer trace_json_fuzzer
-CORPUS="$(mktemp -d)" TRACE_CORPUS="$(mktemp -d)"
-trap 'rm -rf "$CORPUS" "$TRACE_CORPUS"' EXIT
+cmake --build "$CLEARJIT_ROOT/build-fuzz" --target profile_fuzzer trace_json_fuzzer raw_json_fuzzer
+CORPUS="$(mktemp -d)" TRACE_CORPUS="$(mktemp -d)" RAW_CORPUS="$(mktemp -d)"
+trap 'rm -rf "$CORPUS" "$TRACE_CORPUS" "$RAW_CORPUS"' EXIT
 cp "$CLEARJIT_ROOT"/tests/profiles/good/* "$CLEARJIT_ROOT"/tests/profiles/bad/* "$CORPUS"/
 "$CLEARJIT_ROOT/build-fuzz/profile_fuzzer" -max_total_time="${CLEARJIT_FUZZ_SECONDS:-30}" -timeout=10 \
   -rss_limit_mb=2048 -print_final_stats=1 "$CORPUS" 2>&1 | tail -n 12
@@ -35,6 +35,12 @@ cp "$CLEARJIT_ROOT"/fuzz/trace_corpus/* "$TRACE_CORPUS"/
 "$CLEARJIT_ROOT/build-fuzz/trace_json_fuzzer" -max_total_time="${CLEARJIT_TRACE_FUZZ_SECONDS:-10}" \
   -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -dict="$CLEARJIT_ROOT/fuzz/trace_json.dict" \
   "$TRACE_CORPUS" 2>&1 | tail -n 12
+
+echo "clearjit: fuzzing the raw measurements' reader for ${CLEARJIT_RAW_FUZZ_SECONDS:-10} s" >&2
+cp "$CLEARJIT_ROOT"/fuzz/raw_corpus/* "$RAW_CORPUS"/
+"$CLEARJIT_ROOT/build-fuzz/raw_json_fuzzer" -max_total_time="${CLEARJIT_RAW_FUZZ_SECONDS:-10}" \
+  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -dict="$CLEARJIT_ROOT/fuzz/trace_json.dict" \
+  "$RAW_CORPUS" 2>&1 | tail -n 12
 
 echo "clearjit: the same suite under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
 setup_and_build "$CLEARJIT_ROOT/build-sanitize" -DCLEARJIT_SANITIZE=ON

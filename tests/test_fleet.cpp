@@ -207,6 +207,9 @@ TEST(Fleet, ABrokenRawFileIsRefusedWithItsPlace) {
   r = read_raw("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "deep.json");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error.find("deep.json: nested deeper"), std::string::npos) << r.error;
+  r = read_raw("{\"host\": 1e400}", "big.json"); // found by the fuzzer: an exception, once
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error.find("big.json: number overflow"), std::string::npos) << r.error;
   r = read_raw("{\"host\":", "cut.json");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error.find("cut.json: byte"), std::string::npos) << r.error;

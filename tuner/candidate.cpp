@@ -23,4 +23,21 @@ std::string small_path_name(const SmallPath &p) {
 
 Candidate memset_candidate() { return default_spec(Method::libc); }
 
+Candidate parallel_label(unsigned threads) {
+  return Candidate::labelled("clearjit_clear_parallel threads=" + std::to_string(threads));
+}
+
+unsigned threads_of(const Candidate &c) {
+  const std::string &n = c.name();
+  const std::string_view prefix = "clearjit_clear_parallel threads=";
+  if (!n.starts_with(prefix) || n.size() == prefix.size() || n.size() > prefix.size() + 3)
+    return 0;
+  unsigned t = 0;
+  for (char ch : n.substr(prefix.size())) {
+    if (ch < '0' || ch > '9') return 0;
+    t = t * 10 + unsigned(ch - '0');
+  }
+  return t;
+}
+
 } // namespace cjit::detail

@@ -45,6 +45,11 @@ private:
 //! "masked:256": a small path as the small-path study's table heads its column.
 std::string small_path_name(const SmallPath &p);
 
+//! A thread count as a race's candidate ("clearjit_clear_parallel threads=2"), and back (0 when
+//! `c` is none).
+Candidate parallel_label(unsigned threads);
+unsigned threads_of(const Candidate &c);
+
 //! memset, as measured beside every kernel: the method table's libc row at its defaults.
 Candidate memset_candidate();
 

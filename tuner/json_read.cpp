@@ -34,6 +34,11 @@ Result<nlohmann::json> parse_json_file(std::string_view text, std::string_view n
     if (size_t end = why.find("] "); why.starts_with("[json.exception") && end != why.npos)
       why.erase(0, end + 2);
     return Result<json>::fail(at + "byte " + std::to_string(e.byte) + ": " + why);
+  } catch (const json::exception &e) { // a number beyond a double's range: out_of_range 406
+    std::string why = e.what();
+    if (size_t end = why.find("] "); why.starts_with("[json.exception") && end != why.npos)
+      why.erase(0, end + 2);
+    return Result<json>::fail(at + why);
   } catch (const TooDeep &) {
     return Result<json>::fail(at + "nested deeper than " + std::to_string(kMaxDepth) +
                               " levels (not " + std::string(what) + ")");

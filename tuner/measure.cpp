@@ -85,16 +85,6 @@ std::vector<WarmCall> warm_calls(Mix mix, uint64_t size, unsigned sequence) {
   return calls;
 }
 
-std::string_view pattern_name(Pattern p) {
-  switch (p) {
-  case Pattern::scattered: return "scattered";
-  case Pattern::consecutive: return "consecutive";
-  case Pattern::cached: return "cached";
-  case Pattern::hot: return "hot";
-  }
-  return "?";
-}
-
 Job in_pattern(Job job, Pattern p, bool batched) {
   job.pattern = p;
   job.batched = batched;

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cjit::detail {
@@ -30,7 +32,17 @@ enum class Pattern : uint8_t { scattered, consecutive, cached, hot };
 //! The cold patterns (the tuner races these and `hot`; `cached` is what `clearjit bench` shows
 //! of back-to-back clears in cache, the harsher view of a non-temporal kernel).
 constexpr Pattern kPatterns[] = {Pattern::scattered, Pattern::consecutive};
-std::string_view pattern_name(Pattern p);
+//! Every pattern with its name, as outputs write it and the raw reader reads it.
+constexpr std::pair<Pattern, std::string_view> kPatternNames[] = {
+    {Pattern::scattered, "scattered"},
+    {Pattern::consecutive, "consecutive"},
+    {Pattern::cached, "cached"},
+    {Pattern::hot, "hot"}};
+constexpr std::string_view pattern_name(Pattern p) {
+  for (const auto &[pattern, name] : kPatternNames)
+    if (pattern == p) return name;
+  return "?";
+}
 
 //! A batch of stream clears is fenced once per this many bytes, a 2 MiB huge page's subpages
 //! (as Linux clears the subpages of a huge page with streaming stores and one sfence); pieces of

@@ -22,23 +22,6 @@ Candidate label(unsigned threads) { return parallel_label(threads); }
 
 } // namespace
 
-Candidate parallel_label(unsigned threads) {
-  return Candidate::labelled("clearjit_clear_parallel threads=" + std::to_string(threads));
-}
-
-unsigned threads_of(const Candidate &c) {
-  const std::string &n = c.name();
-  const std::string_view prefix = "clearjit_clear_parallel threads=";
-  if (!n.starts_with(prefix) || n.size() == prefix.size() || n.size() > prefix.size() + 3)
-    return 0;
-  unsigned t = 0;
-  for (char ch : n.substr(prefix.size())) {
-    if (ch < '0' || ch > '9') return 0;
-    t = t * 10 + unsigned(ch - '0');
-  }
-  return t;
-}
-
 void add_parallel_size(std::optional<ParallelTable> &table, uint64_t size, const RaceOutcome &o) {
   if (!table) table.emplace();
   table->sizes.push_back(size);

@@ -23,11 +23,6 @@ std::vector<uint64_t> parallel_sizes(uint64_t min_size, uint64_t max_size);
 //! The thread counts measured on `cpus` CPUs: 1..4, then about two per octave, and `cpus`.
 std::vector<unsigned> parallel_counts(unsigned cpus);
 
-//! A thread count as a race's candidate ("clearjit_clear_parallel threads=2"), and back (0 when
-//! `c` is none).
-Candidate parallel_label(unsigned threads);
-unsigned threads_of(const Candidate &c);
-
 //! Adds a size's race to a [parallel.<intent>] table: its winner's count and speedup.
 void add_parallel_size(std::optional<ParallelTable> &table, uint64_t size, const RaceOutcome &o);
 
