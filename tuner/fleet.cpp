@@ -324,7 +324,8 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
       } else {
         small->max = std::min(small->max, t.small.at(i).max);
       }
-    if (small) continue;
+    if (small && small_unsupported_reason(small->strategy, fleet).empty()) continue;
+    small.reset();
     std::map<Small, std::vector<double>> scores;
     for (const RawTune &t : runs)
       for (auto &[sp, score] : t.small_ranking.at(i))
@@ -336,7 +337,7 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
         if (!small || w < best) small = SmallPath{s, kSmallTunedFrom}, best = w;
       }
     c.notes.push_back(std::string("small path ") + std::string(intent_name(i)) +
-                      ": the hosts chose different strategies; " +
+                      ": the hosts chose different strategies, or one the features every host has do not run; " +
                       (small ? std::string(info(small->strategy).name) + ", the best worst-host "
                                                                          "score, up to 256 B"
                              : "none ranked on every host: the CPU's default"));
@@ -385,7 +386,8 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
   c.nontemporal_reuse = nontemporal_from(p.reuse);
   c.nontemporal_stream = nontemporal_from(p.stream);
   if (std::string missing = missing_features(p, fleet); !missing.empty())
-    return Result<FleetChoice>::fail("internal: the choice " + missing);
+    return Result<FleetChoice>::fail("the files disagree with their hosts' features: the choice " +
+                                     missing);
   return {std::move(c), {}};
 }
 
