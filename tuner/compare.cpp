@@ -3,6 +3,7 @@
 #include "parallel.hpp"
 
 #include "format.hpp"
+#include "raw.hpp"
 
 #include "clearjit/clearjit.h"
 #include "codegen.hpp"
@@ -480,17 +481,13 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
                     {"tuned_ns", round_to(w.tuned, 3)},
                     {"inline_ns", round_to(w.inlined, 3)},
                     {"memset_ns", round_to(w.memset, 3)}});
-  for (const Measurement &m : r.measurements)
-    measurements.push_back({{"kernel", m.candidate.name()},
-                            {"size", m.size},
-                            {"intent", std::string(intent_name(m.intent))},
-                            {"pattern", std::string(pattern_name(m.pattern))},
-                            {"batched", m.batched},
-                            {"gbps", round_to(m.gbps, 3)},
-                            {"cv", round_to(m.cv, 4)},
-                            {"warm", m.warm},
-                            {"mix", std::string(mix_name(m.mix))},
-                            {"ns", round_to(m.ns, 3)}});
+  for (const Measurement &m : r.measurements) {
+    nlohmann::ordered_json row = measurement_row(m);
+    row["warm"] = m.warm;
+    row["mix"] = std::string(mix_name(m.mix));
+    row["ns"] = round_to(m.ns, 3);
+    measurements.push_back(std::move(row));
+  }
   return json_text({{"cpu", {{"vendor", cpu.vendor}, {"family", cpu.family}, {"model", cpu.model}}},
                     {"profile", r.source},
                     {"open_ms", round_to(r.open_ms, 3)},

@@ -35,30 +35,29 @@ ordered_json race_json(const RaceRecord &r) {
           {"samples", r.samples}};
 }
 
-// The same keys and types as the measurement rows always had: speeds rounded to 3 decimals
-// (GB/s, each sample too), cv to 4.
-ordered_json measurement_json(const Measurement &m) {
-  ordered_json samples = ordered_json::array();
-  for (double s : m.samples)
-    samples.push_back(round_to(s, 3));
+} // namespace
+
+nlohmann::ordered_json measurement_row(const Measurement &m) {
   return {{"kernel", m.candidate.name()},
           {"size", m.size},
           {"intent", std::string(intent_name(m.intent))},
           {"pattern", std::string(pattern_name(m.pattern))},
           {"batched", m.batched},
           {"gbps", round_to(m.gbps, 3)},
-          {"cv", round_to(m.cv, 4)},
-          {"samples", std::move(samples)}};
+          {"cv", round_to(m.cv, 4)}};
 }
-
-} // namespace
 
 std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
   const ProfileHost h = profile_host(cpu);
   ordered_json measurements = ordered_json::array(), races = ordered_json::array(),
                repairs = ordered_json::array(), small = ordered_json::object();
-  for (const Measurement &m : r.measurements)
-    measurements.push_back(measurement_json(m));
+  for (const Measurement &m : r.measurements) {
+    ordered_json samples = ordered_json::array();
+    for (double x : m.samples)
+      samples.push_back(round_to(x, 3));
+    measurements.push_back(measurement_row(m));
+    measurements.back()["samples"] = std::move(samples);
+  }
   for (const RaceRecord &rec : r.race_records)
     races.push_back(race_json(rec));
   for (const MemsetRepair &m : r.memset_repairs)

@@ -5,6 +5,8 @@
 
 #include "tune.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -35,6 +37,10 @@ struct RawTune {
 //! The raw file of a tune: the host, every measurement, every race's samples, the verification's
 //! repairs, the small paths and the no-allocate step.
 std::string measurements_json(const TuneResult &r, const CpuInfo &cpu);
+
+//! A measurement's row as every JSON output has it: kernel, size, intent, pattern, batched, gbps
+//! (rounded to 3 decimals) and cv (to 4); each output adds its own keys.
+nlohmann::ordered_json measurement_row(const Measurement &m);
 
 //! Reads a raw file (`name` in messages); every error names the file and the key path.
 Result<RawTune> read_raw(std::string_view text, std::string_view name);
