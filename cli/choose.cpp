@@ -31,12 +31,22 @@ int cmd_choose(const ChooseArgs &a) {
     }
     runs.push_back(std::move(*run.value));
   }
-  Result<FleetChoice> choice = choose_fleet(runs);
+  Result<FleetChoice> choice = Result<FleetChoice>::fail("");
+  try {
+    choice = choose_fleet(runs);
+  } catch (const std::exception &e) { // not expected: the reader checks what the chooser reads
+    choice = Result<FleetChoice>::fail(std::string("internal error: ") + e.what());
+  }
   if (!choice) {
     std::cerr << "clearjit choose: " << choice.error << "\n";
     return 2;
   }
   const std::string toml = fleet_toml(*choice);
+  // What is written loads: the profile reader's own checks, for the hosts' common features.
+  if (Result<Profile> back = parse_profile(toml, "the chosen profile", choice->cpu); !back) {
+    std::cerr << "clearjit choose: internal error: " << back.error << "\n";
+    return 2;
+  }
   if (a.output.empty()) {
     std::cout << toml;
     return 0;

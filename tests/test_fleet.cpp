@@ -2,12 +2,16 @@
 // tables chosen from the merged standings. A whole tune on a Bench of synthetic timings gives
 // the raw file of the single-host case; hand-made races give hosts that disagree. No timing is
 // measured or asserted.
+#include "files.hpp"
 #include "fleet.hpp"
 #include "outputs.hpp"
 #include "support.hpp"
 #include "synthetic_bench.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <functional>
 
 using namespace cjit;
 using namespace cjit::detail;
@@ -93,8 +97,14 @@ TEST(Fleet, ReplayingARaceGivesTheOutcomeRacingGave) {
 }
 
 // The raw file of a whole tune, read back and chosen from alone, gives the profile that tune
-// wrote: its tables, small paths, thread counts and no-allocate step.
-TEST(Fleet, OneHostsFileGivesTheProfileItsTuneWrote) {
+// wrote: its tables, small paths, thread counts and no-allocate step. At every level (default
+// reads sizes from their variants' races), and cut short by a time limit (races of no rounds).
+class OneHost : public testing::TestWithParam<std::pair<Level, double>> {};
+INSTANTIATE_TEST_SUITE_P(Fleet, OneHost,
+                         testing::Values(std::pair{Level::quick, 0.0},
+                                         std::pair{Level::default_, 0.0},
+                                         std::pair{Level::quick, 0.2}));
+TEST_P(OneHost, FileGivesTheProfileItsTuneWrote) {
   SyntheticBench bench(0.03, 11);
   bench.set("avx2", 1.25);
   bench.set("avx2", Pattern::hot, 1.1);
@@ -104,7 +114,8 @@ TEST(Fleet, OneHostsFileGivesTheProfileItsTuneWrote) {
   bench.set("clzero", Pattern::hot, 0.5);
   bench.set_at("clearjit_clear_parallel threads=2", 256 << 20, 1.5);
   TuneOptions o;
-  o.level = Level::quick;
+  o.level = GetParam().first;
+  o.time_limit = GetParam().second;
   o.max_size = 512 << 20;
   o.progress = false;
   const CpuInfo &cpu = host_cpu();
@@ -123,8 +134,18 @@ TEST(Fleet, OneHostsFileGivesTheProfileItsTuneWrote) {
   EXPECT_EQ(c.profile.parallel_stream, r.parallel->stream);
   EXPECT_EQ(c.stosb_no_allocate.size, r.findings.stosb_no_allocate.size);
   EXPECT_EQ(c.profile.host, profile_host(cpu));
+  EXPECT_EQ(c.nontemporal_reuse, r.findings.nontemporal_reuse);
+  EXPECT_EQ(c.nontemporal_stream, r.findings.nontemporal_stream);
   // Not a vacuous comparison: the synthetic timings make kernels win somewhere.
-  EXPECT_GT(r.reuse.size() + r.stream.size(), 2u);
+  if (o.time_limit == 0) {
+    EXPECT_GT(r.reuse.size() + r.stream.size(), 2u);
+  }
+  if (o.level == Level::default_) {
+    size_t variants = 0;
+    for (const RaceRecord &rec : r.race_records)
+      variants += rec.decides == "variants";
+    EXPECT_GT(variants, 0u);
+  }
 }
 
 TEST(Fleet, TheWorstHostDecides) {
@@ -143,10 +164,13 @@ TEST(Fleet, TheWorstHostDecides) {
 TEST(Fleet, FeaturesAreThoseEveryHostHas) {
   // Host b lacks AVX-512 but its file says avx512 raced (a hand-made file): the intersection
   // of the features still excludes it.
-  const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})});
-  const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})},
-                         cpu_without(Feature::avx512f));
+  RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})});
+  RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})},
+                   cpu_without(Feature::avx512f));
+  a.host.l3 = 64 << 20;
+  b.host.l3 = 32 << 20;
   const FleetChoice c = choose_or_fail({a, b});
+  EXPECT_EQ(c.profile.host.l3, 32 << 20); // the smallest: what every host has
   EXPECT_EQ(kernel_at(c.profile.reuse, 64 << 10), *parse_spec("avx2"));
   const auto &f = c.profile.host.features;
   EXPECT_EQ(std::find(f.begin(), f.end(), "avx512f"), f.end());
@@ -154,11 +178,29 @@ TEST(Fleet, FeaturesAreThoseEveryHostHas) {
 }
 
 TEST(Fleet, AKernelOnlyOneHostRanIsExcluded) {
+  // Both hosts run AVX-512; b did not race avx512 (a narrower tune): it has no standing there.
   const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})});
-  const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}})}, cpu_without(Feature::avx512f));
+  const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}})});
   const FleetChoice c = choose_or_fail({a, b});
   EXPECT_EQ(kernel_at(c.profile.reuse, 64 << 10), *parse_spec("avx2"));
-  EXPECT_TRUE(missing_features(c.profile, cpu_without(Feature::avx512f)).empty());
+}
+
+TEST(Fleet, ASizeNotRacedOnEveryHostIsMemsets) {
+  // b raced 64 KiB only, a 64 KiB and 1 MiB (avx2 1.3x at both); and a race of no rounds.
+  RaceRecord empty = reuse_race({{"avx2", 1.3}}, 16 << 20);
+  for (auto &per_contender : empty.samples)
+    for (auto &rounds : per_contender)
+      rounds.clear();
+  const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}}), reuse_race({{"avx2", 1.3}}, 1 << 20), empty});
+  const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}}), empty});
+  const FleetChoice c = choose_or_fail({a, b});
+  EXPECT_EQ(kernel_at(c.profile.reuse, 64 << 10), *parse_spec("avx2"));
+  EXPECT_EQ(kernel_at(c.profile.reuse, 1 << 20).method, Method::libc);
+  EXPECT_EQ(kernel_at(c.profile.reuse, 16 << 20).method, Method::libc);
+  // Hosts that measured no state in common: memset too.
+  RawTune d = host("d.json", {reuse_race({{"avx2", 1.3}})});
+  d.races[0].race.conditions[0].job.pattern = Pattern::consecutive;
+  EXPECT_EQ(kernel_at(choose_or_fail({a, d}).profile.reuse, 64 << 10).method, Method::libc);
 }
 
 TEST(Fleet, HostsOfDifferentModelsAreRefusedByName) {
@@ -198,6 +240,70 @@ TEST(Fleet, AVerificationRepairOnAnyHostIsKept) {
   b.memset_repairs.push_back({Intent::reuse, 0, 0, *parse_spec("avx2")});
   EXPECT_EQ(kernel_at(choose_or_fail({a}).profile.reuse, 64 << 10), *parse_spec("avx2"));
   EXPECT_EQ(kernel_at(choose_or_fail({a, b}).profile.reuse, 64 << 10).method, Method::libc);
+  // A repair of a part: only that part, and only where the choice runs that kernel.
+  b.memset_repairs = {{Intent::reuse, 32 << 10, 128 << 10, *parse_spec("avx2")},
+                      {Intent::reuse, 0, 8 << 10, *parse_spec("avx512")}};
+  const std::vector<SizeClass> t = choose_or_fail({a, b}).profile.reuse;
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].below, 32u << 10);
+  EXPECT_EQ(t[0].kernel, *parse_spec("avx2"));
+  EXPECT_EQ(t[1].below, 128u << 10);
+  EXPECT_EQ(t[1].kernel.method, Method::libc);
+  EXPECT_EQ(t[2].below, 0u);
+  EXPECT_EQ(t[2].kernel, *parse_spec("avx2"));
+}
+
+TEST(Fleet, SmallPathsAndThreadCountsEveryHostRuns) {
+  // Both chose stosb, which needs FSRM; b lacks it: the ranking chooses among what both run,
+  // leaving out what a verification replaced.
+  RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}})});
+  RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}})}, cpu_without(Feature::fsrm));
+  a.cpus = 8;
+  for (RawTune *t : {&a, &b}) {
+    t->small[Intent::reuse] = {Small::stosb, 512};
+    t->small_ranking[Intent::reuse] = {
+        {{Small::stosb, 256}, 0.8}, {{Small::masked, 256}, 0.9}, {{Small::vec, 256}, 0.95}};
+  }
+  EXPECT_EQ(choose_or_fail({a, b}).profile.small_reuse, (SmallPath{Small::masked, 256}));
+  b.small_rejected[Intent::reuse] = {Small::masked};
+  const FleetChoice c = choose_or_fail({a, b});
+  EXPECT_EQ(c.profile.small_reuse, (SmallPath{Small::vec, 256}));
+  EXPECT_EQ(c.profile.parallel_cpus, 0u); // no thread races: no [parallel]
+}
+
+TEST(Fleet, TheReaderRefusesWhatTheChooserCouldNotJudge) {
+  const std::string path = CLEARJIT_SOURCE_DIR "/tests/fleet/zen5-one-race.json";
+  Result<std::string> text = read_small_file(path, {.max_bytes = kRawJsonMaxBytes});
+  ASSERT_TRUE(text) << text.error;
+  ASSERT_TRUE(read_raw(*text, "ok.json")) << read_raw(*text, "ok.json").error;
+  const nlohmann::json good = nlohmann::json::parse(*text);
+  struct Bad {
+    std::function<void(nlohmann::json &)> change;
+    std::string error;
+  };
+  const Bad cases[] = {
+      {[](nlohmann::json &j) { j["races"][0]["incumbent"] = "movnti"; },
+       "races[0].incumbent: \"movnti\", not \"libc\""},
+      {[](nlohmann::json &j) { j["races"][1]["incumbent"] = "libc"; },
+       "races[1].incumbent: \"libc\" is not a thread count's label"},
+      {[](nlohmann::json &j) { j["races"][0]["candidates"][1] = "avx2"; },
+       "races[0]: \"avx2\" is a contender twice"},
+      {[](nlohmann::json &j) { j["races"][1]["name"] = "reuse 64 KiB"; },
+       "races[1].name: \"reuse 64 KiB\" twice"},
+      {[](nlohmann::json &j) { j["races"][0]["samples"][0][0] = std::vector<double>(65, 1.0); },
+       "races[0].samples[0][0]: more than 64 rounds"},
+      {[](nlohmann::json &j) { j["races"][0]["samples"].erase(2); },
+       "races[0].samples: 2 contenders, not 3"},
+      {[](nlohmann::json &j) { j["small"]["reuse"]["rejected"] = {"nothing"}; },
+       "small.reuse.rejected[0]: no small-path strategy"},
+  };
+  for (const Bad &b : cases) {
+    nlohmann::json j = good;
+    b.change(j);
+    Result<RawTune> r = read_raw(j.dump(), "x.json");
+    ASSERT_FALSE(r) << b.error;
+    EXPECT_NE(r.error.find("x.json: " + b.error), std::string::npos) << r.error;
+  }
 }
 
 TEST(Fleet, ABrokenRawFileIsRefusedWithItsPlace) {

@@ -45,17 +45,25 @@ public:
   Chooser(const std::vector<RawTune> &runs, const CpuInfo &fleet) : runs_(runs), fleet_(fleet) {
     for (const RawTune &t : runs) {
       HostRaces &races = hosts_.emplace_back();
-      for (const RaceRecord &r : t.races)
-        races[r.race.name] = {&r, replay_race(r.race, r.samples, options_for(t, r))};
+      for (const RaceRecord &r : t.races) // the studies' findings are each host's own
+        if (r.decides != "study")
+          races[r.race.name] = {&r, replay_race(r.race, r.samples, options_for(t, r))};
     }
   }
 
-  // The race `name` merged over the hosts, or none where a host did not run it.
+  // The race `name` merged over the hosts, or none where a host did not run it (or ran another
+  // decision under that name), or the hosts measured no state in common.
   std::optional<RacedSize> merged(const std::string &name, std::string *text = nullptr) {
     std::vector<const Judged *> per_host;
     for (const HostRaces &h : hosts_) {
       auto it = h.find(name);
       if (it == h.end()) return std::nullopt;
+      const RaceRecord &r = *it->second.record;
+      if (!per_host.empty()) {
+        const RaceRecord &r0 = *per_host.front()->record;
+        if (r.decides != r0.decides || r.intent != r0.intent || r.size != r0.size)
+          return std::nullopt;
+      }
       per_host.push_back(&it->second);
     }
     const Race &first = per_host[0]->record->race;
@@ -77,6 +85,7 @@ public:
       for (size_t h = 0; h < per_host.size(); ++h)
         state_at[h].push_back(at[h]);
     }
+    if (rs.patterns.empty()) return std::nullopt;
     const double min_gain = first.min_gain;
     RaceOutcome &o = rs.outcome;
     o.winner = first.incumbent;
@@ -90,10 +99,14 @@ public:
     shown.candidates.clear();
     for (const Candidate &c : first.candidates) {
       if (!runs_on(c, fleet_)) continue;
+      // Each host's standing of `c`, where it was judged (a race of no rounds judges none).
       std::vector<const Standing *> st;
       for (const Judged *j : per_host)
         for (const Standing &s : j->outcome.field)
-          if (s.candidate == c) st.push_back(&s);
+          if (s.candidate == c && s.states.size() == j->record->race.conditions.size()) {
+            st.push_back(&s);
+            break;
+          }
       if (st.size() < per_host.size()) continue; // a host did not race it
       Standing m{.candidate = c};
       std::vector<Interval> scores;
@@ -182,6 +195,15 @@ public:
     return o;
   }
 
+  // The races (not studies) some host ran and the first did not.
+  std::set<std::string> not_on_the_first_host() const {
+    std::set<std::string> out;
+    for (size_t h = 1; h < hosts_.size(); ++h)
+      for (auto &[name, j] : hosts_[h]) // a variants' race follows a host's own first choice
+        if (j.record->decides != "variants" && !hosts_[0].count(name)) out.insert(name);
+    return out;
+  }
+
   // The first host's races that decide `kinds`, in its order.
   std::vector<const RaceRecord *> first_host(std::initializer_list<std::string_view> kinds) const {
     std::vector<const RaceRecord *> out;
@@ -224,6 +246,13 @@ std::vector<SizeClass> to_memset(const std::vector<SizeClass> &table, const Mems
     lower = c.below;
   }
   return out;
+}
+
+// A size no candidate was raced at: the incumbent's (memset, or one thread).
+RacedSize incumbent_only(const RaceRecord &r) {
+  RacedSize rs{.size = r.size};
+  rs.outcome.winner = r.race.incumbent;
+  return rs;
 }
 
 CpuInfo fleet_cpu(const ProfileHost &h) {
@@ -272,7 +301,7 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
     h.hypervisor = h.hypervisor || t.host.hypervisor;
   }
   h.hosts = int64_t(runs.size());
-  const CpuInfo fleet = fleet_cpu(h);
+  const CpuInfo &fleet = c.cpu = fleet_cpu(h);
   Chooser chooser(runs, fleet);
 
   // The tables, from the merged races of each size.
@@ -282,21 +311,30 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
   for (const RaceRecord *r : chooser.first_host({"reuse", "stream", "batch"})) {
     std::string text;
     std::optional<RacedSize> rs = chooser.merged(chooser.source(r->race.name), &text);
-    if (!rs) {
-      c.notes.push_back(r->race.name + ": not raced on every host, left to memset");
-      continue;
+    if (!rs) { // memset's size: a race of memset alone
+      c.notes.push_back(r->race.name + ": not raced on every host in a state all measured: memset");
+      rs = incumbent_only(*r);
+    } else {
+      c.races.push_back(text);
     }
     min_gain = r->race.min_gain;
-    c.races.push_back(text);
     if (std::optional<RacedSize> own = chooser.merged(r->race.name))
       memset_speed[r->decides][r->size] = own->gbps[r->race.incumbent];
     at[r->decides].push_back(*rs);
     if (r->decides == "stream" && r->size >= kBatchBytes) at["batch"].push_back(std::move(*rs));
   }
+  for (const std::string &name : chooser.not_on_the_first_host())
+    c.notes.push_back(name + ": raced on another host but not on " + runs[0].name + ": left out");
   Profile &p = c.profile;
   p.reuse = table_from_races(at["reuse"], min_gain);
   p.stream = table_from_races(at["stream"], min_gain);
   p.batch = table_from_races(at["batch"], min_gain);
+  if (p.reuse.empty())
+    return Result<FleetChoice>::fail("no size of the reuse table was raced in the files (" +
+                                     runs[0].name + " has no reuse race)");
+  // Where non-temporal stores won, from the tables before the repairs, as the tuner says it.
+  c.nontemporal_reuse = nontemporal_from(p.reuse);
+  c.nontemporal_stream = nontemporal_from(p.stream);
   // A loss the verification found on any host is repaired where the choice runs that kernel.
   for (const RawTune &t : runs)
     for (const MemsetRepair &m : t.memset_repairs) {
@@ -326,10 +364,16 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
       }
     if (small && small_unsupported_reason(small->strategy, fleet).empty()) continue;
     small.reset();
+    // Scores of the strategies no host's verification replaced.
     std::map<Small, std::vector<double>> scores;
+    std::set<Small> rejected;
     for (const RawTune &t : runs)
-      for (auto &[sp, score] : t.small_ranking.at(i))
-        scores[sp.strategy].push_back(score);
+      if (auto it = t.small_rejected.find(i); it != t.small_rejected.end())
+        rejected.insert(it->second.begin(), it->second.end());
+    for (const RawTune &t : runs)
+      if (auto it = t.small_ranking.find(i); it != t.small_ranking.end())
+        for (auto &[sp, score] : it->second)
+          if (!rejected.count(sp.strategy)) scores[sp.strategy].push_back(score);
     double best = 0;
     for (auto &[s, v] : scores)
       if (v.size() == runs.size() && small_unsupported_reason(s, fleet).empty()) {
@@ -349,10 +393,11 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
     std::string text;
     std::optional<RacedSize> rs = chooser.merged(r->race.name, &text);
     if (!rs) {
-      c.notes.push_back(r->race.name + ": not raced on every host, one thread");
-      continue;
+      c.notes.push_back(r->race.name + ": not raced on every host: one thread");
+      rs = incumbent_only(*r);
+    } else {
+      c.races.push_back(text);
     }
-    c.races.push_back(text);
     add_parallel_size(r->intent == Intent::reuse ? p.parallel_reuse : p.parallel_stream, r->size,
                       rs->outcome);
   }
@@ -383,8 +428,6 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
                                    human_bytes(*lo) + " .. " + human_bytes(*hi);
     }
   }
-  c.nontemporal_reuse = nontemporal_from(p.reuse);
-  c.nontemporal_stream = nontemporal_from(p.stream);
   if (std::string missing = missing_features(p, fleet); !missing.empty())
     return Result<FleetChoice>::fail("the files disagree with their hosts' features: the choice " +
                                      missing);

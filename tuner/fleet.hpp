@@ -18,6 +18,7 @@ struct FleetChoice {
   std::vector<std::string> races; //!< every merged decision in a line (race_text)
   std::vector<std::string> notes; //!< what was left out, and why
   std::vector<std::string> files;
+  CpuInfo cpu; //!< what every host has: the features of the intersection, the smallest caches
 };
 
 //! Chooses one profile from `runs` (at least one; one run gives the profile its tune wrote,

@@ -53,13 +53,6 @@ const Candidate &contender(const Race &race, size_t c) {
 
 } // namespace
 
-std::vector<Candidate> contenders(const Race &race) {
-  std::vector<Candidate> out{race.incumbent};
-  out.insert(out.end(), race.candidates.begin(), race.candidates.end());
-  out.insert(out.end(), race.beside.begin(), race.beside.end());
-  return out;
-}
-
 std::string race_text(const Race &race, const RaceOutcome &o) {
   std::string t = race.name + ", " + std::to_string(o.rounds) + " rounds" +
                   (o.settled ? ", settled: " : ", at its last round: ") + o.winner.name();

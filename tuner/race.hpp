@@ -87,7 +87,12 @@ struct RaceOutcome {
 using RaceSamples = std::vector<std::vector<std::vector<double>>>;
 
 //! The incumbent, the candidates, then those measured beside: RaceSamples' order.
-std::vector<Candidate> contenders(const Race &race);
+inline std::vector<Candidate> contenders(const Race &race) {
+  std::vector<Candidate> out{race.incumbent};
+  out.insert(out.end(), race.candidates.begin(), race.candidates.end());
+  out.insert(out.end(), race.beside.begin(), race.beside.end());
+  return out;
+}
 
 //! Judges a race after a round: each candidate's standing from `samples`, who leaves (`in` is
 //! updated), the winner, and whether it is settled. `o.rounds` is the caller's.

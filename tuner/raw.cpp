@@ -71,9 +71,14 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
       ordered_json ranking = ordered_json::array();
       for (auto &[p, score] : small_scores(r.small->stage1_measurements(), i))
         ranking.push_back({{"strategy", std::string(info(p.strategy).name)}, {"score", score}});
+      ordered_json rejected = ordered_json::array();
+      if (auto it = r.verification.small_tried.find(i); it != r.verification.small_tried.end())
+        for (const SmallPath &p : it->second)
+          rejected.push_back(std::string(info(p.strategy).name));
       small[std::string(intent_name(i))] = {{"strategy", std::string(info(chosen.strategy).name)},
                                             {"max", chosen.max},
-                                            {"ranking", std::move(ranking)}};
+                                            {"ranking", std::move(ranking)},
+                                            {"rejected", std::move(rejected)}};
     }
   const NoAllocate &step = r.findings.stosb_no_allocate;
   return json_text(

@@ -28,9 +28,11 @@ struct RawTune {
   RaceOptions options; //!< confidence and tie band (each race keeps its min_gain)
   std::vector<RaceRecord> races;
   std::vector<MemsetRepair> memset_repairs;
-  //! Per intent, the small path the tune chose and stage 1's ranking (small_scores).
+  //! Per intent, the small path the tune chose, stage 1's ranking (small_scores), and the
+  //! strategies the verification replaced (a confirmed loss on this host).
   std::map<Intent, SmallPath> small;
   std::map<Intent, std::vector<std::pair<SmallPath, double>>> small_ranking;
+  std::map<Intent, std::vector<Small>> small_rejected;
   NoAllocate stosb_no_allocate;
 };
 

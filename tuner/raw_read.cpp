@@ -6,6 +6,7 @@
 #include "pool.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace cjit::detail {
 
@@ -13,9 +14,10 @@ using nlohmann::json;
 
 namespace {
 
-// Bounds of what a raw file may hold: far above a default tune's (about 130 races of at most
-// 16 contenders, 3 conditions and 14 rounds), far below what would exhaust memory.
-constexpr size_t kMaxRaces = 4096, kMaxContenders = 64, kMaxConditions = 8, kMaxRounds = 1000;
+// Bounds of what a raw file may hold: above an exhaustive tune's (a few hundred races of at most
+// 16 contenders, 3 conditions and 30 rounds), and small enough that judging every race again
+// (each round judged over the rounds before it) stays within seconds.
+constexpr size_t kMaxRaces = 1024, kMaxContenders = 32, kMaxConditions = 8, kMaxRounds = 64;
 
 Intent read_intent(const json &v, const std::string &path) {
   const std::string &s = json_string(v, path);
@@ -90,6 +92,16 @@ RaceRecord read_race(const json &v, const std::string &path) {
   r.race.candidates =
       read_candidates(json_member(v, "candidates", path), path + ".candidates", parallel);
   r.race.beside = read_candidates(json_member(v, "beside", path), path + ".beside", false);
+  // What the ratios are against: memset for a table's races, one thread for the thread counts'.
+  const Candidate incumbent = parallel ? parallel_label(1) : memset_candidate();
+  if (r.decides != "study" && !(r.race.incumbent == incumbent))
+    throw SchemaError{path + ".incumbent: \"" + r.race.incumbent.name() + "\", not \"" +
+                      incumbent.name() + "\""};
+  const std::vector<Candidate> all = contenders(r.race);
+  for (size_t a = 0; a < all.size(); ++a)
+    for (size_t b = 0; b < a; ++b)
+      if (all[a] == all[b])
+        throw SchemaError{path + ": \"" + all[a].name() + "\" is a contender twice"};
   const json &conditions = json_array(json_member(v, "conditions", path), path + ".conditions");
   if (conditions.empty() || conditions.size() > kMaxConditions)
     throw SchemaError{path + ".conditions: 1 to " + std::to_string(kMaxConditions) + " expected"};
@@ -166,8 +178,14 @@ RawTune read_tune(const json &doc) {
   const json &races = json_array(json_member(doc, "races", ""), "races");
   if (races.size() > kMaxRaces)
     throw SchemaError{"races: more than " + std::to_string(kMaxRaces)};
-  for (size_t k = 0; k < races.size(); ++k)
+  std::set<std::string> names;
+  for (size_t k = 0; k < races.size(); ++k) {
     t.races.push_back(read_race(races[k], "races[" + std::to_string(k) + "]"));
+    // A decision's race is found by its name: one of each (the studies' are not read again).
+    if (t.races.back().decides != "study" && !names.insert(t.races.back().race.name).second)
+      throw SchemaError{"races[" + std::to_string(k) + "].name: \"" + t.races.back().race.name +
+                        "\" twice"};
+  }
   const json &repairs = json_array(json_member(doc, "memset_repairs", ""), "memset_repairs");
   if (repairs.size() > 2 * kMaxClasses) throw SchemaError{"memset_repairs: too many"};
   for (size_t k = 0; k < repairs.size(); ++k) {
@@ -185,6 +203,18 @@ RawTune read_tune(const json &doc) {
     const std::string at = "small." + std::string(intent_name(i));
     const json &s = json_member(small, std::string(intent_name(i)).c_str(), "small");
     t.small[i] = read_small_path(s, at, true);
+    // Absent in the files of e0925b4..21cfaf5 (docs/results/amd-family26-model2/choose-*): none.
+    static const json kNone = json::array();
+    const json &rejected = s.contains("rejected") ? json_array(s["rejected"], at + ".rejected")
+                                                  : kNone;
+    if (rejected.size() > 64) throw SchemaError{at + ".rejected: more than 64"};
+    for (size_t k = 0; k < rejected.size(); ++k) {
+      const std::string rp = at + ".rejected[" + std::to_string(k) + "]";
+      const std::optional<Small> s = small_by_name(json_string(rejected[k], rp));
+      if (!s) throw SchemaError{rp + ": no small-path strategy"};
+      t.small_rejected[i].push_back(*s);
+    }
+    t.small_ranking[i]; // present, if empty
     const json &ranking = json_array(json_member(s, "ranking", at), at + ".ranking");
     if (ranking.size() > 64) throw SchemaError{at + ".ranking: more than 64"};
     for (size_t k = 0; k < ranking.size(); ++k) {

@@ -384,6 +384,7 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
       worst[point.intent] =
           point.warm ? std::max(worst[point.intent], r) : std::min(worst[point.intent], r);
   }
+  v.small_tried = tried;
   v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return v;
 }

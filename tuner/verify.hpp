@@ -70,6 +70,8 @@ struct Verification {
   //! The confirmed losses left in the profile; a memset class's, noise, are in `left` alone.
   std::vector<VerifyPoint> lost;
   std::map<VerifyPoint, double> ratios; //!< the final ratio of every point
+  //! Per intent, the small paths the repairs replaced (a confirmed loss of theirs).
+  std::map<Intent, std::vector<SmallPath>> small_tried;
   std::vector<Measurement> measurements;
   double seconds = 0;
   int rounds = 0; //!< race rounds (the first races and the repaired profile's)
