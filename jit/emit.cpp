@@ -1,5 +1,5 @@
 // The block library (emitter.hpp) and the kernels and dispatchers composed from it: store,
-// cover, head_tail, branch_tree, leave; a kernel's small ladder, the head option's split, align
+// cover, head_tail, branch_tree, leave; a kernel's short tree, the head option's split, align
 // head, body (string instruction or store loop), chunk loop, tail and exits.
 #include "emitter.hpp"
 
@@ -150,13 +150,13 @@ void Emitter::kernel(const Spec &s, KernelParts p) {
   // Up to 2*S bytes: overlapping head/tail stores, no loop set-up. S is at least the alignment
   // and the main store width, so the main path always has room for its head and tail.
   Label main = a_.newLabel();
-  if (p.ladder) {
+  if (p.short_tree) {
     const unsigned limit = std::max({mi.tail_width, s.align, mi.width});
     a_.cmp(rsi, 2 * limit);
     a_.ja(main);
-    small_ladder(limit, mi.tail_width, exit, !p.rungs);
+    short_tree(limit, mi.tail_width, exit, !p.short_leaves);
   } else {
-    a_.comment("; the small ladder: n up to 2*S, else on to the main path");
+    a_.comment("; the short tree: n up to 2*S, else on to the main path");
   }
   a_.bind(main);
   if (p.main_path)
@@ -169,9 +169,9 @@ void Emitter::kernel(const Spec &s, KernelParts p) {
 
 // n in [0, 2*s]: head_tail of the largest power of two <= n, with stores up to `unit` wide, found
 // by a balanced branch tree (4 compares for 0..256 bytes, not 8 in a row); jumps to `exit` when
-// done. Leaf 0 is n == 0 (nothing to touch). With `stub_rungs` each leaf's stores are a listing
-// comment instead (emit_block's Block::ladder: the leaves have listings of their own).
-void Emitter::small_ladder(unsigned s, unsigned unit, const Label &exit, bool stub_rungs) {
+// done. Leaf 0 is n == 0 (nothing to touch). With `stub_leaves` each leaf's stores are a listing
+// comment instead (emit_block's Block::short_tree: the leaves have listings of their own).
+void Emitter::short_tree(unsigned s, unsigned unit, const Label &exit, bool stub_leaves) {
   std::vector<uint64_t> lower{0}; // leaf i > 0 clears n in [lower[i], 2 * lower[i]]
   for (unsigned size = 1; size <= s; size *= 2)
     lower.push_back(size);
@@ -179,7 +179,7 @@ void Emitter::small_ladder(unsigned s, unsigned unit, const Label &exit, bool st
       lower,
       [&](size_t i) {
         const unsigned size = unsigned(lower[i]);
-        if (i > 0 && stub_rungs)
+        if (i > 0 && stub_leaves)
           a_.comment(("; n in [" + std::to_string(size) + ", " + std::to_string(2 * size) +
                       "]: " + std::to_string(size) + " bytes at each end")
                          .c_str());
@@ -201,13 +201,13 @@ void Emitter::block(Block b, const Spec &s) {
   use(s);
   switch (b) {
   case Block::frame:
-  case Block::ladder:
-  case Block::rung: break; // kernel()'s, not the main path's
-  case Block::hot:
+  case Block::short_tree:
+  case Block::short_leaf: break; // kernel()'s, not the main path's
+  case Block::hot_head:
     if (s_->head) hot(false);
     break;
-  case Block::head:
-    if (s_->align) align_head();
+  case Block::prologue:
+    if (s_->align) align_prologue();
     break;
   case Block::chunks: chunks([&] { a_.comment("; the body: one chunk's stores"); }); break;
   case Block::body: body(); break;
@@ -215,7 +215,7 @@ void Emitter::block(Block b, const Spec &s) {
   }
 }
 
-void Emitter::rung(unsigned size, unsigned unit) { head_tail(size, unit, ptr(r8)); }
+void Emitter::short_leaf(unsigned size, unsigned unit) { head_tail(size, unit, ptr(r8)); }
 
 // memset(dst, 0, n) as a tail call (callers that used a ymm register run vzeroupper first).
 void Emitter::memset_tail_call() {
@@ -226,10 +226,10 @@ void Emitter::memset_tail_call() {
   a_.jmp(rax);
 }
 
-// The method's stores over [rdi, r8), rsi = r8 - rdi bytes, more than twice the ladder's S:
+// The method's stores over [rdi, r8), rsi = r8 - rdi bytes, more than twice the short tree's S:
 // the align head, the chunks of the body, the tail and its fence.
 void Emitter::extent() {
-  if (s_->align) align_head();
+  if (s_->align) align_prologue();
   chunks([&] { body(); });
   tail();
 }
@@ -238,11 +238,11 @@ void Emitter::extent() {
 // head method's main path over the whole extent. Otherwise the far part [dst+head, end) by the
 // method's main path (extent: its align, chunks, tail and fence), then the hot part
 // [dst, dst+head) by the head method's, last, so that it is in cache on return and ordered
-// after the far part's fence. A far part of 2*S bytes or fewer (S the ladder's, kernel()'s)
+// after the far part's fence. A far part of 2*S bytes or fewer (S the short tree's, kernel()'s)
 // starts 2*S+1 bytes before the end instead, in the hot part, which the temporal stores then
 // clear again: the main path needs more than 2*S bytes. r11 keeps dst meanwhile; rax is zeroed
 // again after the stores that use it as their address. Without `parts` the two main paths are
-// listing comments (Block::hot).
+// listing comments (Block::hot_head).
 void Emitter::hot(bool parts) {
   const Spec &s = *s_;
   const MethodInfo &mi = *mi_;
@@ -276,7 +276,7 @@ void Emitter::hot(bool parts) {
 }
 
 // Covers [dst, dst+align) with head stores, then moves the cursor to the next boundary.
-void Emitter::align_head() {
+void Emitter::align_prologue() {
   cover(ptr(rdi), s_->align, mi_->tail_width);
   a_.add(rdi, s_->align - 1);
   a_.and_(rdi, -int32_t(s_->align));
@@ -428,14 +428,14 @@ void emit_kernel(Assembler &a, const Spec &s) {
   Emitter(a, Emitter::for_kernel(s.info())).kernel(s);
 }
 
-void emit_block(Assembler &a, Block b, const Spec &s, unsigned rung_size) {
+void emit_block(Assembler &a, Block b, const Spec &s, unsigned leaf_size) {
   Emitter e(a, Emitter::for_kernel(s.info()));
   switch (b) {
-  case Block::frame: return e.kernel(s, {.ladder = false, .main_path = false});
-  case Block::ladder: return e.kernel(s, {.frame = false, .rungs = false, .main_path = false});
-  case Block::rung: return e.rung(rung_size, s.info().tail_width);
-  case Block::hot:
-  case Block::head:
+  case Block::frame: return e.kernel(s, {.short_tree = false, .main_path = false});
+  case Block::short_tree: return e.kernel(s, {.frame = false, .short_leaves = false, .main_path = false});
+  case Block::short_leaf: return e.short_leaf(leaf_size, s.info().tail_width);
+  case Block::hot_head:
+  case Block::prologue:
   case Block::chunks:
   case Block::body:
   case Block::tail: return e.block(b, s); // no jump leaves these

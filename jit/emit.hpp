@@ -15,24 +15,24 @@ namespace cjit::detail {
 
 //! A kernel's parts, in the order emit_kernel writes them.
 enum class Block : uint8_t {
-  frame,  //!< end pointer and zero registers, then (left out) the small ladder and the main
-          //!< path, then the exit (vzeroupper, ret)
-  ladder, //!< the size check and the small ladder's branch tree (n up to 2*S), its leaves left out
-  rung,   //!< one leaf of the small ladder: head and tail stores for n in [size, 2*size]
-  hot,    //!< the head option (head=SIZE; none without it): n <= head straight to the hot part;
-          //!< else the far part's bounds, then (left out) the method's main path over it, then
-          //!< the hot part's bounds, then (left out) the head method's main path over the hot part
-  head,   //!< the align option's head stores up to the boundary (none without align)
-  chunks, //!< the extent split into chunks (chunk and fence options), each chunk's body left out
-  body,   //!< the method's stores over one chunk: rep stos, or the store loops (unroll option)
-  tail,   //!< the last store, overlapping what the body left, and the end fence
+  frame,      //!< end pointer and zero registers, then (left out) the short tree and the main
+              //!< path, then the exit (vzeroupper, ret)
+  short_tree, //!< the size check and the short tree's branches (n up to 2*S), its leaves left out
+  short_leaf, //!< one leaf of the short tree: head and tail stores for n in [size, 2*size]
+  hot_head,   //!< the hot head (head=SIZE; none without it): n <= head straight to the hot part;
+              //!< else the far part's bounds, then (left out) the method's main path over it,
+              //!< then the hot part's bounds, then (left out) the head method's main path over it
+  prologue,   //!< the alignment prologue (align=A): stores up to the boundary (none without it)
+  chunks,     //!< the extent split into chunks (chunk and fence options), each chunk's body left out
+  body,       //!< the method's stores over one chunk: rep stos, or the store loops (unroll option)
+  tail,       //!< the last store, overlapping what the body left, and the end fence
 };
 
 //! Emits block `b` of the kernel for `s` (with that kernel's encodings) alone, each part it
 //! leaves out a listing comment (no bytes) where it would be. Labels it jumps to outside itself
-//! (the exit, the main path) are bound at its end. Block::rung takes the leaf's `rung_size`, a
+//! (the exit, the main path) are bound at its end. Block::short_leaf takes the leaf's `leaf_size`, a
 //! power of two up to S.
-void emit_block(asmjit::x86::Assembler &a, Block b, const Spec &s, unsigned rung_size = 0);
+void emit_block(asmjit::x86::Assembler &a, Block b, const Spec &s, unsigned leaf_size = 0);
 
 //! What emit_class_tree writes at each leaf, where a size class's main path goes.
 enum class Leaf : uint8_t {

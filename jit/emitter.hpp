@@ -52,9 +52,9 @@ struct SmallFrame {
 //! apart, each part left out a listing comment (no bytes) where it would be.
 struct KernelParts {
   bool frame = true;     //!< end pointer and zero registers, the exit (vzeroupper, ret)
-  bool ladder = true;    //!< the size check and the small ladder's branch tree
-  bool rungs = true;     //!< the ladder's leaves (the tree without them is Block::ladder)
-  bool main_path = true; //!< sizes above the ladder's
+  bool short_tree = true;   //!< the size check and the short tree's branches
+  bool short_leaves = true; //!< the short tree's leaves (the tree without them: Block::short_tree)
+  bool main_path = true;    //!< sizes above the short tree's
 };
 
 class Emitter {
@@ -107,8 +107,8 @@ public:
   void main_path(const Spec &s);
   //! One block of the main path alone (emit_block); `chunks` leaves out the body (a comment).
   void block(Block b, const Spec &s);
-  //! One leaf of a kernel's small ladder alone: n in [size, 2*size], stores up to `unit` wide.
-  void rung(unsigned size, unsigned unit);
+  //! One leaf of a kernel's short tree alone: n in [size, 2*size], stores up to `unit` wide.
+  void short_leaf(unsigned size, unsigned unit);
   //! A dispatcher's tree over its size classes, each leaf a main path (or a listing comment).
   void class_tree(const std::vector<SizeClass> &table, unsigned small_max, bool stub_leaves);
 
@@ -118,10 +118,10 @@ public:
 
 private:
   // Kernel parts (emit.cpp).
-  void small_ladder(unsigned s, unsigned unit, const asmjit::Label &exit, bool stub_rungs);
+  void short_tree(unsigned s, unsigned unit, const asmjit::Label &exit, bool stub_leaves);
   void extent();
   void hot(bool parts);
-  void align_head();
+  void align_prologue();
   void use(const Spec &s);
   void body();
   void chunks(const std::function<void()> &body);

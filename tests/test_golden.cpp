@@ -10,17 +10,17 @@
 // is a comment line ("; the main path") where it would be; put together there, the blocks are
 // the kernel (golden_BlockFiles.KernelIsItsBlocks). <isa> is gp (general registers),
 // sse (xmm0, legacy encodings) or avx (VEX); <unit> the widest head or tail store.
-//   frame/<isa>.asm               a kernel's end pointer and zero registers, then its small
-//                                 ladder and main path (left out), then its exit
-//   ladder/<2S>.asm               the size check and the small ladder's branch tree for n up
+//   frame/<isa>.asm               a kernel's end pointer and zero registers, then its short
+//                                 tree and main path (left out), then its exit
+//   short_tree/<2S>.asm           the size check and the short tree's branches for n up
 //                                 to 2S, its leaves left out
-//   rung/<size>_<width>_<isa>.asm  one leaf of a ladder: n in [size, 2*size] by head and tail
-//                                 stores <width> bytes wide
-//   hot/<head>_far<F>_<method>[_rax].asm  the head option's split (head=SIZE): n <= head on to
+//   short_leaf/<size>_<width>_<isa>.asm  one leaf of the short tree: n in [size, 2*size] by head
+//                                 and tail stores <width> bytes wide
+//   hot_head/<head>_far<F>_<method>[_rax].asm  the hot head's split (head=SIZE): n <= head on to
 //                                 the hot part; else the far part's bounds (at least F bytes), its
 //                                 main path (left out), the hot part's bounds ([dst, dst+head),
 //                                 _rax: rax zeroed again), then <method>'s main path (left out)
-//   head/align<A>_<unit>_<isa>.asm  the align option's head stores, cursor to the boundary
+//   prologue/align<A>_<unit>_<isa>.asm  the alignment prologue's stores, cursor to the boundary
 //   chunks/4K[_fence].asm         the chunk loop, its body left out (any size: only the
 //                                 immediate differs); chunks/whole.asm: no chunks
 //   body/<method>[_unroll_<u>].asm  the method's stores over one chunk: rep stos or store loops
@@ -471,7 +471,7 @@ std::vector<Spec> block_specs() {
 struct BlockCase {
   Block block;
   Spec spec;         //!< the first kernel in block_specs() with this block
-  unsigned size = 0; //!< Block::rung's
+  unsigned size = 0; //!< Block::short_leaf's
   std::string file;  //!< "" when the block emits nothing for `spec`
 };
 void PrintTo(const BlockCase &c, std::ostream *os) { *os << c.file; }
@@ -486,19 +486,19 @@ std::vector<BlockCase> blocks_of(const Spec &s) {
     out.push_back({b, s, size, file.empty() ? file : file + ".asm"});
   };
   add(Block::frame, "frame/" + isa(mi));
-  add(Block::ladder, "ladder/" + std::to_string(2 * limit));
+  add(Block::short_tree, "short_tree/" + std::to_string(2 * limit));
   // Stores up to 8 bytes are general-register moves whatever the method's encodings.
   for (unsigned size = 1; size <= limit; size *= 2) {
     const unsigned w = std::min(size, mi.tail_width);
-    add(Block::rung,
-        "rung/" + std::to_string(size) + "_" + std::to_string(w) + "_" + (w < 16 ? "gp" : isa(mi)),
+    add(Block::short_leaf,
+        "short_leaf/" + std::to_string(size) + "_" + std::to_string(w) + "_" + (w < 16 ? "gp" : isa(mi)),
         size);
   }
   const bool rax = mi.store == Store::clzero || mi.store == Store::movdir64b; // its address
-  add(Block::hot, s.head ? "hot/" + format_size(s.head) + "_far" + std::to_string(2 * limit + 1) +
+  add(Block::hot_head, s.head ? "hot_head/" + format_size(s.head) + "_far" + std::to_string(2 * limit + 1) +
                                "_" + std::string(info(mi.head_method).name) + (rax ? "_rax" : "")
                          : "");
-  add(Block::head, s.align ? "head/align" + std::to_string(s.align) + "_" + unit_isa : "");
+  add(Block::prologue, s.align ? "prologue/align" + std::to_string(s.align) + "_" + unit_isa : "");
   // Every chunk size is listed at 4K: the size is only the immediate of the loop's first mov.
   add(Block::chunks, s.chunk ? std::string("chunks/4K") + (s.fence == Fence::chunk ? "_fence" : "")
                              : "chunks/whole");
@@ -615,19 +615,19 @@ TEST(golden_BlockFiles, KernelIsItsBlocks) {
       return listing_of([&](asmjit::x86::Assembler &a) { emit_block(a, b, k, size); });
     };
     auto extent = [&](const Spec &k) {
-      return block(Block::head, k) + block(Block::chunks, k) + block(Block::tail, k);
+      return block(Block::prologue, k) + block(Block::chunks, k) + block(Block::tail, k);
     };
     const Spec hot = default_spec(s.info().head_method);
     std::vector<std::string> composed;
     // `k`: the kernel whose blocks the listing's comments stand for.
     auto put = [&](auto &&self, const std::string &listing, const Spec &k) -> void {
       for (const std::string &line : split_lines(listing)) {
-        if (line.starts_with("; the small ladder")) {
-          self(self, block(Block::ladder, k), k);
-        } else if (line.starts_with("; n in [")) { // a rung: "; n in [8, 16]: ..."
-          self(self, block(Block::rung, k, unsigned(std::stoul(line.substr(8)))), k);
+        if (line.starts_with("; the short tree")) {
+          self(self, block(Block::short_tree, k), k);
+        } else if (line.starts_with("; n in [")) { // a short leaf: "; n in [8, 16]: ..."
+          self(self, block(Block::short_leaf, k, unsigned(std::stoul(line.substr(8)))), k);
         } else if (line.starts_with("; the main path")) {
-          self(self, k.head ? block(Block::hot, k) : extent(k), k);
+          self(self, k.head ? block(Block::hot_head, k) : extent(k), k);
         } else if (line.starts_with("; the far part")) {
           self(self, extent(k), k);
         } else if (line.starts_with("; the hot part")) {

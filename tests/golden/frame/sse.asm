@@ -1,7 +1,7 @@
 lea r8, [rdi+rsi]                           ; 4C8D0437
 xor eax, eax                                ; 31C0
 pxor xmm0, xmm0                             ; 660FEFC0
-; the small ladder: n up to 2*S, else on to the main path
+; the short tree: n up to 2*S, else on to the main path
 L1:
 ; the main path
 L0:
