@@ -97,7 +97,7 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     std::cerr << "clearjit bench: --warm-only and --no-warm exclude each other\n";
     return 2;
   }
-  // The destination pool holds the largest size: keep it within a quarter of free memory.
+  // The destination arena holds the largest size: keep it within a quarter of free memory.
   const uint64_t cap = available_memory() / 4;
   if (a.warm_only) {
     if (a.sizes) {
@@ -126,7 +126,7 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
         return usage("'" + quoted(item, 0) + "' is not a size like 8, 4K or 1GiB (at least 1)");
       if (*v > cap)
         return usage(quoted(item, 0) + " is more than a quarter of the available memory (" +
-                     human_bytes(cap) + "), which the destination pool may use");
+                     human_bytes(cap) + "), which the destination arena may use");
       o.sizes.push_back(*v);
     }
     if (!a.sizes->empty() && a.sizes->back() == ',') return usage("a trailing comma");

@@ -64,8 +64,8 @@ int cmd_choose(const ChooseArgs &a) {
     std::cerr << "clearjit choose: " << e << "\n";
     return 2;
   }
-  std::cout << "\nwrote " << a.output
-            << " (verify it on each host: clearjit verify " << a.output << ")\n";
+  std::cout << "\nwrote " << a.output << " (verify it on each host: clearjit verify " << a.output
+            << ")\n";
   return 0;
 }
 

@@ -48,7 +48,7 @@ int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras);
 std::optional<uint64_t> parse_size_arg(std::string t);
 // What CLI11 left over may only be Google Benchmark's own flags, which are passed through.
 bool only_benchmark_flags(const char *command, const std::vector<std::string> &extras);
-// Memory available now (/proc/meminfo's MemAvailable): what a destination pool may take.
+// Memory available now (/proc/meminfo's MemAvailable): what a destination arena may take.
 uint64_t available_memory();
 // An argument as a shell would need it typed: as it is when plain, else in single quotes.
 std::string shell_word(const std::string &arg);

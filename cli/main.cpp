@@ -200,8 +200,7 @@ int main(int argc, char **argv) {
       "choose", "Choose one profile from several hosts' raw measurements (clearjit tune --json) "
                 "of one CPU model: kernels every host runs, each class's worst host decides");
   choose->add_option("RAW", choose_args.raw, "raw measurement files (JSON)")->required();
-  choose->add_option("-o,--output", choose_args.output,
-                     "profile to write (default: print it)");
+  choose->add_option("-o,--output", choose_args.output, "profile to write (default: print it)");
 
   BenchArgs bench_args;
   auto *bench = app.add_subcommand(
@@ -253,9 +252,10 @@ int main(int argc, char **argv) {
   if (argc > 1 && argv[1][0] != '-' &&
       std::none_of(commands.begin(), commands.end(),
                    [&](const CLI::App *c) { return c->check_name(argv[1]); })) {
-    std::cerr << "clearjit: unknown command '" << quoted(argv[1], 0)
-              << "' (commands: cpu, list, asm, which, check, tune, verify, choose, bench, trace; see "
-                 "clearjit --help)\n";
+    std::cerr
+        << "clearjit: unknown command '" << quoted(argv[1], 0)
+        << "' (commands: cpu, list, asm, which, check, tune, verify, choose, bench, trace; see "
+           "clearjit --help)\n";
     return 2;
   }
   try {

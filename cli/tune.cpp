@@ -34,7 +34,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
   o.min_size = *lo;
   o.max_size = *hi;
   const CpuInfo &cpu = host_cpu();
-  // The destination pool is at least the largest size: keep it within a quarter of free memory.
+  // The destination arena is at least the largest size: keep it within a quarter of free memory.
   uint64_t cap = available_memory() / 4;
   if (o.max_size > cap) {
     uint64_t p = 1;

@@ -432,7 +432,8 @@ void emit_block(Assembler &a, Block b, const Spec &s, unsigned leaf_size) {
   Emitter e(a, Emitter::for_kernel(s.info()));
   switch (b) {
   case Block::frame: return e.kernel(s, {.short_tree = false, .main_path = false});
-  case Block::short_tree: return e.kernel(s, {.frame = false, .short_leaves = false, .main_path = false});
+  case Block::short_tree:
+    return e.kernel(s, {.frame = false, .short_leaves = false, .main_path = false});
   case Block::short_leaf: return e.short_leaf(leaf_size, s.info().tail_width);
   case Block::hot_head:
   case Block::prologue:

@@ -23,15 +23,15 @@ enum class Block : uint8_t {
               //!< else the far part's bounds, then (left out) the method's main path over it,
               //!< then the hot part's bounds, then (left out) the head method's main path over it
   prologue,   //!< the alignment prologue (align=A): stores up to the boundary (none without it)
-  chunks,     //!< the extent split into chunks (chunk and fence options), each chunk's body left out
-  body,       //!< the method's stores over one chunk: rep stos, or the store loops (unroll option)
-  tail,       //!< the last store, overlapping what the body left, and the end fence
+  chunks, //!< the extent split into chunks (chunk and fence options), each chunk's body left out
+  body,   //!< the method's stores over one chunk: rep stos, or the store loops (unroll option)
+  tail,   //!< the last store, overlapping what the body left, and the end fence
 };
 
 //! Emits block `b` of the kernel for `s` (with that kernel's encodings) alone, each part it
 //! leaves out a listing comment (no bytes) where it would be. Labels it jumps to outside itself
-//! (the exit, the main path) are bound at its end. Block::short_leaf takes the leaf's `leaf_size`, a
-//! power of two up to S.
+//! (the exit, the main path) are bound at its end. Block::short_leaf takes the leaf's `leaf_size`,
+//! a power of two up to S.
 void emit_block(asmjit::x86::Assembler &a, Block b, const Spec &s, unsigned leaf_size = 0);
 
 //! What emit_class_tree writes at each leaf, where a size class's main path goes.

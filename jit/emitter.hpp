@@ -51,7 +51,7 @@ struct SmallFrame {
 //! Which parts of a kernel Emitter::kernel emits: all for emit_kernel; emit_block takes them
 //! apart, each part left out a listing comment (no bytes) where it would be.
 struct KernelParts {
-  bool frame = true;     //!< end pointer and zero registers, the exit (vzeroupper, ret)
+  bool frame = true;        //!< end pointer and zero registers, the exit (vzeroupper, ret)
   bool short_tree = true;   //!< the size check and the short tree's branches
   bool short_leaves = true; //!< the short tree's leaves (the tree without them: Block::short_tree)
   bool main_path = true;    //!< sizes above the short tree's

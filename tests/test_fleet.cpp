@@ -165,8 +165,8 @@ TEST(Fleet, FeaturesAreThoseEveryHostHas) {
   // Host b lacks AVX-512 but its file says avx512 raced (a hand-made file): the intersection
   // of the features still excludes it.
   RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})});
-  RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})},
-                   cpu_without(Feature::avx512f));
+  RawTune b =
+      host("b.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})}, cpu_without(Feature::avx512f));
   a.host.l3 = 64 << 20;
   b.host.l3 = 32 << 20;
   const FleetChoice c = choose_or_fail({a, b});
@@ -191,7 +191,8 @@ TEST(Fleet, ASizeNotRacedOnEveryHostIsMemsets) {
   for (auto &per_contender : empty.samples)
     for (auto &rounds : per_contender)
       rounds.clear();
-  const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}}), reuse_race({{"avx2", 1.3}}, 1 << 20), empty});
+  const RawTune a =
+      host("a.json", {reuse_race({{"avx2", 1.3}}), reuse_race({{"avx2", 1.3}}, 1 << 20), empty});
   const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}}), empty});
   const FleetChoice c = choose_or_fail({a, b});
   EXPECT_EQ(kernel_at(c.profile.reuse, 64 << 10), *parse_spec("avx2"));
@@ -211,7 +212,8 @@ TEST(Fleet, HostsOfDifferentModelsAreRefusedByName) {
   Result<FleetChoice> c = choose_fleet({a, b});
   ASSERT_FALSE(c);
   EXPECT_NE(c.error.find("a.json is AuthenticAMD family 25 model 1"), std::string::npos) << c.error;
-  EXPECT_NE(c.error.find("b.json is AuthenticAMD family 25 model 17"), std::string::npos) << c.error;
+  EXPECT_NE(c.error.find("b.json is AuthenticAMD family 25 model 17"), std::string::npos)
+      << c.error;
 }
 
 TEST(Fleet, FindingsAreTheConservativeValueOrNone) {

@@ -491,13 +491,15 @@ std::vector<BlockCase> blocks_of(const Spec &s) {
   for (unsigned size = 1; size <= limit; size *= 2) {
     const unsigned w = std::min(size, mi.tail_width);
     add(Block::short_leaf,
-        "short_leaf/" + std::to_string(size) + "_" + std::to_string(w) + "_" + (w < 16 ? "gp" : isa(mi)),
+        "short_leaf/" + std::to_string(size) + "_" + std::to_string(w) + "_" +
+            (w < 16 ? "gp" : isa(mi)),
         size);
   }
   const bool rax = mi.store == Store::clzero || mi.store == Store::movdir64b; // its address
-  add(Block::hot_head, s.head ? "hot_head/" + format_size(s.head) + "_far" + std::to_string(2 * limit + 1) +
-                               "_" + std::string(info(mi.head_method).name) + (rax ? "_rax" : "")
-                         : "");
+  add(Block::hot_head, s.head ? "hot_head/" + format_size(s.head) + "_far" +
+                                    std::to_string(2 * limit + 1) + "_" +
+                                    std::string(info(mi.head_method).name) + (rax ? "_rax" : "")
+                              : "");
   add(Block::prologue, s.align ? "prologue/align" + std::to_string(s.align) + "_" + unit_isa : "");
   // Every chunk size is listed at 4K: the size is only the immediate of the loop's first mov.
   add(Block::chunks, s.chunk ? std::string("chunks/4K") + (s.fence == Fence::chunk ? "_fence" : "")

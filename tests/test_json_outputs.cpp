@@ -61,14 +61,13 @@ TEST(TuneJson, ParsesBackWithEveryKeyTypeAndRounding) {
   std::string text;
   ASSERT_NO_THROW(text = measurements_json(r, synthetic_cpu()));
   const ordered_json j = ordered_json::parse(text);
-  EXPECT_EQ(keys(j),
-            (std::vector<std::string>{"host", "level", "date", "seconds", "race_options", "races",
-                                      "memset_repairs", "small", "stosb_no_allocate",
-                                      "measurements"}));
+  EXPECT_EQ(keys(j), (std::vector<std::string>{"host", "level", "date", "seconds", "race_options",
+                                               "races", "memset_repairs", "small",
+                                               "stosb_no_allocate", "measurements"}));
   const ordered_json &h = j["host"];
-  EXPECT_EQ(keys(h), (std::vector<std::string>{"vendor", "family", "model", "stepping", "brand",
-                                               "l1d", "l2", "l3", "hypervisor", "features",
-                                               "cpus"}));
+  EXPECT_EQ(keys(h),
+            (std::vector<std::string>{"vendor", "family", "model", "stepping", "brand", "l1d", "l2",
+                                      "l3", "hypervisor", "features", "cpus"}));
   EXPECT_EQ(h["vendor"], "AuthenticAMD");
   EXPECT_EQ(h["brand"], "Test \"CPU\"\n\xEF\xBF\xBD\xEF\xBF\xBD"); // U+FFFD for each bad byte
   EXPECT_TRUE(h["family"].is_number_integer());

@@ -152,7 +152,8 @@ TEST(TraceJson, RefusesMalformedFilesNamingThePlace) {
       {std::string(100, '[') + std::string(100, ']'), "t.json: nested deeper than 32 levels"},
       {trace("", R"("x": )" + std::string(40, '[') + std::string(40, ']') + ", "),
        "t.json: nested deeper than 32 levels"},
-      {std::string(kTraceJsonMaxBytes + 1, ' '), "t.json: 16777217 bytes, more than a clearjit trace"},
+      {std::string(kTraceJsonMaxBytes + 1, ' '),
+       "t.json: 16777217 bytes, more than a clearjit trace"},
   };
   for (const Bad &b : cases) {
     Result<Histogram> h;

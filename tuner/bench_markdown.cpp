@@ -84,7 +84,8 @@ void cold_table(std::ostringstream &s, const CompareResult &r, std::map<Intent, 
   for (const CompareRow &row : r.rows)
     if (!row.batched) sizes[row.size].at[{row.intent, row.pattern}] = &row;
   if (sizes.empty()) return;
-  s << "\n**Cold and large sizes** (destination not in cache: scattered over a pool of at least 4x "
+  s << "\n**Cold and large sizes** (destination not in cache: scattered over an arena of at least "
+       "4x "
        "the L3, or consecutive pieces of one region; hot: one buffer the caller wrote and read "
        "just before each clear, sizes up to the L3's; cached: half the L2 piece by piece, sizes "
        "up to the L2's; medians; `x` = clearjit's speed / memset's, above 1 is faster)\n\n"

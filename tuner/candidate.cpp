@@ -30,8 +30,7 @@ Candidate parallel_label(unsigned threads) {
 unsigned threads_of(const Candidate &c) {
   const std::string &n = c.name();
   const std::string_view prefix = "clearjit_clear_parallel threads=";
-  if (!n.starts_with(prefix) || n.size() == prefix.size() || n.size() > prefix.size() + 3)
-    return 0;
+  if (!n.starts_with(prefix) || n.size() == prefix.size() || n.size() > prefix.size() + 3) return 0;
   unsigned t = 0;
   for (char ch : n.substr(prefix.size())) {
     if (ch < '0' || ch > '9') return 0;

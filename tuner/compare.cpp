@@ -215,7 +215,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
       const bool per_call = std::get<0>(key) && x.candidate == kTuned && !x.batched;
       const Candidate &as = per_call ? kTunedPerCall : x.candidate;
       Measurement &m = pooled[as];
-      pool_into(m, x);
+      add_samples(m, x);
       m.candidate = as;
     }
     CompareRow &row = rows[key];

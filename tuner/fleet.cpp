@@ -143,8 +143,7 @@ public:
       o.winner = w->candidate;
       o.gain = w->score.lower;
       for (size_t k = 0; k < rs.patterns.size(); ++k)
-        if (w->states[k].bounded && w->states[k].lower > min_gain)
-          o.held.push_back(rs.patterns[k]);
+        if (w->states[k].bounded && w->states[k].lower > min_gain) o.held.push_back(rs.patterns[k]);
     }
     // Each contender's median GB/s in the first state: the slowest host's.
     for (const Candidate &c : contenders(shown)) {
@@ -154,7 +153,8 @@ public:
         const std::vector<Candidate> cs = contenders(per_host[h]->record->race);
         auto it = std::find(cs.begin(), cs.end(), c);
         if (it == cs.end()) continue;
-        const double v = median(per_host[h]->record->samples[size_t(it - cs.begin())][state_at[h][0]]);
+        const double v =
+            median(per_host[h]->record->samples[size_t(it - cs.begin())][state_at[h][0]]);
         g = first_host ? v : std::min(g, v);
         first_host = false;
       }
@@ -234,8 +234,8 @@ std::vector<SizeClass> to_memset(const std::vector<SizeClass> &table, const Mems
   for (const SizeClass &c : table) {
     const uint64_t from = std::max(lower, m.lower), to = std::min(end(c.below), end(m.below));
     if (c.kernel == m.kernel && from < to) {
-      SizeClass before = c, memset{.below = to == UINT64_MAX ? 0 : to,
-                                   .kernel = default_spec(Method::libc)};
+      SizeClass before = c,
+                memset{.below = to == UINT64_MAX ? 0 : to, .kernel = default_spec(Method::libc)};
       before.below = from;
       if (from > lower) append_class(out, before);
       append_class(out, memset);
@@ -267,14 +267,14 @@ CpuInfo fleet_cpu(const ProfileHost &h) {
   cpu.l2.size = uint64_t(h.l2);
   cpu.l3.size = uint64_t(h.l3);
   for (size_t f = size_t(Feature::none) + 1; f < size_t(Feature::count_); ++f)
-    cpu.set(Feature(f), std::find(h.features.begin(), h.features.end(),
-                                  feature_key(Feature(f))) != h.features.end());
+    cpu.set(Feature(f), std::find(h.features.begin(), h.features.end(), feature_key(Feature(f))) !=
+                            h.features.end());
   return cpu;
 }
 
 std::string model_of(const RawTune &t) {
-  return t.name + " is " + t.host.vendor + " family " + std::to_string(t.host.family) +
-         " model " + std::to_string(t.host.model);
+  return t.name + " is " + t.host.vendor + " family " + std::to_string(t.host.family) + " model " +
+         std::to_string(t.host.model);
 }
 
 } // namespace
@@ -288,11 +288,9 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
     c.files.push_back(t.name);
     if (t.host.vendor != h.vendor || t.host.family != h.family || t.host.model != h.model)
       return Result<FleetChoice>::fail("hosts of different CPU models: " + model_of(runs[0]) +
-                                       ", " + model_of(t) +
-                                       "; a profile is chosen for one model");
+                                       ", " + model_of(t) + "; a profile is chosen for one model");
     std::erase_if(h.features, [&](const std::string &f) {
-      return std::find(t.host.features.begin(), t.host.features.end(), f) ==
-             t.host.features.end();
+      return std::find(t.host.features.begin(), t.host.features.end(), f) == t.host.features.end();
     });
     if (t.host.brand != h.brand || t.host.stepping != h.stepping) h.brand = "", h.stepping = 0;
     h.l1d = std::min(h.l1d, t.host.l1d);
@@ -380,11 +378,12 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
         const double w = *std::max_element(v.begin(), v.end());
         if (!small || w < best) small = SmallPath{s, kSmallTunedFrom}, best = w;
       }
-    c.notes.push_back(std::string("small path ") + std::string(intent_name(i)) +
-                      ": the hosts chose different strategies, or one the features every host has do not run; " +
-                      (small ? std::string(info(small->strategy).name) + ", the best worst-host "
-                                                                         "score, up to 256 B"
-                             : "none ranked on every host: the CPU's default"));
+    c.notes.push_back(
+        std::string("small path ") + std::string(intent_name(i)) +
+        ": the hosts chose different strategies, or one the features every host has do not run; " +
+        (small ? std::string(info(small->strategy).name) + ", the best worst-host "
+                                                           "score, up to 256 B"
+               : "none ranked on every host: the CPU's default"));
   }
 
   // The thread counts, where every host raced them.
@@ -424,8 +423,9 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
       c.stosb_no_allocate.reason = "every host found it, at " + human_bytes(*lo) + " .. " +
                                    human_bytes(*hi) + ": the largest";
     } else {
-      c.stosb_no_allocate.reason = "the hosts disagree by more than an octave: " +
-                                   human_bytes(*lo) + " .. " + human_bytes(*hi);
+      c.stosb_no_allocate.reason =
+          "the hosts disagree by more than an octave: " + human_bytes(*lo) + " .. " +
+          human_bytes(*hi);
     }
   }
   if (std::string missing = missing_features(p, fleet); !missing.empty())

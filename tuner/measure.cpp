@@ -127,7 +127,7 @@ Job parallel_job(Candidate candidate, const clearjit *cj, uint64_t size, Intent 
   return j;
 }
 
-void pool_into(Measurement &pooled, const Measurement &m) {
+void add_samples(Measurement &pooled, const Measurement &m) {
   if (pooled.samples.empty())
     pooled = m;
   else
@@ -140,15 +140,15 @@ void summarize(Measurement &m) {
   m.cv = cv(m.samples);
 }
 
-uint64_t pool_bytes_for(const CpuInfo &cpu, uint64_t max_size) {
+uint64_t arena_bytes_for(const CpuInfo &cpu, uint64_t max_size) {
   const uint64_t bytes = std::max({uint64_t(512) << 20, 4 * cpu.l3_bytes(), max_size});
   return (bytes + (2u << 20) - 1) & ~uint64_t((2u << 20) - 1);
 }
 
 struct HostBench::Impl {
   const CpuInfo &cpu;
-  uint8_t *pool = nullptr;
-  uint64_t pool_bytes = 0;
+  uint8_t *arena = nullptr;
+  uint64_t arena_bytes = 0;
   std::map<std::string, std::unique_ptr<GeneratedCode>> kernels;
   struct Slots {
     std::vector<uint32_t> order; // visiting order (scattered); consecutive: slot k is k
@@ -167,18 +167,19 @@ struct HostBench::Impl {
   Impl(const CpuInfo &c, uint64_t max_size) : cpu(c) {
     if (max_size > uint64_t(1) << 40) // far beyond any machine's memory; rounding would wrap
       throw std::invalid_argument("cannot measure " + std::to_string(max_size) +
-                                  " bytes: too large for a destination pool");
-    pool_bytes = pool_bytes_for(cpu, max_size);
-    void *p = mmap(nullptr, pool_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                                  " bytes: too large for a destination arena");
+    arena_bytes = arena_bytes_for(cpu, max_size);
+    void *p =
+        mmap(nullptr, arena_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
-      throw std::runtime_error("cannot map a " + std::to_string(pool_bytes >> 20) +
-                               " MiB destination pool: " + std::strerror(errno));
-    pool = static_cast<uint8_t *>(p);
-    madvise(pool, pool_bytes, MADV_HUGEPAGE); // fewer TLB misses; a hint, failure is fine
-    std::memset(pool, 1, pool_bytes);         // prefault before any timing
+      throw std::runtime_error("cannot map a " + std::to_string(arena_bytes >> 20) +
+                               " MiB destination arena: " + std::strerror(errno));
+    arena = static_cast<uint8_t *>(p);
+    madvise(arena, arena_bytes, MADV_HUGEPAGE); // fewer TLB misses; a hint, failure is fine
+    std::memset(arena, 1, arena_bytes);         // prefault before any timing
   }
   ~Impl() {
-    munmap(pool, pool_bytes);
+    munmap(arena, arena_bytes);
     std::free(warm_buf);
   }
 
@@ -210,41 +211,41 @@ struct HostBench::Impl {
     return it->second->fn;
   }
 
-  // Destinations for `size`. Scattered: line-aligned slots spread over the whole pool (so
+  // Destinations for `size`. Scattered: line-aligned slots spread over the whole arena (so
   // small sizes are cold too), visited in a shuffled order so prefetchers cannot run ahead.
-  // Consecutive: adjacent pieces from the start of the pool on, wrapping at its end (the pool
+  // Consecutive: adjacent pieces from the start of the arena on, wrapping at its end (the arena
   // is 4x the L3, so a wrapped region is cold again). Cached: below.
   Slots &slots_for(uint64_t size, Pattern pattern) {
     Slots &s = slots[{size, pattern}];
     if (s.count == 0) {
       const uint64_t piece = (size + 63) / 64 * 64;
-      // Cached: half the L2 at the pool's end (far from where consecutive clears start), cleared
+      // Cached: half the L2 at the arena's end (far from where consecutive clears start), cleared
       // piece by piece, round and round: memset finds each piece in the L2, and no clear
       // repeats the one just before (clzero over lines it has just cleared waits for them,
       // bench/nt_cached.cpp), unless one piece is all there is.
       if (pattern == Pattern::cached) {
         s.count = std::max<uint64_t>(1, cpu.l2_bytes() / 2 / piece);
         s.stride = piece;
-        const uint64_t first = pool_bytes / piece - s.count;
+        const uint64_t first = arena_bytes / piece - s.count;
         for (uint64_t k = 0; k < s.count; ++k)
           s.order.push_back(uint32_t(first + k));
         return s;
       }
-      // Hot: one region at the pool's end, of one batch's pieces (a job that is not batched uses
+      // Hot: one region at the arena's end, of one batch's pieces (a job that is not batched uses
       // the first), used by the caller before each clear.
       if (pattern == Pattern::hot) {
         s.count = batch_pieces(size);
         s.stride = piece;
-        s.order.push_back(uint32_t(pool_bytes / piece - s.count));
+        s.order.push_back(uint32_t(arena_bytes / piece - s.count));
         return s;
       }
       if (pattern == Pattern::consecutive) { // slot k at k * piece: no order to keep
-        s.count = std::max<uint64_t>(1, pool_bytes / piece);
+        s.count = std::max<uint64_t>(1, arena_bytes / piece);
         s.stride = piece;
         return s;
       }
-      s.count = std::max<uint64_t>(1, std::min<uint64_t>(pool_bytes / piece, 1u << 20));
-      s.stride = pool_bytes / s.count / 64 * 64;
+      s.count = std::max<uint64_t>(1, std::min<uint64_t>(arena_bytes / piece, 1u << 20));
+      s.stride = arena_bytes / s.count / 64 * 64;
       s.order.resize(s.count);
       std::iota(s.order.begin(), s.order.end(), 0u);
       std::shuffle(s.order.begin(), s.order.end(), std::mt19937(uint32_t(size)));
@@ -256,7 +257,7 @@ struct HostBench::Impl {
 HostBench::HostBench(const CpuInfo &cpu, uint64_t max_size)
     : impl_(std::make_unique<Impl>(cpu, max_size)) {}
 HostBench::~HostBench() = default;
-uint64_t HostBench::pool_bytes() const { return impl_->pool_bytes; }
+uint64_t HostBench::arena_bytes() const { return impl_->arena_bytes; }
 
 namespace {
 // A repetition takes about 1.2x min_time (Google Benchmark grows the iteration count in steps)
@@ -443,7 +444,7 @@ void HostBench::register_with(const std::vector<Job> &jobs, const MeasureOptions
     const std::vector<uint32_t> &order = slots.order;
     const uint64_t stride = slots.stride, count = slots.count;
     size_t &next = slots.next;
-    uint8_t *pool = impl_->pool;
+    uint8_t *arena = impl_->arena;
     const uint64_t size = j.size;
     const bool reuse = clear.reuse, batched = j.batched;
     const uint64_t pieces = batch_pieces(size);
@@ -466,7 +467,7 @@ void HostBench::register_with(const std::vector<Job> &jobs, const MeasureOptions
       // (touch_pass) before it is cleared piece by piece, outside the timed part; each clear
       // (with reuse's read pass, and a batch's fence after its last piece) is timed on its own.
       const uint64_t in_region = batched ? pieces : 1, region = in_region * stride;
-      uint8_t *base = pool + order[0] * stride;
+      uint8_t *base = arena + order[0] * stride;
       b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
         uint64_t sink = 0, k = 0;
         clearjit_batch batch{};
@@ -494,7 +495,7 @@ void HostBench::register_with(const std::vector<Job> &jobs, const MeasureOptions
         if (clear.cj && batched) clearjit_batch_begin(&batch, clear.cj);
         const auto t0 = Clock::now();
         for (auto _ : st) {
-          uint8_t *dst = pool + (order.empty() ? next : order[next]) * stride;
+          uint8_t *dst = arena + (order.empty() ? next : order[next]) * stride;
           next = next + 1 == count ? 0 : next + 1;
           clear(batch, dst, size);
           if (reuse) sink += read_pass(dst, size);

@@ -17,13 +17,13 @@
 
 namespace cjit::detail {
 
-//! Where one timed clear after another lands: scattered over the pool in a shuffled order (no
+//! Where one timed clear after another lands: scattered over the arena in a shuffled order (no
 //! prefetcher helps, every destination is cold), or consecutive: one region cleared piece by
 //! piece, as the kernel's clear_pages over a huge page or an allocator recycling a slab. Or
 //! cached: a region of half the L2 cleared piece by piece, round and round (one piece, cleared
 //! again and again, when the size is larger), so up to the L2's size memset finds each piece in
-//! cache (a pool scrubbing objects it has just freed), while a non-temporal kernel finds it where
-//! its previous round sent it, in memory, and sends every line there again
+//! cache (an allocator scrubbing objects it has just freed), while a non-temporal kernel finds it
+//! where its previous round sent it, in memory, and sends every line there again
 //! (bench/nt_cached.cpp times single clears of lines truly in cache).
 //! Hot: one region, which the caller wrote and read just before each clear (one buffer cycled,
 //! as an allocator recycles the block it just took or an arena is reset per request); only the
@@ -168,7 +168,7 @@ std::vector<Measurement> select(const std::vector<Measurement> &ms, Intent inten
 void summarize(Measurement &m);
 
 //! Adds `m`'s samples to `pooled`, which takes m whole while it has none; summarize() after.
-void pool_into(Measurement &pooled, const Measurement &m);
+void add_samples(Measurement &pooled, const Measurement &m);
 
 struct MeasureOptions {
   int repetitions = 3;
@@ -178,9 +178,9 @@ struct MeasureOptions {
   std::string label = {};                        //!< what the progress line says is running
 };
 
-//! The destination pool a HostBench for sizes up to `max_size` maps: at least 4x the L3 and
+//! The destination arena a HostBench for sizes up to `max_size` maps: at least 4x the L3 and
 //! 512 MiB, so no timed clear finds its destination in cache, in 2 MiB pages.
-uint64_t pool_bytes_for(const CpuInfo &cpu, uint64_t max_size);
+uint64_t arena_bytes_for(const CpuInfo &cpu, uint64_t max_size);
 
 //! The largest size measured hot: the L3's (the L2's where no L3 is known); beyond it no
 //! caller's buffer is in cache.
@@ -202,11 +202,11 @@ public:
                                   const MeasureOptions &options) const = 0;
 };
 
-//! The Bench of this host: owns the destination pool and the compiled kernels and measures with
+//! The Bench of this host: owns the destination arena and the compiled kernels and measures with
 //! Google Benchmark.
 class HostBench final : public Bench {
 public:
-  //! `max_size`: the largest size any job will use. The pool is at least 4x the L3 and
+  //! `max_size`: the largest size any job will use. The arena is at least 4x the L3 and
   //! 512 MiB, so no timed clear finds its destination in cache.
   HostBench(const CpuInfo &cpu, uint64_t max_size);
   ~HostBench() override;
@@ -220,7 +220,7 @@ public:
   //! Google Benchmark's own reporters; `out` receives results only through run().
   void register_jobs(const std::vector<Job> &jobs, const MeasureOptions &options);
 
-  uint64_t pool_bytes() const;
+  uint64_t arena_bytes() const;
 
 private:
   void register_with(const std::vector<Job> &jobs, const MeasureOptions &options,

@@ -41,23 +41,23 @@ MixResult measure_mix(const Histogram &h, const clearjit *cj, uint64_t l2, uint6
       largest = std::max(largest, row.size);
       r.rows.push_back(row);
     }
-  // Cold sizes rotate through a pool of at least 4x the L3 (64 MiB when the L3 is unknown).
+  // Cold sizes rotate through an arena of at least 4x the L3 (64 MiB when the L3 is unknown).
   const uint64_t page = 4096, slot_max = (largest + page - 1) / page * page;
   const bool any_cold = std::any_of(r.rows.begin(), r.rows.end(), [](auto &w) { return !w.warm; });
-  const uint64_t pool_size =
+  const uint64_t arena_size =
       any_cold ? std::max<uint64_t>(std::max<uint64_t>(4 * l3, 64 << 20), 2 * slot_max)
                : slot_max + page;
-  void *pool = mmap(nullptr, pool_size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-  if (pool == MAP_FAILED)
-    throw std::runtime_error("cannot map a " + human_bytes(pool_size) + " pool");
-  auto *base = static_cast<unsigned char *>(pool);
-  std::memset(base, 1, pool_size);
+  void *arena = mmap(nullptr, arena_size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (arena == MAP_FAILED)
+    throw std::runtime_error("cannot map a " + human_bytes(arena_size) + " arena");
+  auto *base = static_cast<unsigned char *>(arena);
+  std::memset(base, 1, arena_size);
   using Fn = void (*)(const clearjit *, void *, size_t);
   Fn libc = [](const clearjit *, void *p, size_t n) { std::memset(p, 0, n); };
   Fn tuned = [](const clearjit *c, void *p, size_t n) { clearjit_clear(c, p, n); };
   for (MixRow &row : r.rows) {
-    const uint64_t slot = (row.size + page - 1) / page * page, slots = pool_size / slot;
+    const uint64_t slot = (row.size + page - 1) / page * page, slots = arena_size / slot;
     uint64_t next = 0;
     auto run = [&](Fn f, uint64_t calls) {
       auto t0 = Clock::now();
@@ -80,7 +80,7 @@ MixResult measure_mix(const Histogram &h, const clearjit *cj, uint64_t l2, uint6
     row.memset_ns = median(a);
     row.tuned_ns = median(b);
   }
-  munmap(pool, pool_size);
+  munmap(arena, arena_size);
   return r;
 }
 

@@ -158,7 +158,7 @@ int Racing::run(double seconds) {
       const Measurement &m = ms[i];
       at.race->samples[at.contender][at.condition].push_back(
           m.samples.empty() ? 0 : speed(m, m.samples.front()));
-      pool_into(at.race->raw[at.contender * at.race->race.conditions.size() + at.condition], m);
+      add_samples(at.race->raw[at.contender * at.race->race.conditions.size() + at.condition], m);
     }
     for (size_t r = 0; r < fitting; ++r) {
       ++open[r]->outcome.rounds;

@@ -71,7 +71,8 @@ SmallPath read_small_path(const json &v, const std::string &path, bool with_max)
   SmallPath p{*s, 256};
   if (with_max) {
     const uint64_t max = json_whole_number(json_member(v, "max", path), path + ".max");
-    if (!valid_small_max(max)) throw SchemaError{path + ".max: " + std::to_string(max) + " is no small-path max"};
+    if (!valid_small_max(max))
+      throw SchemaError{path + ".max: " + std::to_string(max) + " is no small-path max"};
     p.max = unsigned(max);
   }
   return p;
@@ -81,14 +82,14 @@ RaceRecord read_race(const json &v, const std::string &path) {
   RaceRecord r;
   r.race.name = json_string(json_member(v, "name", path), path + ".name");
   r.decides = json_string(json_member(v, "decides", path), path + ".decides");
-  static const char *const kinds[] = {"reuse", "stream", "batch", "variants", "study",
-                                      "parallel"};
+  static const char *const kinds[] = {"reuse", "stream", "batch", "variants", "study", "parallel"};
   if (std::find(std::begin(kinds), std::end(kinds), r.decides) == std::end(kinds))
     throw SchemaError{path + ".decides: \"" + r.decides + "\" is not a kind of race"};
   const bool parallel = r.decides == "parallel";
   r.intent = read_intent(json_member(v, "intent", path), path + ".intent");
   r.size = json_whole_number(json_member(v, "size", path), path + ".size");
-  r.race.incumbent = read_candidate(json_member(v, "incumbent", path), path + ".incumbent", parallel);
+  r.race.incumbent =
+      read_candidate(json_member(v, "incumbent", path), path + ".incumbent", parallel);
   r.race.candidates =
       read_candidates(json_member(v, "candidates", path), path + ".candidates", parallel);
   r.race.beside = read_candidates(json_member(v, "beside", path), path + ".beside", false);
@@ -154,7 +155,8 @@ RawTune read_tune(const json &doc) {
                             {"l1d", &ProfileHost::l1d},
                             {"l2", &ProfileHost::l2},
                             {"l3", &ProfileHost::l3}}) {
-    const uint64_t v = json_whole_number(json_member(host, key, "host"), std::string("host.") + key);
+    const uint64_t v =
+        json_whole_number(json_member(host, key, "host"), std::string("host.") + key);
     if (v > uint64_t(INT64_MAX)) throw SchemaError{std::string("host.") + key + ": too large"};
     t.host.*field = int64_t(v);
   }
@@ -176,8 +178,7 @@ RawTune read_tune(const json &doc) {
   if (!(t.options.tied >= 0 && t.options.tied < 1))
     throw SchemaError{"race_options.tied: must be between 0 and 1"};
   const json &races = json_array(json_member(doc, "races", ""), "races");
-  if (races.size() > kMaxRaces)
-    throw SchemaError{"races: more than " + std::to_string(kMaxRaces)};
+  if (races.size() > kMaxRaces) throw SchemaError{"races: more than " + std::to_string(kMaxRaces)};
   std::set<std::string> names;
   for (size_t k = 0; k < races.size(); ++k) {
     t.races.push_back(read_race(races[k], "races[" + std::to_string(k) + "]"));
@@ -205,8 +206,8 @@ RawTune read_tune(const json &doc) {
     t.small[i] = read_small_path(s, at, true);
     // Absent in the files of e0925b4..21cfaf5 (docs/results/amd-family26-model2/choose-*): none.
     static const json kNone = json::array();
-    const json &rejected = s.contains("rejected") ? json_array(s["rejected"], at + ".rejected")
-                                                  : kNone;
+    const json &rejected =
+        s.contains("rejected") ? json_array(s["rejected"], at + ".rejected") : kNone;
     if (rejected.size() > 64) throw SchemaError{at + ".rejected: more than 64"};
     for (size_t k = 0; k < rejected.size(); ++k) {
       const std::string rp = at + ".rejected[" + std::to_string(k) + "]";
@@ -226,8 +227,7 @@ RawTune read_tune(const json &doc) {
   }
   const json &step = json_member(doc, "stosb_no_allocate", "");
   const json &size = json_member(step, "size", "stosb_no_allocate");
-  if (!size.is_null())
-    t.stosb_no_allocate.size = json_whole_number(size, "stosb_no_allocate.size");
+  if (!size.is_null()) t.stosb_no_allocate.size = json_whole_number(size, "stosb_no_allocate.size");
   t.stosb_no_allocate.reason =
       json_string(json_member(step, "note", "stosb_no_allocate"), "stosb_no_allocate.note");
   return t;

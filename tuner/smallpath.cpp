@@ -166,9 +166,9 @@ std::vector<std::pair<SmallPath, double>> small_scores(const std::vector<Measure
     const double warm = worst_ratio_to_memset(ms, intent, p);
     if (warm <= 0) continue;
     auto c = cold.ratio.find(p);
-    scored.push_back({p, c == cold.ratio.end() ? warm
-                                               : std::pow(warm, 1 - kColdWeight) *
-                                                     std::pow(c->second, kColdWeight)});
+    scored.push_back({p, c == cold.ratio.end()
+                             ? warm
+                             : std::pow(warm, 1 - kColdWeight) * std::pow(c->second, kColdWeight)});
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto &a, const auto &b) { return a.second < b.second; });

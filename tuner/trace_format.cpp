@@ -4,7 +4,6 @@
 #include "format.hpp"
 #include "json_read.hpp"
 
-
 #include <cstdio>
 #include <sstream>
 #include <utility>

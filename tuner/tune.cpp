@@ -48,7 +48,7 @@ public:
     for (const Spec &s : batch_candidates(cpu))
       if (unsupported_reason(s, cpu).empty() && s.method != Method::libc) batch_field_.push_back(s);
     for (const Spec &s : candidates(o.level))
-      if (unsupported_reason(s, cpu).empty()) pool_.push_back(s);
+      if (unsupported_reason(s, cpu).empty()) variant_specs_.push_back(s);
   }
 
   TuneResult run() {
@@ -128,14 +128,14 @@ private:
   }
 
   // The destination states a size is raced in. Scattered and consecutive are required of
-  // every candidate. Consecutive is left out where the pool holds fewer than four destinations
+  // every candidate. Consecutive is left out where the arena holds fewer than four destinations
   // of the size: scattered ones are then the same few regions one after another. Hot up to the
   // L3's size (beyond it no caller's buffer is in cache): required for reuse, whose caller reads
   // what was cleared; weighed in for stream, whose caller does not (clearjit.h).
   std::vector<Condition> conditions(uint64_t size, Intent intent, bool batched) const {
     Job base(default_spec(Method::libc), size, intent);
     std::vector<Condition> out{{in_pattern(base, Pattern::scattered, batched), true}};
-    if (4 * size <= pool_bytes_for(cpu_, o_.max_size))
+    if (4 * size <= arena_bytes_for(cpu_, o_.max_size))
       out.push_back({in_pattern(base, Pattern::consecutive, batched), true});
     if (size <= hot_limit(cpu_))
       out.push_back({in_pattern(base, Pattern::hot, batched), intent == Intent::reuse});
@@ -220,8 +220,8 @@ private:
     }
     for (size_t k = 0; k < racing.size(); ++k)
       if (!of_point[k])
-        r.race_records.push_back(racing.record(k, "study", Intent::stream,
-                                               racing.race(k).conditions[0].job.size));
+        r.race_records.push_back(
+            racing.record(k, "study", Intent::stream, racing.race(k).conditions[0].job.size));
   }
 
   // memset's median GB/s (scattered) per size of a table, for the summary's ratios.
@@ -255,7 +255,7 @@ private:
       const Spec &chosen = class_for(intent == Intent::reuse ? reuse : stream, p.size).kernel;
       if (chosen.method == Method::libc) continue;
       std::vector<Candidate> field{chosen};
-      for (const Spec &v : pool_)
+      for (const Spec &v : variant_specs_)
         // Chunked and unfenced specs are the studies'; a hot head serves a reader, and only a
         // minority part of the region.
         if (v.method == chosen.method && !(v == chosen) && !v.chunk &&
@@ -332,7 +332,8 @@ private:
                                          std::tuple{Intent::stream, &r.stream, &p.stream}}) {
       uint64_t lower = 0;
       for (const SizeClass &c : *before) {
-        if (c.kernel.method != Method::libc && class_for(*after, lower).kernel.method == Method::libc)
+        if (c.kernel.method != Method::libc &&
+            class_for(*after, lower).kernel.method == Method::libc)
           r.memset_repairs.push_back({intent, lower, c.below, c.kernel});
         lower = c.below;
       }
@@ -410,7 +411,7 @@ private:
   double budget_ = 0;
   Clock::time_point start_;
   std::vector<uint64_t> grid_;
-  std::vector<Spec> field_, batch_field_, pool_;
+  std::vector<Spec> field_, batch_field_, variant_specs_;
   std::vector<Point> points_;
   std::map<Candidate, int> complexity_;
   RaceOptions race_options_;
