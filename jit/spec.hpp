@@ -46,11 +46,11 @@ enum class Store : uint8_t {
 
 //! The spec options a method takes, as bits of MethodInfo::options.
 enum Option : uint8_t {
-  kUnroll = 1,                        //!< stores per loop iteration
-  kChunk = 2,                         //!< clear in chunks of SIZE
-  kFence = 4,                         //!< where the sfence goes
-  kAlign = 8,                         //!< the alignment prologue: stores to an N-byte boundary first
-  kHead = 16,                         //!< the first SIZE bytes by temporal stores, last
+  kUnroll = 1, //!< stores per loop iteration
+  kChunk = 2,  //!< clear in chunks of SIZE
+  kFence = 4,  //!< where the sfence goes
+  kAlign = 8,  //!< the alignment prologue: stores to an N-byte boundary first
+  kHead = 16,  //!< the first SIZE bytes by temporal stores, last
   kExtent = kChunk | kFence | kAlign, //!< what every method clearing the extent itself takes
 };
 

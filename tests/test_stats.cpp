@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace cjit::detail;
 
 TEST(Stats, MedianGeomeanCv) {
@@ -45,11 +47,18 @@ TEST(Stats, BoundsAreOrderStatistics) {
   EXPECT_EQ(i.n, 20u);
 }
 
-TEST(Stats, RatiosPairRoundsAndSkipMissingOnes) {
-  EXPECT_EQ(ratios({2, 0, 9}, {1, 5, 3}), (std::vector<double>{2, 3}));
-  EXPECT_EQ(ratios({2, 4}, {1}), (std::vector<double>{2}));
-  const std::vector<double> rows = geomean_rows({{1, 4}, {4, 1}});
-  ASSERT_EQ(rows.size(), 2u);
+TEST(Stats, RoundRatiosKeepRoundsAlignedAndMarkMissingOnes) {
+  const std::vector<double> r = round_ratios({2, 0, 9}, {1, 5, 3});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0], 2);
+  EXPECT_TRUE(std::isnan(r[1])); // a missing sample: the round stays, marked
+  EXPECT_EQ(r[2], 3);
+  EXPECT_EQ(present(r), (std::vector<double>{2, 3}));
+  EXPECT_EQ(round_ratios({2, 4}, {1}).size(), 1u);
+  // Per round over two states; a round one state lacks has no score.
+  const std::vector<double> rows = round_geomeans({{1, 4, 2}, {4, 1, NAN}});
+  ASSERT_EQ(rows.size(), 3u);
   EXPECT_DOUBLE_EQ(rows[0], 2);
   EXPECT_DOUBLE_EQ(rows[1], 2);
+  EXPECT_TRUE(std::isnan(rows[2]));
 }

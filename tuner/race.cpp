@@ -11,34 +11,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// a[j] / b[j] per round (NaN where either sample is missing).
-std::vector<double> round_ratios(const std::vector<double> &a, const std::vector<double> &b) {
-  std::vector<double> out(std::min(a.size(), b.size()));
-  for (size_t j = 0; j < out.size(); ++j)
-    out[j] = a[j] > 0 && b[j] > 0 ? a[j] / b[j] : NAN;
-  return out;
-}
-
-std::vector<double> present(const std::vector<double> &v) {
-  std::vector<double> out;
-  for (double x : v)
-    if (std::isfinite(x)) out.push_back(x);
-  return out;
-}
-
-// Per round, the geometric mean over the conditions (rounds with a missing one left out).
-std::vector<double> round_scores(const std::vector<std::vector<double>> &per_condition) {
-  std::vector<double> out;
-  if (per_condition.empty()) return out;
-  for (size_t j = 0; j < per_condition[0].size(); ++j) {
-    std::vector<double> row;
-    for (const auto &r : per_condition)
-      if (j < r.size() && std::isfinite(r[j])) row.push_back(r[j]);
-    out.push_back(row.size() == per_condition.size() ? geomean(row) : NAN);
-  }
-  return out;
-}
-
 std::string ratio_text(const Interval &i, bool upper) {
   return fmt("%.2fx", i.median) + (upper ? " (at most " : " (at least ") +
          fmt("%.2fx", upper ? i.upper : i.lower) + ")";
@@ -185,7 +157,7 @@ void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions 
       per_condition.push_back(round_ratios(samples[c][k], samples[0][k]));
       st.states.push_back(median_interval(present(per_condition.back()), conf));
     }
-    scores[c] = round_scores(per_condition);
+    scores[c] = round_geomeans(per_condition);
     st.score = median_interval(present(scores[c]), conf);
     st.rounds = int(samples[c][0].size());
   }

@@ -66,24 +66,28 @@ size_t fewest_for(double confidence) {
   return n;
 }
 
-std::vector<double> ratios(const std::vector<double> &a, const std::vector<double> &b) {
-  std::vector<double> out;
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-    if (a[i] > 0 && b[i] > 0) out.push_back(a[i] / b[i]);
+std::vector<double> round_ratios(const std::vector<double> &a, const std::vector<double> &b) {
+  std::vector<double> out(std::min(a.size(), b.size()));
+  for (size_t j = 0; j < out.size(); ++j)
+    out[j] = a[j] > 0 && b[j] > 0 ? a[j] / b[j] : NAN;
   return out;
 }
 
-std::vector<double> geomean_rows(const std::vector<std::vector<double>> &series) {
-  if (series.empty()) return {};
-  size_t n = series[0].size();
-  for (const auto &s : series)
-    n = std::min(n, s.size());
-  std::vector<double> out(n);
-  for (size_t i = 0; i < n; ++i) {
+std::vector<double> present(const std::vector<double> &v) {
+  std::vector<double> out;
+  for (double x : v)
+    if (std::isfinite(x)) out.push_back(x);
+  return out;
+}
+
+std::vector<double> round_geomeans(const std::vector<std::vector<double>> &series) {
+  std::vector<double> out;
+  if (series.empty()) return out;
+  for (size_t j = 0; j < series[0].size(); ++j) {
     std::vector<double> row;
-    for (const auto &s : series)
-      row.push_back(s[i]);
-    out[i] = geomean(row);
+    for (const auto &r : series)
+      if (j < r.size() && std::isfinite(r[j])) row.push_back(r[j]);
+    out.push_back(row.size() == series.size() ? geomean(row) : NAN);
   }
   return out;
 }

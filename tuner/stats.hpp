@@ -38,12 +38,16 @@ Interval median_interval(std::vector<double> v, double confidence);
 //! The fewest values median_interval() bounds at `confidence`.
 size_t fewest_for(double confidence);
 
-//! Paired ratios: a[i] / b[i] for every i where both are positive (rounds of an interleaved
-//! measurement, a and b measured in the same round).
-std::vector<double> ratios(const std::vector<double> &a, const std::vector<double> &b);
+//! Paired ratios, round by round: a[j] / b[j] (a and b measured in the same round of an
+//! interleaved measurement), NaN where either is missing (not positive), so that the rounds of
+//! several series stay aligned; as long as the shorter of the two.
+std::vector<double> round_ratios(const std::vector<double> &a, const std::vector<double> &b);
 
-//! Per round, the geometric mean of several ratio series of one length (a candidate's speed
-//! over memset's in each destination state, as one score).
-std::vector<double> geomean_rows(const std::vector<std::vector<double>> &series);
+//! Per round, the geometric mean over several round_ratios series (a candidate's speed over
+//! memset's in each destination state, as one score): NaN where a series lacks that round.
+std::vector<double> round_geomeans(const std::vector<std::vector<double>> &series);
+
+//! The finite values of `v`, in order.
+std::vector<double> present(const std::vector<double> &v);
 
 } // namespace cjit::detail
