@@ -24,7 +24,7 @@ namespace {
 
 // `clearjit bench --mix FILE`: memset against the dispatcher on a recorded trace's sizes.
 int cmd_bench_mix(const BenchArgs &a) {
-  auto text = read_small_file(a.mix, {.max_bytes = kTraceJsonMaxBytes});
+  auto text = read_small_file(a.mix, {.max_bytes = kTraceJsonMaxBytes, .what = "a trace file"});
   if (!text) {
     std::cerr << "clearjit bench --mix: " << text.error << "\n";
     return 1;

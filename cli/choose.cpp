@@ -19,7 +19,8 @@ int cmd_choose(const ChooseArgs &a) {
     }
   std::vector<RawTune> runs;
   for (const std::string &path : a.raw) {
-    Result<std::string> text = read_small_file(path, {.max_bytes = kRawJsonMaxBytes});
+    Result<std::string> text = read_small_file(
+        path, {.max_bytes = kRawJsonMaxBytes, .what = "a raw measurements file (tune --json)"});
     if (!text) {
       std::cerr << "clearjit choose: " << text.error << "\n";
       return 2;

@@ -107,6 +107,7 @@ int cmd_trace(const TraceArgs &a) {
   sigaction(SIGQUIT, &old_quit, nullptr);
   ReadLimits limits;
   limits.max_bytes = 64 << 20;
+  limits.what = "a trace file";
   auto read = read_small_file(trace, limits);
   std::string error = read ? "" : read.error, text = read ? *read : "";
   unlink(trace.c_str());

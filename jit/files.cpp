@@ -85,7 +85,8 @@ Result<std::string> read_small_file(const std::string &path, const ReadLimits &l
   // Look before opening: opening a device can block or act (a tape rewinds, a modem dials).
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return R::fail(name + ": cannot open: " + errno_text(errno));
-  if (S_ISDIR(st.st_mode)) return R::fail(name + ": is a directory, not a profile file");
+  if (S_ISDIR(st.st_mode))
+    return R::fail(name + ": is a directory, not " + std::string(limits.what));
   const bool pipe_ok = limits.allow_pipe && S_ISFIFO(st.st_mode);
   if (!S_ISREG(st.st_mode) && !pipe_ok)
     return R::fail(name + ": not a regular file" +
@@ -93,7 +94,8 @@ Result<std::string> read_small_file(const std::string &path, const ReadLimits &l
                         ? " (a pipe is read only from a path given to clearjit_open or on the "
                           "command line, not from the default lookup)"
                         : ""));
-  const std::string kernel_file = name + ": a kernel interface (/proc, /sys), not a profile file";
+  const std::string kernel_file =
+      name + ": a kernel interface (/proc, /sys), not " + std::string(limits.what);
   struct statfs fs {};
   if (S_ISREG(st.st_mode) && ::statfs(path.c_str(), &fs) == 0 && kernel_interface(fs))
     return R::fail(kernel_file); // not even opened: opening some of them acts

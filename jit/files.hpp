@@ -14,6 +14,7 @@ struct ReadLimits {
   size_t max_bytes = 1u << 20;
   bool allow_pipe = false; //!< pipes and FIFOs (`clearjit check <(generate)`), read for at most:
   int pipe_timeout_ms = 5000;
+  std::string_view what = "a profile file"; //!< what the caller reads, for its messages
 };
 
 //! The whole content of a regular file (or a pipe when allowed), at most `max_bytes`. Never
