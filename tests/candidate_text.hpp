@@ -1,8 +1,9 @@
-// Test helper: a Candidate from the text it prints as ("avx2:unroll=4", "small:masked:256",
-// "tuned"), for synthetic measurements.
+// Test helpers for synthetic measurements: a Candidate from the text it prints as ("avx2:unroll=4",
+// "small:masked:256", "tuned"), and a measurement of one.
 #pragma once
 
 #include "candidate.hpp"
+#include "measure.hpp"
 
 #include <string>
 #include <string_view>
@@ -19,6 +20,17 @@ inline Candidate candidate(std::string_view text) {
   }
   if (auto spec = parse_spec(text)) return *spec;
   return Candidate::labelled(std::string(text));
+}
+
+inline //! A measurement of `spec` with five samples spread by `spread` around `gbps`.
+    Measurement
+    point(const std::string &spec, uint64_t size, double gbps, Intent intent = Intent::stream,
+          double spread = 0.0) {
+  Measurement m{candidate(spec), size, intent, {}, 0, 0};
+  for (double d : {-2.0, -1.0, 0.0, 1.0, 2.0})
+    m.samples.push_back(gbps * (1 + d * spread / 2));
+  summarize(m);
+  return m;
 }
 
 } // namespace cjit::detail

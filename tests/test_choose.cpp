@@ -17,16 +17,6 @@ using namespace cjit::detail;
 
 namespace {
 
-// A measurement with five samples spread by `spread` around `gbps`.
-Measurement point(const std::string &spec, uint64_t size, double gbps,
-                  Intent intent = Intent::stream, double spread = 0.0) {
-  Measurement m{candidate(spec), size, intent, {}, 0, 0};
-  for (double d : {-2.0, -1.0, 0.0, 1.0, 2.0})
-    m.samples.push_back(gbps * (1 + d * spread / 2));
-  summarize(m);
-  return m;
-}
-
 const uint64_t KiB = 1024, MiB = 1024 * KiB;
 
 } // namespace

@@ -122,20 +122,6 @@ using namespace cjit::detail;
 
 namespace {
 
-// A measurement with five samples spread by `spread` around `gbps`.
-Measurement point(const std::string &spec, uint64_t size, double gbps,
-                  Intent intent = Intent::stream, double spread = 0.0) {
-  Measurement m{candidate(spec), size, intent, {}, 0, 0};
-  for (double d : {-2.0, -1.0, 0.0, 1.0, 2.0})
-    m.samples.push_back(gbps * (1 + d * spread / 2));
-  summarize(m);
-  return m;
-}
-
-} // namespace
-
-namespace {
-
 // The small-path study's stage 1 for one strategy (or memset), warm (stream): `fixed_ns` per call
 // at every size of small_strategy_sizes() but those in `except`, `mix_ns` on both mixes.
 void add_warm_study(std::vector<Measurement> &ms, const std::string &label, double fixed_ns,

@@ -22,6 +22,22 @@ struct SchemaError {
 Result<nlohmann::json> parse_json_file(std::string_view text, std::string_view name,
                                        size_t max_bytes, std::string_view what);
 
+//! Parses `text` as parse_json_file does and reads it with `read` (which throws SchemaError):
+//! every error as "<name>: <where>: <why>", followed by `hint` for a schema error.
+template <class T, class Read>
+Result<T> read_json_file(std::string_view text, std::string_view name, size_t max_bytes,
+                         std::string_view what, Read read, std::string_view hint = "") {
+  Result<nlohmann::json> doc = parse_json_file(text, name, max_bytes, what);
+  if (!doc) return Result<T>::fail(doc.error);
+  try {
+    return {read(*doc), {}};
+  } catch (const SchemaError &e) {
+    return Result<T>::fail(std::string(name) + ": " + e.what + std::string(hint));
+  } catch (const nlohmann::json::exception &e) { // not expected: every type is checked first
+    return Result<T>::fail(std::string(name) + ": " + e.what());
+  }
+}
+
 //! `object`'s member `key`; SchemaError "<path>: no \"key\"" when it has none.
 const nlohmann::json &json_member(const nlohmann::json &object, const char *key,
                                   const std::string &path);

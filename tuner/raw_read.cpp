@@ -236,18 +236,14 @@ RawTune read_tune(const json &doc) {
 } // namespace
 
 Result<RawTune> read_raw(std::string_view text, std::string_view name) {
-  Result<json> doc = parse_json_file(text, name, kRawJsonMaxBytes, "a tune's raw measurements");
-  if (!doc) return Result<RawTune>::fail(doc.error);
-  try {
-    RawTune t = read_tune(*doc);
-    t.name = std::string(name);
-    return {std::move(t), {}};
-  } catch (const SchemaError &e) {
-    return Result<RawTune>::fail(std::string(name) + ": " + e.what +
-                                 " (clearjit choose reads the files of `clearjit tune --json`)");
-  } catch (const json::exception &e) { // not expected: every type is checked before it is read
-    return Result<RawTune>::fail(std::string(name) + ": " + e.what());
-  }
+  return read_json_file<RawTune>(
+      text, name, kRawJsonMaxBytes, "a tune's raw measurements",
+      [&](const json &doc) {
+        RawTune t = read_tune(doc);
+        t.name = std::string(name);
+        return t;
+      },
+      " (clearjit choose reads the files of `clearjit tune --json`)");
 }
 
 } // namespace cjit::detail

@@ -197,15 +197,7 @@ Histogram read_trace(const json &doc) {
 } // namespace
 
 Result<Histogram> histogram_from_json(std::string_view text, std::string_view name) {
-  Result<json> doc = parse_json_file(text, name, kTraceJsonMaxBytes, "a clearjit trace");
-  if (!doc) return Result<Histogram>::fail(doc.error);
-  try {
-    return {read_trace(*doc), {}};
-  } catch (const SchemaError &e) {
-    return Result<Histogram>::fail(std::string(name) + ": " + e.what);
-  } catch (const json::exception &e) { // not expected: every type is checked before it is read
-    return Result<Histogram>::fail(std::string(name) + ": " + e.what());
-  }
+  return read_json_file<Histogram>(text, name, kTraceJsonMaxBytes, "a clearjit trace", read_trace);
 }
 
 } // namespace cjit::detail
