@@ -3,7 +3,7 @@
 // Names: <kernel or "tuned">/<size>/<intent>#<index>; warm rows <label>/warm/<mix>/<size>/<intent>,
 // where an iteration is 4096 calls and the per_call column is one call's time. CLEARJIT_PROFILE
 // picks the profile.
-#include "compare.hpp"
+#include "tuner/bench/bench.hpp"
 
 #include <benchmark/benchmark.h>
 

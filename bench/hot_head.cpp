@@ -8,9 +8,9 @@
 // Usage: clearjit_hot_head [KERNEL [SIZES...]]   (default: the widest non-temporal kernel this
 // CPU runs; sizes 8M 16M 32M 64M 256M). Heads: 1M, 2M, 4M, 8M and 16M, where below the size.
 // Output: GB/s medians and ratios to memset's speed and to the kernel alone.
-#include "cpu.hpp"
-#include "measure.hpp"
-#include "size.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/model/size.hpp"
+#include "tuner/measure/measure.hpp"
 
 #include <cstdio>
 #include <string>

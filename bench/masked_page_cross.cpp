@@ -10,8 +10,8 @@
 //
 // Each line: ns per call of a function doing that one store (bzhi, kmovq, the store, ret), the
 // median of 7 runs of 1M calls to the same address.
-#include "cpu.hpp"
-#include "measure.hpp"
+#include "jit/model/cpu.hpp"
+#include "tuner/measure/measure.hpp"
 
 #include <immintrin.h>
 #include <sys/mman.h>

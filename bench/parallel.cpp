@@ -3,9 +3,9 @@
 // process may use), both intents, in interleaved rounds; GB/s medians and ratios to one thread.
 // Reuse reads every cache line back after the clear, as the tuner's reuse intent does.
 #include "clearjit/clearjit.h"
-#include "cpu.hpp"
-#include "size.hpp"
-#include "stats.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/model/size.hpp"
+#include "tuner/measure/stats.hpp"
 
 #include <sys/mman.h>
 

@@ -6,9 +6,9 @@
 // code share the branch predictors, so one placement can be lucky or unlucky by a cycle or two:
 // medians over many places say what a program gets on average.
 //
-// Every call, memset's included, comes from the generated timing loop (tuner/warmloop.hpp), at one
-// of its places per code place: the caller's own place moves a warm call as much as the callee's,
-// so memset and the candidates must share it.
+// Every call, memset's included, comes from the generated timing loop (tuner/measure/warmloop.hpp),
+// at one of its places per code place: the caller's own place moves a warm call as much as the
+// callee's, so memset and the candidates must share it.
 //
 // Control: glibc's own memset bytes, copied to the same places (sizes up to 128 B only: above,
 // glibc reads a threshold rip-relative, which a copy breaks). Its ratio is what placement
@@ -17,11 +17,11 @@
 // Usage: clearjit_small_placement [PLACES [SIZES...]]   (default 24 places, at most 1024; sizes 1 8
 // 33 ..) Output: per size, intent, strategy and alignment: time / memset's time, median [min..max]
 // over the places (each place: median of 5 interleaved pairs).
-#include "codegen.hpp"
-#include "cpu.hpp"
-#include "measure.hpp"
-#include "small.hpp"
-#include "warmloop.hpp"
+#include "jit/emit/emit.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/model/small.hpp"
+#include "tuner/measure/measure.hpp"
+#include "tuner/measure/warmloop.hpp"
 
 #include <sys/mman.h>
 

@@ -15,8 +15,8 @@ setup_and_build "$CLEARJIT_ROOT/build"
 
 echo "clearjit: the worker pool under ThreadSanitizer" >&2
 mkdir -p "$CLEARJIT_ROOT/build-tsan"
-clang++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -I"$CLEARJIT_ROOT/jit" \
-  "$CLEARJIT_ROOT/jit/pool.cpp" "$CLEARJIT_ROOT/tests/tsan/pool_tsan.cpp" \
+clang++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -I"$CLEARJIT_ROOT" \
+  "$CLEARJIT_ROOT/jit/runtime/pool.cpp" "$CLEARJIT_ROOT/tests/tsan/pool_tsan.cpp" \
   -o "$CLEARJIT_ROOT/build-tsan/pool_tsan"
 TSAN_OPTIONS=halt_on_error=1 "$CLEARJIT_ROOT/build-tsan/pool_tsan"
 

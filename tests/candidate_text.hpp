@@ -2,8 +2,8 @@
 // "small:masked:256", "tuned"), and a measurement of one.
 #pragma once
 
-#include "candidate.hpp"
-#include "measure.hpp"
+#include "tuner/measure/candidate.hpp"
+#include "tuner/measure/measure.hpp"
 
 #include <string>
 #include <string_view>

@@ -7,7 +7,7 @@ cxx=$1 root=$2 toml=$3
 shift 3
 status=0
 for f in "$@"; do
-  deps=$("$cxx" -std=c++20 -M -MG -I"$root/include" -I"$root/jit" -idirafter "$toml" "$root/$f")
+  deps=$("$cxx" -std=c++20 -M -MG -I"$root/include" -I"$root" -idirafter "$toml" "$root/$f")
   if printf '%s\n' "$deps" | grep -q 'asmjit/'; then
     echo "$f includes AsmJit:" >&2
     printf '%s\n' "$deps" | tr ' ' '\n' | grep 'asmjit/' | head -3 >&2

@@ -2,7 +2,7 @@
 // defaults plus enough variants that every option value and the risky combinations are generated.
 #pragma once
 
-#include "spec.hpp"
+#include "jit/model/spec.hpp"
 
 #include <cctype>
 #include <string>

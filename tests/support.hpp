@@ -3,9 +3,9 @@
 // branch tree followed in its machine code.
 #pragma once
 
-#include "codegen.hpp"
-#include "cpu.hpp"
-#include "profile.hpp"
+#include "jit/emit/emit.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/profile/profile.hpp"
 
 #include <pthread.h>
 #include <signal.h>
@@ -204,7 +204,7 @@ inline CpuInfo host_like(bool avx) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Profiles, written by the profile module (jit/profile.hpp) as the tuner writes them.
+// Profiles, written by the profile module (jit/profile/profile.hpp) as the tuner writes them.
 
 //! One class as a test states it: below == 0 marks the last class; kernel is a spec, which
 //! may be spelled in any form parse_spec reads.

@@ -3,7 +3,7 @@
 // with seeded log-normal noise on every sample.
 #pragma once
 
-#include "measure.hpp"
+#include "tuner/measure/measure.hpp"
 
 #include <cmath>
 #include <map>

@@ -1,10 +1,10 @@
 // System V ABI conformance of every kernel in the representative set, observed by a generated
 // trampoline: callee-saved registers, rsp, the direction flag, MXCSR and the x87 control word
 // survive the call, and kernels that use AVX leave the upper halves of ymm0-15 zero (vzeroupper).
-#include "codegen.hpp"
-#include "cpu.hpp"
-#include "small.hpp"
-#include "spec.hpp"
+#include "jit/emit/emit.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/model/small.hpp"
+#include "jit/model/spec.hpp"
 #include "specs.hpp"
 #include "support.hpp"
 

@@ -3,8 +3,8 @@
 // header's debug checks are on, as in an application's debug build.
 #undef NDEBUG
 #include "clearjit/clearjit.hpp"
-#include "files.hpp"
-#include "profile.hpp"
+#include "jit/profile/files.hpp"
+#include "jit/profile/profile.hpp"
 #include "support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // `clearjit bench --markdown`: the tables the README quotes, from synthetic measurements.
-#include "compare.hpp"
+#include "tuner/bench/bench.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // Suite names start with "runtime_" so that `ctest -R runtime` selects them.
 #include "clearjit/clearjit.h"
 #include "clearjit/clearjit.hpp"
-#include "runtime.hpp"
+#include "jit/runtime/runtime.hpp"
 #include "support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // The chooser is a pure function of measurements: tested here on synthetic data (and the
 // reports written from them).
 #include "candidate_text.hpp"
-#include "choose.hpp"
-#include "outputs.hpp"
-#include "tune.hpp"
+#include "tuner/choose/choose.hpp"
+#include "tuner/report/outputs.hpp"
+#include "tuner/stages/tune.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // `clearjit bench`'s engine (compare.hpp): its text from results made by hand.
-#include "compare.hpp"
+#include "tuner/bench/bench.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Correctness of every kernel in the representative set: after clear(dst, n) exactly the bytes
 // [dst, dst+n) are zero and nothing outside them was written, for any n and any alignment.
 #include "clearjit/clearjit.hpp"
-#include "cpu.hpp"
-#include "spec.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/model/spec.hpp"
 #include "specs.hpp"
 #include "support.hpp"
 

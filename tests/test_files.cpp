@@ -1,7 +1,7 @@
 // Files as attack surface: outputs never write through a link or replace what is not a regular
 // file; debug aids in shared directories never follow links; bad paths are said, not ignored.
-#include "codegen.hpp"
-#include "files.hpp"
+#include "jit/emit/emit.hpp"
+#include "jit/profile/files.hpp"
 #include "support.hpp"
 
 #include <gtest/gtest.h>

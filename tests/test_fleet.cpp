@@ -2,11 +2,11 @@
 // tables chosen from the merged standings. A whole tune on a Bench of synthetic timings gives
 // the raw file of the single-host case; hand-made races give hosts that disagree. No timing is
 // measured or asserted.
-#include "files.hpp"
-#include "fleet.hpp"
-#include "outputs.hpp"
+#include "jit/profile/files.hpp"
 #include "support.hpp"
 #include "synthetic_bench.hpp"
+#include "tuner/choose/fleet.hpp"
+#include "tuner/report/outputs.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -33,12 +33,11 @@
 // consider, every small path and every golden dispatcher is cross-checked against Zydis.
 // Suite names start with "golden_" so that `ctest -R 'spec|golden'` selects them: ctest names
 // are Suite.Test and its regular expressions are case-sensitive.
-#include "candidates.hpp"
-#include "codegen.hpp"
-#include "emit.hpp"
-#include "profile.hpp"
-#include "small.hpp"
+#include "jit/emit/emit.hpp"
+#include "jit/model/small.hpp"
+#include "jit/profile/profile.hpp"
 #include "support.hpp"
+#include "tuner/stages/candidates.hpp"
 
 #include <Zydis/Zydis.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The JSON files of `clearjit tune --json` and `clearjit bench --json`: every key, its type and
 // its rounding, read back with nlohmann::json; strings that are not UTF-8 never throw.
-#include "compare.hpp"
-#include "outputs.hpp"
+#include "tuner/bench/bench.hpp"
+#include "tuner/report/outputs.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 // emit that method's stores and fail here. Kernels are generated for every method whatever this
 // CPU has (they are decoded, never run).
 // Suite names start with "golden_" so that `ctest -R 'spec|golden'` selects them.
-#include "codegen.hpp"
+#include "jit/emit/emit.hpp"
 
 #include <Zydis/Zydis.h>
 #include <gtest/gtest.h>

@@ -3,9 +3,9 @@
 #include "support.hpp"
 
 #include "clearjit/clearjit.hpp"
-#include "defaults.hpp"
-#include "pool.hpp"
-#include "runtime.hpp"
+#include "jit/profile/defaults.hpp"
+#include "jit/runtime/pool.hpp"
+#include "jit/runtime/runtime.hpp"
 
 #include <gtest/gtest.h>
 

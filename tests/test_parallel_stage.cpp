@@ -1,10 +1,10 @@
 // The parallel stage: its sizes and counts, the thread-count races on a Bench of synthetic
 // timings (no timing is measured or asserted), and how the summary, the report and the profile
 // show the counts.
-#include "outputs.hpp"
-#include "parallel.hpp"
 #include "synthetic_bench.hpp"
-#include "tune.hpp"
+#include "tuner/report/outputs.hpp"
+#include "tuner/stages/parallel_stage.hpp"
+#include "tuner/stages/tune.hpp"
 
 #include <gtest/gtest.h>
 

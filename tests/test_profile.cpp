@@ -1,9 +1,9 @@
 // Profiles: the samples in tests/profiles/good load and round-trip; every sample in
 // tests/profiles/bad is refused with a message naming the file, the line and the key.
-#include "files.hpp"
-#include "profile.hpp"
+#include "jit/profile/files.hpp"
+#include "jit/profile/profile.hpp"
+#include "jit/profile/toml_guard.hpp"
 #include "support.hpp"
-#include "toml_guard.hpp"
 
 #include <gtest/gtest.h>
 

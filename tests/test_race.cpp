@@ -1,7 +1,7 @@
 // The races, driven by a Bench of synthetic timings: which candidate wins, who leaves and when
 // a race stops. No timing is measured or asserted.
-#include "race.hpp"
 #include "synthetic_bench.hpp"
+#include "tuner/choose/race.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // The small path: every strategy at every max clears every n in 0..1024 at every offset 0..63,
 // flush against guard pages and across a page boundary; strategies a CPU lacks features for are
 // refused; the profile key [small.<intent>] is read, checked and defaulted.
-#include "codegen.hpp"
-#include "profile.hpp"
-#include "runtime.hpp"
-#include "small.hpp"
+#include "jit/emit/emit.hpp"
+#include "jit/model/small.hpp"
+#include "jit/profile/profile.hpp"
+#include "jit/runtime/runtime.hpp"
 #include "support.hpp"
 
 #include "clearjit/clearjit.h"

@@ -3,10 +3,10 @@
 // of synthetic timings: who leaves, when the race stops and what is chosen. No timing is
 // measured or asserted; the dispatchers are generated for this CPU but never run.
 #include "candidate_text.hpp"
-#include "outputs.hpp"
-#include "smallpath.hpp"
 #include "support.hpp"
 #include "synthetic_bench.hpp"
+#include "tuner/report/outputs.hpp"
+#include "tuner/stages/smallpath.hpp"
 
 #include <gtest/gtest.h>
 

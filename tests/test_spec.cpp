@@ -2,9 +2,9 @@
 // missing CPU features (internal, C and C++ APIs), and W^X mappings of generated code.
 // Suite names start with "spec_" so that `ctest -R 'spec|golden'` selects them: ctest names
 // are Suite.Test and its regular expressions are case-sensitive.
-#include "candidates.hpp"
 #include "clearjit/clearjit.hpp"
-#include "codegen.hpp"
+#include "jit/emit/emit.hpp"
+#include "tuner/stages/candidates.hpp"
 
 #include <gtest/gtest.h>
 

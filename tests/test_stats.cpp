@@ -1,5 +1,5 @@
 // The statistics module: medians, spreads and the order-statistic bounds the races decide by.
-#include "stats.hpp"
+#include "tuner/measure/stats.hpp"
 
 #include <gtest/gtest.h>
 

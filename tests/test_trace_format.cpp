@@ -1,7 +1,7 @@
 // The trace file of `clearjit trace --json` and `clearjit bench --mix`: what histogram_json
 // writes reads back the same, and every malformed file is refused with a message that names the
 // file and the place, never an exception.
-#include "trace_format.hpp"
+#include "tuner/formats/trace_format.hpp"
 
 #include <nlohmann/json.hpp>
 

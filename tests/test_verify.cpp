@@ -2,9 +2,9 @@
 // and how a confirmed loss is repaired, on synthetic profiles and measurements.
 #include "support.hpp"
 
-#include "outputs.hpp"
 #include "synthetic_bench.hpp"
-#include "verify.hpp"
+#include "tuner/report/outputs.hpp"
+#include "tuner/stages/verify.hpp"
 
 #include <gtest/gtest.h>
 

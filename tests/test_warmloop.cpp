@@ -1,8 +1,9 @@
-// The generated caller of warm measurements (tuner/warmloop.hpp): every form passes each call of
-// the sequence to the function in its slot with the documented arguments, wraps the sequence,
-// reads back what a reuse caller reads, and keeps every place's forms at the same page offset.
-#include "measure.hpp"
-#include "warmloop.hpp"
+// The generated caller of warm measurements (tuner/measure/warmloop.hpp): every form passes each
+// call of the sequence to the function in its slot with the documented arguments, wraps the
+// sequence, reads back what a reuse caller reads, and keeps every place's forms at the same page
+// offset.
+#include "tuner/measure/measure.hpp"
+#include "tuner/measure/warmloop.hpp"
 
 #include <gtest/gtest.h>
 

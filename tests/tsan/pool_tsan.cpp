@@ -2,7 +2,7 @@
 // -fsanitize=thread, pool.cpp alone): callers on several threads, each clearing its own region
 // in pieces with memset and reading every byte back after the call, so a piece whose stores do
 // not happen before the call's return, or a race on the pool's queue, is reported.
-#include "pool.hpp"
+#include "jit/runtime/pool.hpp"
 
 #include <cstdio>
 #include <cstring>

@@ -1,0 +1,55 @@
+// The small path of a dispatcher: how sizes 0..max are cleared before any size class is
+// consulted. One row per strategy drives parsing (profile key [small.<intent>]), emitting
+// (emit_small.cpp's switch), listing, tuning and the tests. Data only: loading a profile needs
+// no AsmJit.
+#pragma once
+
+#include "jit/model/cpu.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace cjit::detail {
+
+enum class Small : uint8_t { tree, ladder, vec, masked, stosb, branchless };
+
+//! Where the small path's branches land: glibc's memset aligns its blocks to 64 bytes too. On
+//! AMD family 26 (Zen 5) it made the tree 1.20x and vec 1.32x faster at 100 B and vec 1.14x at
+//! 8 B (warm, ratio to memset, median over 48 code placements; bench/small_placement.cpp).
+constexpr unsigned kSmallTargetAlign = 64;
+
+struct SmallInfo {
+  Small strategy;
+  std::string_view name;
+  std::string_view description; //!< for `clearjit list` and the README
+  std::array<Feature, 4> needs; //!< Feature::none pads
+};
+
+std::span<const SmallInfo> small_strategies();
+const SmallInfo &info(Small s);
+std::optional<Small> small_by_name(std::string_view name);
+
+//! What a dispatcher clears itself: n in [0, max], by `strategy`.
+struct SmallPath {
+  Small strategy = Small::tree;
+  unsigned max = 256;
+  auto operator<=>(const SmallPath &) const = default;
+};
+
+//! The values max may take: powers of two from 128 (every class kernel's own head/tail limit is
+//! at most 2 * 64, so sizes above 128 always suit its main path) to 1024.
+constexpr unsigned kSmallMaxes[] = {128, 256, 512, 1024};
+bool valid_small_max(uint64_t max);
+
+//! Empty when `cpu` can run `s`, else why not ("small path masked needs AVX512BW, which this
+//! CPU lacks").
+std::string small_unsupported_reason(Small s, const CpuInfo &cpu);
+
+//! "masked, up to 256 B" style text.
+std::string describe(const SmallPath &p);
+
+} // namespace cjit::detail

@@ -1,0 +1,677 @@
+// Reading, validating and writing profiles (TOML). The format is a contract with the tuner,
+// applications and outside tools, so the reader is strict about what it uses and ignores what it
+// does not know.
+//
+// Sizes are TOML integers (bytes) or strings: digits with an optional binary suffix KiB, MiB,
+// GiB or TiB ("4096", "2KiB", "32MiB"). Nothing else is accepted: "2K" and "2KB" are refused
+// because "KB" is 1000 or 1024 depending on who wrote it, and a profile must mean one thing.
+#include "jit/profile/profile.hpp"
+
+#include "jit/profile/files.hpp"
+#include "jit/profile/toml_guard.hpp"
+
+#define TOML_HEADER_ONLY 1
+// A second bound behind toml_guard's depth check (toml++'s own default is 256).
+#define TOML_MAX_NESTED_VALUES 64
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+#include <system_error>
+
+namespace cjit::detail {
+namespace {
+
+// A profile is a few kilobytes; the cap keeps a wrong path (a log, a device) from eating memory.
+constexpr size_t kMaxFileBytes = 1u << 20;
+
+// Thrown inside the parser only, caught in parse_profile: the message is already complete.
+struct Refusal {
+  std::string message;
+};
+
+std::string number_text(double v) {
+  char buf[64];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, p) : std::string("?");
+}
+
+std::string_view type_name(const toml::node &n) {
+  switch (n.type()) {
+  case toml::node_type::table: return "a table";
+  case toml::node_type::array: return "an array";
+  case toml::node_type::string: return "a string";
+  case toml::node_type::integer: return "an integer";
+  case toml::node_type::floating_point: return "a float";
+  case toml::node_type::boolean: return "a boolean";
+  case toml::node_type::date: return "a date";
+  case toml::node_type::time: return "a time";
+  case toml::node_type::date_time: return "a date-time";
+  default: return "nothing";
+  }
+}
+
+// A size string as documented at the top of this file; nullopt plus a reason otherwise.
+std::optional<uint64_t> parse_size_string(std::string_view text, std::string &why) {
+  const std::string text_quoted = quoted(text, '"');
+  if (!text.empty() && text.front() == '-') {
+    why = "must not be negative, got " + text_quoted;
+    return std::nullopt;
+  }
+  bool overflow = false;
+  if (auto v = parse_size(text, SizeSuffixes::iec, &overflow)) return v;
+  if (overflow)
+    why = "size " + text_quoted + " does not fit in 64 bits";
+  else
+    why = "unreadable size " + text_quoted +
+          ": use a byte count with an optional binary suffix KiB, MiB, GiB or TiB "
+          "(e.g. 4096 or \"32KiB\"; \"32K\" and \"32KB\" are not accepted)";
+  return std::nullopt;
+}
+
+} // namespace
+
+std::string toml_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (uint8_t(c) < 0x20 || c == 0x7f) { // TOML wants DEL escaped too
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", unsigned(c));
+      out += b;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+namespace {
+
+// gbps as the tuner has always written it: informational, one decimal is enough.
+std::string gbps_text(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.1f", v);
+  return b;
+}
+
+class Reader {
+public:
+  //! `cpu`: the CPU whose features the kernels and small paths must have; null: any CPU.
+  Reader(const std::string &name, const CpuInfo *cpu) : name_(name), cpu_(cpu) {}
+
+  Profile read(const toml::table &root) {
+    Profile p;
+    read_format(root);
+    p.host = read_host(root);
+    const toml::node *dispatch = root.get("dispatch");
+    if (!dispatch)
+      refuse(nullptr, "dispatch.reuse",
+             "missing: a profile needs at least one [[dispatch.reuse]] class");
+    const toml::table *dt = dispatch->as_table();
+    if (!dt)
+      refuse(dispatch, "dispatch", "must be a table, got " + std::string(type_name(*dispatch)));
+    // More keys are welcome (a newer tuner may add intents), but a typo such as
+    // [[dispatch.steam]] deserves a word: the caller sees it through clearjit_warnings.
+    for (const auto &[key, node] : *dt)
+      if (key.str() != "reuse" && key.str() != "stream" && key.str() != "batch")
+        p.warnings.push_back(where(&node) + ": dispatch." + std::string(key.str()) +
+                             ": unknown intent, ignored (the tables are reuse, stream and batch)");
+    const toml::node *reuse = dt->get("reuse");
+    if (!reuse)
+      refuse(dt, "dispatch.reuse",
+             "missing: a profile needs at least one [[dispatch.reuse]] class");
+    p.reuse = read_classes(*reuse, "reuse");
+    // Optional: without it the stream intent uses the reuse table (Profile::table).
+    if (const toml::node *stream = dt->get("stream")) p.stream = read_classes(*stream, "stream");
+    // Optional: without it, batches use the stream table (Profile::batch_table).
+    if (const toml::node *batch = dt->get("batch")) p.batch = read_classes(*batch, "batch");
+    read_small(root, p);
+    read_parallel(root, p);
+    p.source = name_;
+    return p;
+  }
+
+private:
+  const std::string &name_;
+  const CpuInfo *cpu_;
+
+  // name:line: key: message, without the line when the node (or its position) is unknown.
+  std::string where(const toml::node *at) const {
+    std::string out = name_;
+    if (at && at->source().begin.line) out += ":" + std::to_string(at->source().begin.line);
+    return out;
+  }
+
+  [[noreturn]] void refuse(const toml::node *at, const std::string &key,
+                           const std::string &msg) const {
+    throw Refusal{where(at) + ": " + key + ": " + msg};
+  }
+
+  void read_format(const toml::table &root) const {
+    const toml::node *f = root.get("format");
+    if (!f) refuse(nullptr, "format", "missing: a profile starts with format = 1");
+    const auto *i = f->as_integer();
+    if (!i) refuse(f, "format", "must be an integer, got " + std::string(type_name(*f)));
+    if (i->get() != 1)
+      refuse(f, "format",
+             "unsupported version " + std::to_string(i->get()) +
+                 " (this reader understands format = 1)");
+  }
+
+  std::optional<std::string> opt_string(const toml::table &t, const std::string &prefix,
+                                        const char *key) const {
+    const toml::node *n = t.get(key);
+    if (!n) return std::nullopt;
+    if (const auto *s = n->as_string()) return s->get();
+    refuse(n, prefix + key, "must be a string, got " + std::string(type_name(*n)));
+  }
+
+  // CPUID values and cache sizes: integers that cannot be negative.
+  std::optional<int64_t> opt_count(const toml::table &t, const std::string &prefix,
+                                   const char *key) const {
+    const toml::node *n = t.get(key);
+    if (!n) return std::nullopt;
+    const auto *i = n->as_integer();
+    if (!i) refuse(n, prefix + key, "must be an integer, got " + std::string(type_name(*n)));
+    if (i->get() < 0)
+      refuse(n, prefix + key, "must not be negative, got " + std::to_string(i->get()));
+    return i->get();
+  }
+
+  uint64_t size(const toml::node &n, const std::string &key) const {
+    if (const auto *i = n.as_integer()) {
+      if (i->get() < 0) refuse(&n, key, "must not be negative, got " + std::to_string(i->get()));
+      return uint64_t(i->get());
+    }
+    if (const auto *f = n.as_floating_point())
+      refuse(&n, key,
+             "must be a whole number of bytes, got a float (" + number_text(f->get()) + ")");
+    if (const auto *s = n.as_string()) {
+      std::string why;
+      if (auto v = parse_size_string(s->get(), why)) return *v;
+      refuse(&n, key, why);
+    }
+    refuse(&n, key,
+           "must be a size in bytes (an integer, or a string such as \"32KiB\"), got " +
+               std::string(type_name(n)));
+  }
+
+  ProfileHost read_host(const toml::table &root) const {
+    const toml::node *hn = root.get("host");
+    if (!hn)
+      refuse(nullptr, "host",
+             "missing: a profile needs a [host] table (the CPU it was measured on)");
+    const toml::table *t = hn->as_table();
+    if (!t) refuse(hn, "host", "must be a table, got " + std::string(type_name(*hn)));
+    const std::string pre = "host.";
+    ProfileHost h;
+
+    auto vendor = opt_string(*t, pre, "vendor");
+    if (!vendor)
+      refuse(t, "host.vendor", "missing: the CPUID vendor string, e.g. \"AuthenticAMD\"");
+    if (vendor->empty()) refuse(t->get("vendor"), "host.vendor", "must not be empty");
+    h.vendor = *vendor;
+    h.brand = opt_string(*t, pre, "brand").value_or("");
+    auto family = opt_count(*t, pre, "family");
+    if (!family) refuse(t, "host.family", "missing: the display family, an integer");
+    auto model = opt_count(*t, pre, "model");
+    if (!model) refuse(t, "host.model", "missing: the display model, an integer");
+    h.family = *family;
+    h.model = *model;
+    h.stepping = opt_count(*t, pre, "stepping").value_or(0);
+
+    if (const toml::node *fn = t->get("features")) {
+      const toml::array *a = fn->as_array();
+      if (!a)
+        refuse(fn, "host.features",
+               "must be an array of strings, got " + std::string(type_name(*fn)));
+      for (size_t i = 0; i < a->size(); ++i) {
+        const toml::node &e = *a->get(i);
+        const auto *s = e.as_string();
+        if (!s)
+          refuse(&e, "host.features[" + std::to_string(i) + "]",
+                 "must be a string, got " + std::string(type_name(e)));
+        // Unknown feature names are kept: a newer tuner may record features this build lacks.
+        h.features.push_back(s->get());
+      }
+    }
+    const std::pair<const char *, int64_t ProfileHost::*> caches[] = {
+        {"l1d", &ProfileHost::l1d}, {"l2", &ProfileHost::l2}, {"l3", &ProfileHost::l3}};
+    for (auto [key, field] : caches)
+      if (const toml::node *n = t->get(key)) {
+        const uint64_t v = size(*n, pre + key);
+        if (v > uint64_t(INT64_MAX))
+          refuse(n, pre + key, "too large: " + std::to_string(v) + " bytes");
+        h.*field = int64_t(v);
+      }
+    if (const toml::node *n = t->get("hypervisor")) {
+      const auto *b = n->as_boolean();
+      if (!b)
+        refuse(n, "host.hypervisor",
+               "must be a boolean (true or false), got " + std::string(type_name(*n)));
+      h.hypervisor = b->get();
+    }
+    if (t->get("hosts")) {
+      const std::optional<int64_t> hosts = opt_count(*t, pre, "hosts");
+      if (!hosts || *hosts < 1) refuse(t->get("hosts"), "host.hosts", "must be 1 or more");
+      h.hosts = *hosts;
+    }
+    return h;
+  }
+
+  // Optional [small.<intent>] tables: strategy = "<name>", max = <bytes>. A profile without them
+  // (format 1 before the small path was tuned) gets the best default for the CPU.
+  void read_small(const toml::table &root, Profile &p) const {
+    const toml::node *sn = root.get("small");
+    if (!sn) return;
+    const toml::table *st = sn->as_table();
+    if (!st) refuse(sn, "small", "must be a table, got " + std::string(type_name(*sn)));
+    for (const auto &[key, node] : *st) {
+      const std::string k = "small." + std::string(key.str());
+      if (key.str() != "reuse" && key.str() != "stream") {
+        p.warnings.push_back(where(&node) + ": " + k +
+                             ": unknown intent, ignored (the intents are reuse and stream)");
+        continue;
+      }
+      const toml::table *t = node.as_table();
+      if (!t) refuse(&node, k, "must be a table, got " + std::string(type_name(node)));
+      SmallPath out;
+      const toml::node *sv = t->get("strategy");
+      if (!sv) refuse(t, k + ".strategy", "missing: the small-path strategy, e.g. \"tree\"");
+      const auto *ss = sv->as_string();
+      if (!ss) refuse(sv, k + ".strategy", "must be a string, got " + std::string(type_name(*sv)));
+      auto strategy = small_by_name(ss->get());
+      if (!strategy) {
+        std::string names;
+        for (const SmallInfo &i : small_strategies())
+          names += (names.empty() ? "" : ", ") + std::string(i.name);
+        refuse(sv, k + ".strategy",
+               "unknown strategy \"" + ss->get() + "\" (known: " + names + ")");
+      }
+      if (std::string why = cpu_ ? small_unsupported_reason(*strategy, *cpu_) : ""; !why.empty())
+        refuse(sv, k + ".strategy", "cannot run on this CPU: " + why);
+      out.strategy = *strategy;
+      const toml::node *mv = t->get("max");
+      if (!mv) refuse(t, k + ".max", "missing: the largest size the small path clears");
+      const uint64_t max = size(*mv, k + ".max");
+      if (!valid_small_max(max)) {
+        std::string values;
+        for (unsigned v : kSmallMaxes)
+          values += (values.empty() ? "" : ", ") + std::to_string(v);
+        refuse(mv, k + ".max", "must be one of " + values + ", got " + std::to_string(max));
+      }
+      out.max = unsigned(max);
+      (key.str() == "reuse" ? p.small_reuse : p.small_stream) = out;
+    }
+  }
+
+  // Optional [parallel]: cpus = <count>, and [parallel.<intent>] tables: from = <bytes>,
+  // sizes = [<bytes>...], threads = [<count>...], speedup = [<ratio>...].
+  void read_parallel(const toml::table &root, Profile &p) const {
+    const toml::node *pn = root.get("parallel");
+    if (!pn) return;
+    const toml::table *pt = pn->as_table();
+    if (!pt) refuse(pn, "parallel", "must be a table, got " + std::string(type_name(*pn)));
+    for (const auto &[key, node] : *pt) {
+      const std::string k = "parallel." + std::string(key.str());
+      if (key.str() == "cpus") {
+        p.parallel_cpus = unsigned(count_in(node, k, 1, kMaxThreads));
+      } else if (key.str() == "reuse" || key.str() == "stream") {
+        (key.str() == "reuse" ? p.parallel_reuse : p.parallel_stream) = parallel_table(node, k);
+      } else {
+        p.warnings.push_back(where(&node) + ": " + k +
+                             ": unknown key, ignored (the keys are cpus, reuse and stream)");
+      }
+    }
+  }
+
+  // An integer in [lo, hi].
+  int64_t count_in(const toml::node &n, const std::string &key, int64_t lo, int64_t hi) const {
+    const auto *i = n.as_integer();
+    if (!i) refuse(&n, key, "must be an integer, got " + std::string(type_name(n)));
+    if (i->get() < lo || i->get() > hi)
+      refuse(&n, key,
+             "must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
+                 std::to_string(i->get()));
+    return i->get();
+  }
+
+  // An array of at most kMaxParallelSizes values, one per size when `length` is set.
+  const toml::array &bounded_array(const toml::table &t, const std::string &k, const char *name,
+                                   std::optional<size_t> length) const {
+    const toml::node *n = t.get(name);
+    if (!n) refuse(&t, k + "." + name, "missing");
+    const toml::array *a = n->as_array();
+    if (!a) refuse(n, k + "." + name, "must be an array, got " + std::string(type_name(*n)));
+    if (a->size() > kMaxParallelSizes)
+      refuse(n, k + "." + name,
+             "has " + std::to_string(a->size()) + " entries, more than the " +
+                 std::to_string(kMaxParallelSizes) + " a table may have");
+    if (length && a->size() != *length)
+      refuse(n, k + "." + name,
+             "has " + std::to_string(a->size()) + " entries, one per size needs " +
+                 std::to_string(*length));
+    return *a;
+  }
+
+  ParallelTable parallel_table(const toml::node &node, const std::string &k) const {
+    const toml::table *t = node.as_table();
+    if (!t) refuse(&node, k, "must be a table, got " + std::string(type_name(node)));
+    ParallelTable out;
+    const toml::array &sizes = bounded_array(*t, k, "sizes", std::nullopt);
+    if (sizes.empty()) refuse(&sizes, k + ".sizes", "is empty: it needs at least one size");
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const std::string ik = k + ".sizes[" + std::to_string(i) + "]";
+      const uint64_t v = size(*sizes.get(i), ik);
+      if (v == 0) refuse(sizes.get(i), ik, "must be at least 1, got 0");
+      if (i > 0 && v <= out.sizes.back())
+        refuse(sizes.get(i), ik,
+               "must be greater than the size before it (" + std::to_string(out.sizes.back()) +
+                   "), got " + std::to_string(v));
+      out.sizes.push_back(v);
+    }
+    const toml::array &threads = bounded_array(*t, k, "threads", sizes.size());
+    for (size_t i = 0; i < threads.size(); ++i)
+      out.threads.push_back(unsigned(
+          count_in(*threads.get(i), k + ".threads[" + std::to_string(i) + "]", 1, kMaxThreads)));
+    if (t->get("speedup")) {
+      const toml::array &speedup = bounded_array(*t, k, "speedup", sizes.size());
+      for (size_t i = 0; i < speedup.size(); ++i) {
+        const toml::node &g = *speedup.get(i);
+        auto v = g.value<double>();
+        if (!v || !(g.is_integer() || g.is_floating_point()) || !std::isfinite(*v) || *v < 0 ||
+            *v > kMaxSpeedup)
+          refuse(&g, k + ".speedup[" + std::to_string(i) + "]",
+                 "must be a number 0.." + std::to_string(int(kMaxSpeedup)) + ", got " +
+                     (v ? number_text(*v) : std::string(type_name(g))));
+        out.speedup.push_back(*v);
+      }
+    }
+    // `from` says in one word what the arrays say: it must agree with them.
+    const toml::node *from = t->get("from");
+    const uint64_t first = out.from();
+    if (first && !from)
+      refuse(t, k + ".from",
+             "missing: the first size with more than one thread (" + std::to_string(first) + ")");
+    if (from && (!first || size(*from, k + ".from") != first))
+      refuse(from, k + ".from",
+             first
+                 ? "must be " + std::to_string(first) + ", the first size with more than one thread"
+                 : std::string("must be left out: every size has one thread"));
+    return out;
+  }
+
+  std::vector<SizeClass> read_classes(const toml::node &n, const std::string &intent) const {
+    const std::string key = "dispatch." + intent;
+    const toml::array *a = n.as_array();
+    if (a && a->empty())
+      refuse(
+          &n, key,
+          "has no classes: it needs at least one [[" + key + "]] table" +
+              (intent == "stream" ? " (or leave dispatch.stream out to use dispatch.reuse)" : ""));
+    if (!a || !a->is_array_of_tables())
+      refuse(&n, key,
+             "must be an array of tables ([[" + key + "]] sections), got " +
+                 std::string(type_name(n)) + (a ? " holding other values" : ""));
+
+    if (a->size() > kMaxClasses)
+      refuse(&n, key,
+             "has " + std::to_string(a->size()) + " classes, more than the " +
+                 std::to_string(kMaxClasses) + " a profile may have");
+
+    std::vector<SizeClass> out;
+    uint64_t prev = 0;
+    for (size_t i = 0; i < a->size(); ++i) {
+      const toml::table &t = *a->get(i)->as_table();
+      const std::string ck = key + "[" + std::to_string(i) + "]";
+      const bool last = i + 1 == a->size();
+      SizeClass c;
+
+      const toml::node *below = t.get("below");
+      if (last && below)
+        refuse(below, ck + ".below",
+               "must be left out on the last class, which takes every larger size");
+      if (!last) {
+        if (!below)
+          refuse(&t, ck + ".below",
+                 "missing: every class but the last needs an exclusive upper bound in bytes");
+        c.below = size(*below, ck + ".below");
+        if (i == 0 && c.below == 0) refuse(below, ck + ".below", "must be at least 1, got 0");
+        if (i > 0 && c.below <= prev)
+          refuse(below, ck + ".below",
+                 "must be greater than the previous class's below (" + std::to_string(prev) +
+                     "), got " + std::to_string(c.below));
+        prev = c.below;
+      }
+
+      const toml::node *kn = t.get("kernel");
+      if (!kn)
+        refuse(&t, ck + ".kernel",
+               "missing: each class needs a kernel spec, e.g. \"avx2:unroll=4\"");
+      const auto *ks = kn->as_string();
+      if (!ks)
+        refuse(kn, ck + ".kernel",
+               "must be a string (a kernel spec), got " + std::string(type_name(*kn)));
+      const std::string spec_text = quoted(ks->get(), '"');
+      auto spec = parse_spec(ks->get());
+      if (!spec) refuse(kn, ck + ".kernel", "invalid kernel spec " + spec_text + ": " + spec.error);
+      if (std::string why = cpu_ ? unsupported_reason(*spec, *cpu_) : ""; !why.empty())
+        refuse(kn, ck + ".kernel", "kernel " + spec_text + " cannot run on this CPU: " + why);
+      if (spec->info().nontemporal && spec->fence == Fence::none)
+        refuse(
+            kn, ck + ".kernel",
+            "kernel " + spec_text +
+                " is non-temporal with fence=none, which is for measurement "
+                "only (without an sfence its weakly ordered stores may land after later ones); use "
+                "fence=end or fence=chunk");
+      c.kernel = *spec;
+
+      // Informational numbers: integers are accepted too.
+      for (auto [key, to] : {std::pair{"gbps", &c.gbps}, {"gain", &c.gain}})
+        if (const toml::node *g = t.get(key)) {
+          auto v = g->value<double>();
+          if (!v || !(g->is_integer() || g->is_floating_point()))
+            refuse(g, ck + "." + key, "must be a number, got " + std::string(type_name(*g)));
+          if (!std::isfinite(*v) || *v < 0)
+            refuse(g, ck + "." + key, "must be a finite number >= 0, got " + number_text(*v));
+          *to = *v;
+        }
+      if (const toml::node *st = t.get("states")) {
+        const toml::array *a = st->as_array();
+        if (!a || a->size() > 8)
+          refuse(st, ck + ".states", "must be an array of at most 8 destination states");
+        for (const toml::node &e : *a) {
+          const auto *name = e.as_string();
+          if (!name || name->get().size() > 16)
+            refuse(&e, ck + ".states", "must hold state names (scattered, consecutive, hot)");
+          c.states.push_back(name->get());
+        }
+      }
+      append_class(out, std::move(c));
+    }
+    return out;
+  }
+};
+
+} // namespace
+
+ProfileHost profile_host(const CpuInfo &cpu) {
+  ProfileHost h;
+  h.vendor = cpu.vendor;
+  h.brand = cpu.brand;
+  h.family = cpu.family;
+  h.model = cpu.model;
+  h.stepping = cpu.stepping;
+  for (size_t f = size_t(Feature::none) + 1; f < size_t(Feature::count_); ++f)
+    if (cpu.has(Feature(f))) h.features.emplace_back(feature_key(Feature(f)));
+  std::sort(h.features.begin(), h.features.end());
+  h.l1d = int64_t(cpu.l1d.size);
+  h.l2 = int64_t(cpu.l2.size);
+  h.l3 = int64_t(cpu.l3.size);
+  h.hypervisor = cpu.hypervisor;
+  return h;
+}
+
+bool same_cpu(const ProfileHost &host, const CpuInfo &cpu) {
+  return host.vendor == cpu.vendor && host.family == int64_t(cpu.family) &&
+         host.model == int64_t(cpu.model);
+}
+
+uint64_t ParallelTable::from() const {
+  for (size_t i = 0; i < sizes.size() && i < threads.size(); ++i)
+    if (threads[i] > 1) return sizes[i];
+  return 0;
+}
+
+unsigned ParallelTable::at(uint64_t n) const {
+  unsigned count = 1;
+  for (size_t i = 0; i < sizes.size() && i < threads.size() && sizes[i] <= n; ++i)
+    count = threads[i];
+  return count;
+}
+
+namespace {
+
+Result<Profile> parse(std::string_view text, const std::string &name, const CpuInfo *cpu) {
+  using R = Result<Profile>;
+  try {
+    if (std::all_of(text.begin(), text.end(),
+                    [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }))
+      return R::fail(name + ": empty file: expected a TOML profile starting with format = 1");
+    if (std::string why = toml_guard(text, name); !why.empty()) return R::fail(why);
+    toml::table root;
+    try {
+      root = toml::parse(text, std::string_view(name));
+    } catch (const toml::parse_error &e) {
+      const auto &pos = e.source().begin;
+      return R::fail(name + ":" + std::to_string(pos.line) + ": not valid TOML: " +
+                     std::string(e.description()) + " (column " + std::to_string(pos.column) + ")");
+    }
+    return {Reader(name, cpu).read(root), {}};
+  } catch (const Refusal &r) {
+    return R::fail(r.message);
+  } catch (const std::exception &e) {
+    return R::fail(name + ": cannot read the profile: " + e.what());
+  } catch (...) {
+    return R::fail(name + ": cannot read the profile: unknown error");
+  }
+}
+
+Result<Profile> load(const std::string &path, const CpuInfo *cpu, bool allow_pipe) {
+  using R = Result<Profile>;
+  try {
+    ReadLimits limits;
+    limits.max_bytes = kMaxFileBytes;
+    limits.allow_pipe = allow_pipe;
+    auto text = read_small_file(path, limits);
+    if (!text) return R::fail(text.error);
+    return parse(*text, path, cpu);
+  } catch (const std::exception &e) {
+    return R::fail(path + ": cannot read the profile: " + e.what());
+  } catch (...) {
+    return R::fail(path + ": cannot read the profile: unknown error");
+  }
+}
+
+} // namespace
+
+Result<Profile> parse_profile(std::string_view text, const std::string &name, const CpuInfo &cpu) {
+  return parse(text, name, &cpu);
+}
+
+Result<Profile> load_profile(const std::string &path, const CpuInfo &cpu, bool allow_pipe) {
+  return load(path, &cpu, allow_pipe);
+}
+
+Result<Profile> load_profile_for_any_cpu(const std::string &path) {
+  return load(path, nullptr, /*allow_pipe=*/false);
+}
+
+std::string missing_features(const Profile &p, const CpuInfo &cpu) {
+  auto lacks = [&](Feature f, const std::string &what) {
+    return "needs " + std::string(feature_name(f)) + ", which this CPU lacks (" + what + ")";
+  };
+  for (Intent i : kIntents)
+    if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)
+      for (Feature f : info(s->strategy).needs)
+        if (!cpu.has(f))
+          return lacks(f, "small." + std::string(intent_name(i)) + ": " +
+                              std::string(info(s->strategy).name));
+  const std::pair<const char *, const std::vector<SizeClass> *> tables[] = {
+      {"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}};
+  for (const auto &[name, table] : tables)
+    for (const SizeClass &c : *table)
+      if (const Feature f = c.kernel.info().feature; !cpu.has(f))
+        return lacks(f, "dispatch." + std::string(name) + ": " + format_spec(c.kernel));
+  return "";
+}
+
+std::string format_profile(const Profile &p, const ProfileAnnotations &annotations) {
+  const ProfileHost &h = p.host;
+  std::ostringstream t;
+  t << "# clearjit profile: which kernel clears each size fastest on this CPU.\n"
+    << annotations.comments << "format = 1\n\n[host]\n"
+    << "vendor = " << toml_string(h.vendor) << "\n"
+    << "family = " << h.family << "\nmodel = " << h.model << "\nstepping = " << h.stepping << "\n"
+    << "brand = " << toml_string(h.brand) << "\nfeatures = [";
+  for (size_t i = 0; i < h.features.size(); ++i)
+    t << (i ? ", " : "") << toml_string(h.features[i]);
+  t << "]\nl1d = " << h.l1d << "\nl2 = " << h.l2 << "\nl3 = " << h.l3
+    << "\nhypervisor = " << (h.hypervisor ? "true" : "false") << "\n";
+  if (h.hosts > 1) t << "hosts = " << h.hosts << "\n";
+  t << annotations.tables;
+  for (Intent i : kIntents)
+    if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)
+      t << "\n[small." << intent_name(i) << "]\nstrategy = " << toml_string(info(s->strategy).name)
+        << "\nmax = " << s->max << "\n";
+  if (p.parallel_reuse || p.parallel_stream || p.parallel_cpus) {
+    t << "\n[parallel]\n";
+    if (p.parallel_cpus) t << "cpus = " << p.parallel_cpus << "\n";
+  }
+  for (Intent i : kIntents)
+    if (const std::optional<ParallelTable> &pt =
+            i == Intent::reuse ? p.parallel_reuse : p.parallel_stream) {
+      t << "\n[parallel." << intent_name(i) << "]\n";
+      if (uint64_t from = pt->from()) t << "from = " << from << "\n";
+      auto list = [&](const char *key, const auto &values, auto text) {
+        t << key << " = [";
+        for (size_t k = 0; k < values.size(); ++k)
+          t << (k ? ", " : "") << text(values[k]);
+        t << "]\n";
+      };
+      list("sizes", pt->sizes, [](uint64_t v) { return std::to_string(v); });
+      list("threads", pt->threads, [](unsigned v) { return std::to_string(v); });
+      if (!pt->speedup.empty())
+        list("speedup", pt->speedup, [](double v) {
+          char b[32];
+          std::snprintf(b, sizeof b, "%.2f", v);
+          return std::string(b);
+        });
+    }
+  const std::pair<const char *, const std::vector<SizeClass> *> tables[] = {
+      {"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}};
+  for (const auto &[name, table] : tables)
+    for (const SizeClass &c : *table) {
+      t << "\n[[dispatch." << name << "]]\n";
+      if (c.below) t << "below = " << c.below << "\n";
+      t << "kernel = " << toml_string(format_spec(c.kernel)) << "\ngbps = " << gbps_text(c.gbps)
+        << "\n";
+      if (c.gain > 0) {
+        char g[32];
+        std::snprintf(g, sizeof g, "%.2f", c.gain);
+        t << "gain = " << g << "\nstates = [";
+        for (size_t k = 0; k < c.states.size(); ++k)
+          t << (k ? ", " : "") << toml_string(c.states[k]);
+        t << "]\n";
+      }
+    }
+  return t.str();
+}
+
+} // namespace cjit::detail

@@ -1,0 +1,64 @@
+// Finding and opening a profile: the default lookup chain and the built-in default.
+#pragma once
+
+#include "clearjit/clearjit.h"
+#include "jit/profile/defaults.hpp"
+#include "jit/profile/profile.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cjit::detail {
+
+//! One step of the default lookup, as `clearjit which` prints it.
+struct LookupStep {
+  std::string step;   //!< "$CLEARJIT_PROFILE", "/etc/clearjit/profile.toml", ...
+  std::string path;   //!< the file looked at ("" when the step names none)
+  std::string result; //!< "not set", "not found", "another CPU (...)", "invalid: ...", "chosen"
+  bool chosen = false;
+};
+
+//! Runs the default lookup for `cpu`. The chosen profile is the first valid file for this CPU;
+//! a file that exists but is invalid stops the lookup with an error (its steps show why).
+//! Without any file, the built-in default.
+struct Lookup {
+  std::vector<LookupStep> steps;
+  Result<Profile> profile;
+};
+Lookup default_lookup(const CpuInfo &cpu);
+
+//! Of installed profile files (sorted by name), the one the lookup takes for `cpu`: measured on
+//! its model, every kernel and small path runnable here, the host's features nearest this
+//! CPU's (two profiles of one model coexist: with and without AVX-512); first by name among
+//! equals. `skipped`: the files of this model passed over for a feature, and why.
+struct InstalledChoice {
+  Result<Profile> profile = Result<Profile>::fail("none for this CPU");
+  std::vector<std::string> skipped;
+};
+InstalledChoice choose_installed(const std::vector<std::string> &files, const CpuInfo &cpu);
+
+//! "AuthenticAMD family 26 model 2": the CPU a profile was measured on, in messages.
+std::string other_cpu_text(const ProfileHost &h);
+
+//! libclearjit-preload.so sends zero fills from this size up through clearjit, smaller ones to
+//! libc (CLEARJIT_PRELOAD_MIN overrides it). Below it libc's memset was faster, warm, on AMD
+//! family 26 model 2, Zen 5 (scripts/preload-sizes.sh: 2.5 against 7 ns per call up to 256 B,
+//! even from 4 KiB; its rows are in docs/design/preload.md).
+inline constexpr size_t kPreloadMin = 16384;
+
+//! A handle for a profile already loaded (or made, as the tuner's verification makes one): the
+//! host warning and the dispatchers' code. nullptr with `error` set when code cannot be made.
+clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error);
+
+//! What clearjit_zero opens: the default lookup, or the built-in default when the file it finds
+//! is bad. Says what and why on stderr when CLEARJIT_VERBOSE=1 ("clearjit: USER uses ...").
+//! Returns NULL only when even the built-in default cannot be generated.
+clearjit *open_default(const char *user);
+//! What clearjit_open(NULL) opens for `cpu` (the host's, or a synthetic one in tests): the
+//! default lookup's profile; nullptr with `error` set when the lookup stops at an invalid file
+//! or the code cannot be made.
+clearjit *open_lookup(const CpuInfo &cpu, std::string &error);
+//! The profile an open handle was made from (its small paths, tables and source).
+const Profile &opened_profile(const clearjit *cj);
+
+} // namespace cjit::detail

@@ -1,0 +1,94 @@
+// Choosing from measurements: pure functions, unit-tested on synthetic data.
+#pragma once
+
+#include "jit/profile/profile.hpp"
+#include "tuner/choose/race.hpp"
+#include "tuner/measure/measure.hpp"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cjit::detail {
+
+//! A kernel's complexity: the lines of its listing, non-temporal kernels after every temporal
+//! one (on a tie they cost the caller its cache contents for nothing).
+int kernel_complexity(const Spec &s);
+
+//! The winner at one measured size.
+struct Winner {
+  uint64_t size = 0;
+  Candidate candidate;
+  double gbps = 0;
+};
+
+//! Median GB/s per size and kernel for `intent`, every repetition of every measurement pooled.
+std::map<uint64_t, std::map<Candidate, double>> pooled_medians(const std::vector<Measurement> &ms,
+                                                               Intent intent);
+
+//! Median GB/s of `c` per size for `intent`, every repetition of every measurement pooled.
+std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Intent intent,
+                                       const Candidate &c);
+
+//! Contiguous size classes from 0 to unbounded: adjacent sizes with the same winner merged, each
+//! boundary at the geometric middle of the two measured sizes where the winner changes.
+std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws);
+
+//! Candidates whose median speed over memset's is within this fraction of the best one's at a
+//! size may serve it, so that near-equals trading places by a few percent (avx2 and avx512 at
+//! 150 KiB..860 KiB in a default tune of AMD family 26 model 2, five classes) make one class:
+//! code placement alone moves a call by that much.
+constexpr double kJoinBand = 0.10;
+
+//! A raced size of a table: its race's outcome (every state's bound over memset), the pattern
+//! of each of the race's conditions, and each contender's median GB/s in the first (scattered).
+struct RacedSize {
+  uint64_t size = 0;
+  RaceOutcome outcome = {};
+  std::vector<Pattern> patterns = {};
+  std::map<Candidate, double> gbps = {};
+};
+
+//! A table from its sizes' races: from each size, the longest run of sizes where one candidate
+//! may serve at each: it beats memset there (Standing::beats) and its median score is within
+//! kJoinBand of the best such candidate's. Ties go to the previous class's kernel, then to the
+//! race's own winner. A size where none beats memset is memset's. Each class records the
+//! smallest lower bound of its sizes' scores (`gain`) and the states where every size's bound
+//! beat `min_gain`.
+std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain);
+
+//! Rounds a class boundary: to 64 bytes below 64 KiB, to 4 KiB above.
+uint64_t round_boundary(double bytes);
+
+//! Zen's no-allocate step: the smallest size from which one rep stosb over the whole extent
+//! runs clearly faster than temporal stores (at least step_ratio, and kStepOverLead times its
+//! lead at the smallest size measured), at that size and every larger one.
+//! 1.4: rep stosb may lead temporal stores everywhere (no read for ownership); the step
+//! multiplies that lead once more, by ~2.5x on Zen 3-5, and noise moves it by less than 1.2x.
+constexpr double kStepOverLead = 1.4;
+struct NoAllocate {
+  std::optional<uint64_t> size;
+  std::string reason;     //!< why it is absent, or how it was found
+  double ratio_below = 0; //!< median stosb/temporal ratio below the step
+  double ratio_above = 0; //!< median ratio from the step on
+};
+NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
+                            const std::vector<Measurement> &temporal, double step_ratio = 1.3);
+
+//! The size from which every class of `table` is non-temporal (or clzero), if any.
+std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table);
+
+//! Smallest chunk whose GB/s reaches `fraction` of the whole-extent (chunk 0) GB/s.
+std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps_by_chunk,
+                                            double fraction = 0.9);
+
+//! "4 KiB .. 64 KiB", "64 KiB .. up": the sizes a class serves, as summaries print them.
+std::string class_range(uint64_t lower, uint64_t below);
+//! memset's speed over a class [lower, below) (below 0: up): the geometric mean of its GB/s
+//! at the grid sizes inside; 0 when none is.
+double memset_over_class(const std::map<uint64_t, double> &memset, uint64_t lower, uint64_t below);
+
+} // namespace cjit::detail

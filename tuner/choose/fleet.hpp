@@ -1,0 +1,32 @@
+// `clearjit choose`: one profile from the raw measurements of several hosts of one CPU model
+// (raw.hpp). Every race is judged again on each host's samples (replay_race), the standings are
+// merged host by host (a candidate beats memset where it does on every host; its bounds are the
+// worst host's), and the tuner's own rules build the tables from them.
+#pragma once
+
+#include "tuner/formats/raw.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cjit::detail {
+
+struct FleetChoice {
+  Profile profile; //!< [host]: the first host's model, the features every host has, `hosts`
+  NoAllocate stosb_no_allocate;
+  std::optional<uint64_t> nontemporal_reuse, nontemporal_stream;
+  std::vector<std::string> races; //!< every merged decision in a line (race_text)
+  std::vector<std::string> notes; //!< what was left out, and why
+  std::vector<std::string> files;
+  CpuInfo cpu; //!< what every host has: the features of the intersection, the smallest caches
+};
+
+//! Chooses one profile from `runs` (at least one; one run gives the profile its tune wrote,
+//! without the [verification] table). Fails, naming them, where the runs are of different CPU
+//! models.
+Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs);
+
+//! The profile file of a choice, with its [tuning] (the files, the notes) and [findings] tables.
+std::string fleet_toml(const FleetChoice &c);
+
+} // namespace cjit::detail

@@ -1,0 +1,465 @@
+#include "tuner/stages/smallpath.hpp"
+
+#include "jit/emit/emit.hpp"
+#include "tuner/choose/race.hpp"
+#include "tuner/report/format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+namespace cjit::detail {
+namespace {
+
+constexpr Mix kMixes[] = {Mix::log_uniform, Mix::objects};
+
+using Case = std::pair<int, uint64_t>; // (mix, size): size 0 for a mix
+
+//! ns per call of `c` in each case: the fixed sizes listed and, with `mixes`, both mixes
+//! (repeated measurements of a case, one per code place, averaged geometrically). Empty when
+//! any case is missing.
+std::map<Case, double> cases(const std::vector<Measurement> &ms, Intent intent, const Candidate &c,
+                             const std::vector<uint64_t> &sizes, bool mixes) {
+  std::set<uint64_t> fixed(sizes.begin(), sizes.end());
+  std::map<Case, std::vector<double>> ns;
+  for (const Measurement &m : ms) {
+    if (m.candidate != c || m.intent != intent || !m.warm || m.ns <= 0) continue;
+    if (m.mix == Mix::fixed ? !fixed.count(m.size) : !mixes) continue;
+    ns[{int(m.mix), m.size}].push_back(m.ns);
+  }
+  std::map<Case, double> out;
+  if (ns.size() != sizes.size() + (mixes ? std::size(kMixes) : 0)) return out;
+  for (auto &[key, v] : ns)
+    out[key] = geomean(v);
+  return out;
+}
+
+//! The geometric mean of `c`'s ns per call over the sizes; 0 when any is missing.
+double score(const std::vector<Measurement> &ms, Intent intent, const Candidate &c,
+             const std::vector<uint64_t> &sizes) {
+  std::vector<double> v;
+  for (const auto &[key, ns] : cases(ms, intent, c, sizes, false))
+    v.push_back(ns);
+  return v.empty() ? 0 : geomean(v);
+}
+
+} // namespace
+
+std::map<std::pair<int, uint64_t>, double> ratios_to_memset(const std::vector<Measurement> &ms,
+                                                            Intent intent, const Candidate &c) {
+  const auto mine = cases(ms, intent, c, small_strategy_sizes(), true);
+  const auto memset = cases(ms, intent, memset_candidate(), small_strategy_sizes(), true);
+  std::map<Case, double> out;
+  if (mine.empty() || memset.empty()) return out;
+  for (const auto &[key, ns] : mine) {
+    auto m = memset.find(key);
+    if (m == memset.end()) return {}; // not the same cases: no ratio for this candidate
+    out[key] = ns / m->second;
+  }
+  return out;
+}
+
+double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios) {
+  // Bands: 1..3, 4..15, 16..63, 64..128 and 129..256 B, then one per mix (smallpath.hpp: why).
+  auto band = [](const Case &c) {
+    const uint64_t n = c.second;
+    return c.first != int(Mix::fixed) ? 5 + c.first
+           : n < 4                    ? 0
+           : n < 16                   ? 1
+           : n < 64                   ? 2
+           : n <= 128                 ? 3
+                                      : 4;
+  };
+  std::map<int, std::vector<double>> bands;
+  for (const auto &[key, r] : ratios)
+    bands[band(key)].push_back(r);
+  double worst = 0;
+  for (const auto &[b, rs] : bands)
+    worst = std::max(worst, geomean(rs));
+  return worst;
+}
+
+double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent,
+                             const Candidate &c) {
+  return worst_band(ratios_to_memset(ms, intent, c));
+}
+
+namespace {
+
+std::string padded(const std::string &s, int width) {
+  char b[128];
+  std::snprintf(b, sizeof b, "%*s", width, s.c_str());
+  return b;
+}
+
+// What the study's table calls a candidate: memset's word, a small path without "small:".
+std::string column_name(const Candidate &c) {
+  if (c.is_memset()) return "memset";
+  return c.small() ? small_path_name(*c.small()) : c.name();
+}
+
+} // namespace
+
+std::vector<uint64_t> small_strategy_sizes() {
+  return {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 65, 96, 128, 160, 200, 256};
+}
+
+std::vector<uint64_t> small_max_sizes() { return {160, 256, 320, 384, 512, 640, 768, 1024}; }
+
+// 32 B lies between 8 and 64 on masked's masked-store path, whose cold cost grows with the
+// bytes written (a masked store waits for a missing line: see Emitter::strategy_masked).
+std::vector<uint64_t> small_cold_sizes() { return {8, 32, 64, 256}; }
+
+SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
+  SmallCold c;
+  std::map<Candidate, std::map<std::pair<Pattern, uint64_t>, std::vector<double>>> samples;
+  for (const Measurement &m : ms)
+    if (!m.warm && m.intent == intent && m.pattern != Pattern::cached && m.gbps > 0) {
+      const double ns = double(m.size) / m.gbps;
+      samples[m.candidate][{m.pattern, m.size}].push_back(ns);
+      if (m.pattern == Pattern::consecutive) c.rounds[m.candidate][m.size].push_back(ns);
+    }
+  for (const auto &[candidate, by_point] : samples)
+    for (const auto &[point, ns] : by_point)
+      c.measured[candidate][point] = median(ns);
+  // Only consecutive points decide: scattered ones are shown, but at the study's repetitions one
+  // point can be 2.4x its neighbours (docs/results/amd-family26-model2/small-cold-scattered.txt).
+  // The reference at each size is memset's median over its measurements; a strategy is out
+  // where every one of at least two measurements loses by kColdBand.
+  const auto memset = c.rounds.find(memset_candidate());
+  for (const auto &[candidate, by_size] : c.rounds) {
+    if (candidate.is_memset() || memset == c.rounds.end()) continue;
+    std::vector<double> ratios;
+    double worst = 0;
+    for (const auto &[size, rounds] : by_size) {
+      auto ref = memset->second.find(size);
+      if (ref == memset->second.end()) continue;
+      const double reference = median(ref->second);
+      ratios.push_back(median(rounds) / reference);
+      if (rounds.back() > kColdBand * reference) c.suspects.push_back({candidate, size});
+      const double best = *std::min_element(rounds.begin(), rounds.end());
+      if (rounds.size() < 2 || best <= kColdBand * reference || best / reference <= worst) continue;
+      worst = best / reference;
+      std::string times;
+      for (double t : rounds)
+        times += (times.empty() ? "" : ", ") + fmt("%.2f", t);
+      c.out[candidate] =
+          human_bytes(size) + ": " + times + " ns against memset's " + fmt("%.2f", reference);
+    }
+    if (!ratios.empty()) c.ratio[candidate] = geomean(ratios);
+  }
+  return c;
+}
+
+std::vector<std::pair<SmallPath, double>> small_scores(const std::vector<Measurement> &ms,
+                                                       Intent intent) {
+  const SmallCold cold = small_cold(ms, intent);
+  std::vector<std::pair<SmallPath, double>> scored;
+  for (const SmallInfo &s : small_strategies()) {
+    const SmallPath p{s.strategy, 256};
+    if (cold.out.count(p)) continue;
+    const double warm = worst_ratio_to_memset(ms, intent, p);
+    if (warm <= 0) continue;
+    auto c = cold.ratio.find(p);
+    scored.push_back({p, c == cold.ratio.end()
+                             ? warm
+                             : std::pow(warm, 1 - kColdWeight) * std::pow(c->second, kColdWeight)});
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto &a, const auto &b) { return a.second < b.second; });
+  return scored;
+}
+
+std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent intent) {
+  std::vector<SmallPath> out;
+  for (auto &[p, score] : small_scores(ms, intent))
+    out.push_back(p);
+  return out;
+}
+
+SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback) {
+  const std::vector<SmallPath> ranked = rank_small(ms, intent);
+  if (ranked.empty()) return fallback;
+  return choose_small_max(ms, intent, ranked.front());
+}
+
+SmallPath choose_small_max(const std::vector<Measurement> &ms, Intent intent, SmallPath chosen) {
+  double best_max = 0;
+  for (unsigned max : kSmallMaxes) {
+    if (max < kSmallTunedFrom) continue;
+    double v = score(ms, intent, SmallPath{chosen.strategy, max}, small_max_sizes());
+    if (v > 0 && (best_max == 0 || v < best_max)) best_max = v, chosen.max = max;
+  }
+  return chosen;
+}
+
+namespace {
+
+// The study's jobs with memset beside. Stage 1: every strategy the CPU runs at max 256, over
+// small_strategy_sizes() and both mixes; stage 2: each intent's `chosen` strategy at every max,
+// over small_max_sizes(). Warm jobs run each candidate's code at kSmallPlacements places (copies
+// generated one after another): a warm call's time depends on where its code lies by up to a
+// quarter (bench/small_placement.cpp), and one place's luck must not choose. `code(i, p, copy)`
+// gives a candidate's dispatcher (null when the jobs are only planned, for an estimate).
+template <class Code>
+std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chosen[2], Code code,
+                            const std::map<Intent, std::set<Small>> *only = nullptr) {
+  std::vector<Job> jobs;
+  auto add = [&](const Candidate &c, Call call, Intent i, uint64_t size, Mix mix, ClearFn fn,
+                 int place) {
+    jobs.push_back(warm_job(c, call, i, size, mix, fn, nullptr, place));
+  };
+  const std::vector<uint64_t> sizes = stage == 1 ? small_strategy_sizes() : small_max_sizes();
+  for (Intent i : kIntents) {
+    std::vector<SmallPath> candidates;
+    if (stage == 1) {
+      for (const SmallInfo &s : small_strategies())
+        if (small_unsupported_reason(s.strategy, cpu).empty() &&
+            (!only || only->at(i).count(s.strategy)))
+          candidates.push_back({s.strategy, 256});
+    } else {
+      for (unsigned max : kSmallMaxes)
+        if (max >= kSmallTunedFrom) candidates.push_back({chosen[size_t(i)].strategy, max});
+    }
+    for (int copy = 0; copy < kSmallPlacements; ++copy) {
+      for (uint64_t size : sizes)
+        add(memset_candidate(), Call::memset, i, size, Mix::fixed, nullptr, copy);
+      if (stage == 1)
+        for (Mix mix : kMixes)
+          add(memset_candidate(), Call::memset, i, 0, mix, nullptr, copy);
+    }
+    if (stage == 1) // memset cold too: the cold veto's reference
+      for (Pattern pattern : kPatterns)
+        for (uint64_t size : small_cold_sizes())
+          jobs.push_back(in_pattern({default_spec(Method::libc), size, i}, pattern));
+    for (const SmallPath &p : candidates) {
+      for (int copy = 0; copy < kSmallPlacements; ++copy) {
+        for (uint64_t size : sizes)
+          add(p, Call::kernel, i, size, Mix::fixed, code(i, p, copy), copy);
+        if (stage == 1)
+          for (Mix mix : kMixes)
+            add(p, Call::kernel, i, 0, mix, code(i, p, copy), copy);
+      }
+      if (stage == 1)
+        for (Pattern pattern : kPatterns)
+          for (uint64_t size : small_cold_sizes())
+            jobs.push_back(in_pattern(Job(p, code(i, p, 0), size, i), pattern));
+    }
+  }
+  return jobs;
+}
+
+} // namespace
+
+double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
+                           double confidence) {
+  const SmallPath chosen[2] = {default_small(cpu, Intent::reuse),
+                               default_small(cpu, Intent::stream)};
+  auto none = [](Intent, SmallPath, int) -> ClearFn { return nullptr; };
+  MeasureOptions one = options;
+  one.repetitions = 1;
+  // Stage 1: the fewest rounds that bound a median, every strategy in each; stage 2 once.
+  return double(fewest_for(confidence)) *
+             bench.estimate_seconds(study_jobs(1, cpu, chosen, none), one) +
+         bench.estimate_seconds(study_jobs(2, cpu, chosen, none), options);
+}
+
+SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
+                       const MeasureOptions &options, const RaceOptions &race) {
+  SmallStudy out;
+  std::map<std::tuple<Intent, SmallPath, int>, std::unique_ptr<GeneratedCode>> codes;
+  auto dispatcher = [&](Intent i, SmallPath p, int copy) {
+    auto &code = codes[{i, p, copy}];
+    if (!code) {
+      auto g =
+          generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, profile.table(i), p, cpu); },
+                   Candidate(p).name());
+      if (!g) throw std::runtime_error(Candidate(p).name() + ": " + g.error);
+      code = std::move(*g.value);
+    }
+    return code->fn;
+  };
+
+  // The CPU's defaults, kept only where stage 1 has no warm measurement to choose by (choose_small
+  // returns its fallback then, without the cold veto).
+  SmallPath chosen[2] = {default_small(cpu, Intent::reuse), default_small(cpu, Intent::stream)};
+  // Stage 1 is a race per intent: every round measures each strategy still in, at every case
+  // and code place, with memset beside, one sample each. A round's score of a strategy is its
+  // worst band against memset in that round. From the fewest rounds that bound a median, a
+  // strategy leaves when its per-round score over the leader's is confidently above 1 (slower),
+  // or when the cold veto puts it out (small_cold, over every round so far). The race stops when
+  // one strategy is left, or all left are tied within race.tied, or at race.max_rounds; the
+  // choice is then rank_small's first of those left.
+  std::map<Intent, std::set<Small>> in;
+  std::map<Intent, std::map<Small, std::vector<double>>> scores; // per round
+  for (Intent i : kIntents)
+    for (const SmallInfo &info : small_strategies())
+      if (small_unsupported_reason(info.strategy, cpu).empty()) in[i].insert(info.strategy);
+  MeasureOptions o = options;
+  o.label = "small path: strategies";
+  o.repetitions = 1;
+  const int fewest = int(fewest_for(race.confidence));
+  std::map<Intent, bool> settled;
+  for (int round = 1; round <= std::max(race.max_rounds, fewest); ++round) {
+    const std::vector<Measurement> ms = bench.run(study_jobs(1, cpu, chosen, dispatcher, &in), o);
+    out.measurements.insert(out.measurements.end(), ms.begin(), ms.end());
+    ++out.rounds;
+    bool open = false;
+    for (Intent i : kIntents) {
+      if (settled[i]) continue;
+      for (Small st : in[i]) {
+        const double w = worst_ratio_to_memset(ms, i, SmallPath{st, 256});
+        scores[i][st].push_back(w > 0 ? w : NAN);
+      }
+      auto drop = [&](Small st, const std::string &why) {
+        out.dropped[i].push_back(std::string(info(st).name) + " out at round " +
+                                 std::to_string(round) + ": " + why);
+        in[i].erase(st);
+      };
+      if (round >= fewest) { // the cold veto first: the leader is chosen among those it leaves
+        const SmallCold cold = small_cold(out.measurements, i);
+        for (Small st : std::set<Small>(in[i]))
+          if (auto c = cold.out.find(SmallPath{st, 256}); c != cold.out.end())
+            drop(st, "cold: " + c->second);
+      }
+      if (round < fewest || in[i].size() < 2) {
+        settled[i] = in[i].size() < 2;
+        if (settled[i]) out.settled_at[i] = round;
+        open |= !settled[i];
+        continue;
+      }
+      // The leader: the lowest median score.
+      Small leader = *in[i].begin();
+      auto med = [&](Small st) {
+        std::vector<double> v;
+        for (double x : scores[i][st])
+          if (std::isfinite(x)) v.push_back(x);
+        return v.empty() ? INFINITY : median(v);
+      };
+      for (Small st : in[i])
+        if (med(st) < med(leader)) leader = st;
+      bool tied = true;
+      for (Small st : std::set<Small>(in[i])) {
+        std::string why;
+        if (st != leader) {
+          std::vector<double> r;
+          const std::vector<double> &mine = scores[i][st], &theirs = scores[i][leader];
+          for (size_t k = 0; k < std::min(mine.size(), theirs.size()); ++k)
+            if (std::isfinite(mine[k]) && std::isfinite(theirs[k]) && theirs[k] > 0)
+              r.push_back(mine[k] / theirs[k]);
+          const Interval iv = median_interval(r, race.confidence);
+          if (iv.bounded && iv.lower > 1)
+            why = "behind " + std::string(info(leader).name) + ": " + fmt("%.2fx", iv.median) +
+                  " (at least " + fmt("%.2fx", iv.lower) + ") its worst band";
+          else if (!(iv.bounded && iv.lower > 1 - race.tied && iv.upper < 1 + race.tied))
+            tied = false;
+        }
+        if (!why.empty()) drop(st, why);
+      }
+      settled[i] = in[i].size() < 2 || tied;
+      if (settled[i]) out.settled_at[i] = round;
+      open |= !settled[i];
+    }
+    if (!open) break;
+  }
+  out.stage1 = out.measurements.size();
+  for (Intent i : kIntents) {
+    // rank_small over every round, those still in the race first.
+    const std::vector<SmallPath> ranked = rank_small(out.measurements, i);
+    for (const SmallPath &p : ranked)
+      if (in[i].count(p.strategy)) {
+        chosen[size_t(i)] = p;
+        break;
+      }
+    out.remaining[i] = {in[i].begin(), in[i].end()};
+  }
+
+  o.label = "small path: limits";
+  o.repetitions = options.repetitions;
+  for (Measurement &m : bench.run(study_jobs(2, cpu, chosen, dispatcher), o))
+    out.measurements.push_back(std::move(m));
+  // Stage 2 chose only the max: stage 2's measurements at max 256 must not reopen the strategy.
+  out.reuse = choose_small_max(out.measurements, Intent::reuse, chosen[0]);
+  out.stream = choose_small_max(out.measurements, Intent::stream, chosen[1]);
+  return out;
+}
+
+std::string small_race_text(const SmallStudy &s, Intent intent) {
+  const SmallPath chosen = intent == Intent::reuse ? s.reuse : s.stream;
+  auto at = s.settled_at.find(intent);
+  std::string t = "small path " + std::string(intent_name(intent)) + ", " +
+                  (at != s.settled_at.end() ? std::to_string(at->second) + " rounds, settled"
+                                            : std::to_string(s.rounds) + " rounds, at its last") +
+                  ": " + describe(chosen);
+  if (auto d = s.dropped.find(intent); d != s.dropped.end())
+    for (const std::string &why : d->second)
+      t += "; " + why;
+  if (auto r = s.remaining.find(intent); r != s.remaining.end() && r->second.size() > 1) {
+    t += "; still in, ranked by their worst band over every round:";
+    for (Small st : r->second)
+      t += " " + std::string(info(st).name);
+  }
+  return t;
+}
+
+std::string small_study_text(const SmallStudy &s) {
+  std::ostringstream t;
+  const std::vector<Measurement> stage1 = s.stage1_measurements(); // what chose the strategy
+  for (Intent i : kIntents) {
+    const SmallPath chosen = i == Intent::reuse ? s.reuse : s.stream;
+    t << "\nsmall path, " << intent_name(i)
+      << ": ns per call (warm; each strategy the geometric mean of " << kSmallPlacements
+      << " code placements), memset beside; chosen " << describe(chosen) << "\n";
+    // Rows: cases; columns: candidates in order of first appearance.
+    std::vector<Candidate> labels;
+    // (mix, size) -> candidate -> ns of each placement
+    std::map<std::pair<int, uint64_t>, std::map<Candidate, std::vector<double>>> rows;
+    for (const Measurement &m : s.measurements) {
+      if (m.intent != i || !m.warm || m.ns <= 0) continue;
+      if (std::find(labels.begin(), labels.end(), m.candidate) == labels.end())
+        labels.push_back(m.candidate);
+      rows[{int(m.mix), m.size}][m.candidate].push_back(m.ns);
+    }
+    t << "  " << padded("size", -22);
+    for (const Candidate &l : labels)
+      t << " " << padded(column_name(l), 17);
+    t << "\n";
+    for (auto &[key, row] : rows) {
+      const std::string what = key.first == int(Mix::fixed) ? human_bytes(key.second)
+                                                            : std::string(mix_name(Mix(key.first)));
+      t << "  " << padded(what, -22);
+      for (const Candidate &l : labels)
+        t << " " << (row.count(l) ? fmt("%17.2f", geomean(row[l])) : padded("-", 17));
+      t << "\n";
+    }
+    t << "  " << padded("worst band vs memset", -22); // what stage 1 chooses by
+    for (const Candidate &l : labels) {
+      const double w = l.is_memset() ? 0 : worst_ratio_to_memset(stage1, i, l);
+      t << " " << (w > 0 ? fmt("%16.2fx", w) : padded("-", 17));
+    }
+    t << "\n";
+    const SmallCold cold = small_cold(s.measurements, i);
+    for (Pattern pattern : {Pattern::consecutive, Pattern::scattered})
+      for (uint64_t size : small_cold_sizes()) {
+        t << "  "
+          << padded(human_bytes(size) + " cold, " + std::string(pattern_name(pattern)), -22);
+        for (const Candidate &l : labels) {
+          auto it = cold.measured.find(l);
+          const bool has = it != cold.measured.end() && it->second.count({pattern, size});
+          t << " " << (has ? fmt("%17.2f", it->second.at({pattern, size})) : padded("-", 17));
+        }
+        t << "\n";
+      }
+    for (const auto &[candidate, why] : cold.out)
+      t << "  out: " << column_name(candidate) << ", more than " << fmt("%.2f", kColdBand)
+        << "x memset's time cold, consecutive, in every measurement (" << why << ")\n";
+  }
+  return t.str();
+}
+
+} // namespace cjit::detail

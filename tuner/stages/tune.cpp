@@ -1,0 +1,432 @@
+// A tuning run: every decision raced against memset (race.hpp) in one set of interleaved rounds,
+// the tables built from the races' outcomes, then the stages of Tuner::last_stages() on the
+// chosen tables.
+#include "tuner/stages/tune.hpp"
+
+#include "tuner/choose/race.hpp"
+#include "tuner/report/format.hpp"
+#include "tuner/stages/plan.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <set>
+#include <span>
+
+namespace cjit::detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Class boundaries per intent the verification's time is reserved for, before the tables exist:
+// the Zen 5 grid tune of c972ded had 2 for reuse and 4 for stream (AMD family 26 model 2,
+// docs/results/amd-family26-model2/tune-default-profile.txt).
+constexpr int kTypicalBoundaries = 5;
+
+// The tables a race decides a size of: batch is stream clears in batches below kBatchBytes.
+enum class Table : uint8_t { reuse, stream, batch };
+
+class Tuner;
+
+// A stage on the chosen tables, after the races: its time is set aside before the races start.
+struct LastStage {
+  std::string_view name;
+  std::string_view measures;
+  double (Tuner::*seconds)() const;                           // estimated before any race runs
+  void (Tuner::*run)(TuneResult &, const std::string &label); // label: the row's name
+};
+
+class Tuner {
+public:
+  Tuner(const TuneOptions &o, const CpuInfo &cpu, Bench &bench)
+      : o_(o), cpu_(cpu), plan_(plan_for(o.level)), bench_(bench),
+        studies_(cpu, o.min_size, o.max_size) {
+    budget_ = o.time_limit > 0 ? o.time_limit : plan_.budget;
+    for (const Spec &s : plan_.all_methods ? candidates(Level::quick) : batch_candidates(cpu))
+      if (unsupported_reason(s, cpu).empty() && s.method != Method::libc) field_.push_back(s);
+    for (const Spec &s : batch_candidates(cpu))
+      if (unsupported_reason(s, cpu).empty() && s.method != Method::libc) batch_field_.push_back(s);
+    for (const Spec &s : candidates(o.level))
+      if (unsupported_reason(s, cpu).empty()) variant_specs_.push_back(s);
+  }
+
+  TuneResult run() {
+    start_ = Clock::now();
+    reserve_last_stages();
+    race_options_.confidence = plan_.confidence;
+    race_options_.max_rounds = plan_.max_rounds;
+    race_options_.simpler = [this](const Candidate &a, const Candidate &b) {
+      return std::pair(complexity(a), a.name()) < std::pair(complexity(b), b.name());
+    };
+    Racing racing(bench_, race_options_, options("races", 1, plan_.race_min_time)),
+        variants(bench_, race_options_, options("variant races", 1, plan_.race_min_time));
+    add_races(racing);
+    // The variants' races get what the first ones leave, and at least a quarter.
+    const int rounds = racing.run(budget_ > 0 ? remaining() * (plan_.variants ? 0.75 : 1.0) : 0);
+    note_races(racing, rounds, "races");
+    if (plan_.variants) {
+      add_variant_races(racing, variants);
+      note_races(variants, variants.run(budget_ > 0 ? remaining() : 0), "variant races");
+    }
+    TuneResult r;
+    r.level = std::string(level_name(o_.level));
+    r.race_options = race_options_;
+    r.measurements = racing.measurements();
+    append(r.measurements, variants.measurements());
+    for (const Point &p : points_) {
+      r.races.push_back(race_text(racing.race(p.race), racing.outcome(p.race)));
+      if (p.variants != kNone)
+        r.races.push_back(race_text(variants.race(p.variants), variants.outcome(p.variants)));
+    }
+    choose(racing, variants, r);
+    record(racing, variants, r);
+    for (const LastStage &stage : last_stages())
+      (this->*stage.run)(r, std::string(stage.name));
+    for (const Measurement &m : r.parallel->measurements) // memset's stay in the study: its
+      if (m.threads) r.measurements.push_back(m);         // own run, not the report's curves
+    r.notes = notes_;
+    r.seconds = elapsed();
+    std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    r.date = date;
+    return r;
+  }
+
+private:
+  // After the races, in the order they run: each is measured on the tables the one before left.
+  static std::span<const LastStage> last_stages() {
+    static constexpr LastStage table[] = {
+        {.name = "small path",
+         .measures = "whole dispatchers over the chosen tables at small sizes, warm: the "
+                     "small paths",
+         .seconds = &Tuner::small_path_seconds,
+         .run = &Tuner::small_path},
+        {.name = "verification",
+         .measures = "the profile about to be written against memset, apart from what chose "
+                     "it; repairs the classes and small paths where it loses",
+         .seconds = &Tuner::verification_seconds,
+         .run = &Tuner::verification},
+        // Last: through the verified tables and small paths as clearjit_open makes them (the
+        // verification is the last stage that changes those).
+        {.name = "parallel",
+         .measures = "clearjit_clear_parallel at 1..N threads: the [parallel.<intent>] tables",
+         .seconds = &Tuner::parallel_study_seconds,
+         .run = &Tuner::parallel},
+    };
+    return table;
+  }
+
+  // The last stages' time is set aside first; the races keep at least a third of the budget.
+  void reserve_last_stages() {
+    if (budget_ <= 0) return;
+    double last = 0;
+    for (const LastStage &stage : last_stages())
+      last += (this->*stage.seconds)();
+    budget_ = std::max(budget_ - last, budget_ / 3);
+  }
+
+  // The destination states a size is raced in. Scattered and consecutive are required of
+  // every candidate. Consecutive is left out where the arena holds fewer than four destinations
+  // of the size: scattered ones are then the same few regions one after another. Hot up to the
+  // L3's size (beyond it no caller's buffer is in cache): required for reuse, whose caller reads
+  // what was cleared; weighed in for stream, whose caller does not (clearjit.h).
+  std::vector<Condition> conditions(uint64_t size, Intent intent, bool batched) const {
+    Job base(default_spec(Method::libc), size, intent);
+    std::vector<Condition> out{{in_pattern(base, Pattern::scattered, batched), true}};
+    if (4 * size <= arena_bytes_for(cpu_, o_.max_size))
+      out.push_back({in_pattern(base, Pattern::consecutive, batched), true});
+    if (size <= hot_limit(cpu_))
+      out.push_back({in_pattern(base, Pattern::hot, batched), intent == Intent::reuse});
+    return out;
+  }
+
+  // Every decision's race, and the studies' (which decide nothing: they run the fewest rounds
+  // that bound a median and are read as medians).
+  void add_races(Racing &racing) {
+    grid_ = size_grid(o_.min_size, o_.max_size, plan_.steps_per_octave);
+    std::vector<Candidate> field(field_.begin(), field_.end()),
+        batch(batch_field_.begin(), batch_field_.end());
+    for (uint64_t size : grid_)
+      for (Intent intent : kIntents)
+        points_.push_back(
+            {intent == Intent::reuse ? Table::reuse : Table::stream, size,
+             racing.add({.name = std::string(intent_name(intent)) + " " + human_bytes(size),
+                         .conditions = conditions(size, intent, false),
+                         .candidates = field})});
+    // Batches: below kBatchBytes one size per two octaves (4, 16, 64, 256 KiB, 1 MiB from 4 KiB);
+    // from there a batch is one clear, and the stream races serve.
+    for (size_t k = 0; k < grid_.size() && grid_[k] < kBatchBytes;
+         k += size_t(2 * plan_.steps_per_octave))
+      points_.push_back({Table::batch, grid_[k],
+                         racing.add({.name = "batch " + human_bytes(grid_[k]),
+                                     .conditions = conditions(grid_[k], Intent::stream, true),
+                                     .candidates = batch})});
+    const int study_rounds = int(fewest_for(plan_.confidence));
+    auto study = [&](const std::vector<Job> &jobs) {
+      // Jobs in pairs or groups of one size: the first of each size is the incumbent.
+      std::map<uint64_t, std::vector<Candidate>> by_size;
+      for (const Job &j : jobs)
+        by_size[j.size].push_back(j.candidate);
+      for (auto &[size, cs] : by_size) {
+        Race race{.name = "study " + human_bytes(size),
+                  .conditions = {{{*cs[0].kernel(), size, Intent::stream}, true}},
+                  .candidates = {cs.begin() + 1, cs.end()},
+                  .incumbent = cs[0],
+                  .max_rounds = study_rounds};
+        racing.add(std::move(race));
+      }
+    };
+    // The no-allocate sweep: the temporal reference first, so that it is the incumbent.
+    std::vector<Job> sweep = studies_.no_allocate_jobs(plan_.steps_per_octave * 2);
+    for (size_t k = 0; k + 1 < sweep.size(); k += 2)
+      std::swap(sweep[k], sweep[k + 1]);
+    study(sweep);
+    study(studies_.chunk_jobs());
+    study(studies_.fence_jobs());
+  }
+
+  // A table from its points' races (table_from_races); the batch table takes the stream
+  // races from kBatchBytes on, where a batch is one clear.
+  std::vector<SizeClass> table(const Racing &racing, const Racing *variants, Table which) const {
+    std::vector<RacedSize> at;
+    for (const Point &p : points_)
+      if (p.table == which ||
+          (which == Table::batch && p.table == Table::stream && p.size >= kBatchBytes)) {
+        const Source src = source(p, racing, variants);
+        RacedSize rs{.size = p.size, .outcome = src.outcome()};
+        for (const Condition &c : src.racing->race(src.race).conditions)
+          rs.patterns.push_back(c.job.pattern);
+        for (const Candidate &c : contenders(src.racing->race(src.race)))
+          rs.gbps[c] = src.racing->median_of(src.race, c, 0);
+        at.push_back(std::move(rs));
+      }
+    return table_from_races(std::move(at), race_options_.min_gain);
+  }
+
+  // Every race as the raw measurements keep it: a table's size, its variants, or a study's.
+  void record(const Racing &racing, const Racing &variants, TuneResult &r) const {
+    std::vector<bool> of_point(racing.size());
+    for (const Point &p : points_) {
+      const std::string_view decides = p.table == Table::reuse    ? "reuse"
+                                       : p.table == Table::stream ? "stream"
+                                                                  : "batch";
+      const Intent intent = p.table == Table::reuse ? Intent::reuse : Intent::stream;
+      r.race_records.push_back(racing.record(p.race, std::string(decides), intent, p.size));
+      if (p.variants != kNone)
+        r.race_records.push_back(variants.record(p.variants, "variants", intent, p.size));
+      of_point[p.race] = true;
+    }
+    for (size_t k = 0; k < racing.size(); ++k)
+      if (!of_point[k])
+        r.race_records.push_back(
+            racing.record(k, "study", Intent::stream, racing.race(k).conditions[0].job.size));
+  }
+
+  // memset's median GB/s (scattered) per size of a table, for the summary's ratios.
+  std::map<uint64_t, double> memset_speeds(const Racing &racing, Table which) const {
+    std::map<uint64_t, double> out;
+    for (const Point &p : points_)
+      if (p.table == which) out[p.size] = racing.median_of(p.race, memset_candidate(), 0);
+    return out;
+  }
+
+  void choose(const Racing &racing, const Racing &variants, TuneResult &r) {
+    r.reuse = table(racing, &variants, Table::reuse);
+    r.stream = table(racing, &variants, Table::stream);
+    r.batch = table(racing, &variants, Table::batch);
+    r.memset_reuse = memset_speeds(racing, Table::reuse);
+    r.memset_stream = memset_speeds(racing, Table::stream);
+    r.memset_batch = memset_speeds(racing, Table::batch);
+    for (const auto &[size, g] : r.memset_stream)
+      if (size >= kBatchBytes) r.memset_batch[size] = g;
+    r.findings = studies_.findings(r.measurements, r.reuse, r.stream);
+  }
+
+  // The level's variants (unroll, align, head) of the kernel each point's table chose, with that
+  // kernel, against memset in the same states: a second race where the first chose a kernel.
+  void add_variant_races(const Racing &racing, Racing &variants) {
+    const std::vector<SizeClass> reuse = table(racing, nullptr, Table::reuse),
+                                 stream = table(racing, nullptr, Table::stream);
+    for (Point &p : points_) {
+      if (p.table == Table::batch) continue;
+      const Intent intent = p.table == Table::reuse ? Intent::reuse : Intent::stream;
+      const Spec &chosen = class_for(intent == Intent::reuse ? reuse : stream, p.size).kernel;
+      if (chosen.method == Method::libc) continue;
+      std::vector<Candidate> field{chosen};
+      for (const Spec &v : variant_specs_)
+        // Chunked and unfenced specs are the studies'; a hot head serves a reader, and only a
+        // minority part of the region.
+        if (v.method == chosen.method && !(v == chosen) && !v.chunk &&
+            !(v.info().nontemporal && v.fence == Fence::none) &&
+            !(v.head && (intent != Intent::reuse || p.size <= 2 * v.head)))
+          field.push_back(v);
+      if (field.size() < 2) continue;
+      p.variants = variants.add({.name = racing.race(p.race).name + " variants",
+                                 .conditions = racing.race(p.race).conditions,
+                                 .candidates = field});
+    }
+  }
+
+  void note_races(const Racing &racing, int rounds, const std::string &what) {
+    notes_.push_back(std::to_string(racing.size()) + " " + what + " in " + std::to_string(rounds) +
+                     " rounds at " + fmt("%.0f", plan_.confidence * 100) + "% confidence, " +
+                     std::to_string(plan_.steps_per_octave) + " size(s) per octave");
+    if (const size_t open = racing.open())
+      notes_.push_back(std::to_string(open) + " " + what +
+                       " still open at the time limit: memset kept where no candidate was "
+                       "confidently faster yet");
+  }
+
+  template <class T> static void append(std::vector<T> &to, const std::vector<T> &from) {
+    to.insert(to.end(), from.begin(), from.end());
+  }
+
+  int complexity(const Candidate &c) {
+    auto it = complexity_.find(c);
+    if (it != complexity_.end()) return it->second;
+    const int cx = c.kernel() ? kernel_complexity(*c.kernel()) : 0;
+    complexity_[c] = cx;
+    return cx;
+  }
+
+  double small_path_seconds() const {
+    return small_study_seconds(bench_, cpu_, options(""), plan_.confidence);
+  }
+  double verification_seconds() const {
+    return verify_seconds(bench_, cpu_, options(""), plan_.confidence, kTypicalBoundaries);
+  }
+  double parallel_study_seconds() const {
+    return parallel_seconds(bench_, options("", 1, plan_.race_min_time), plan_.max_rounds,
+                            usable_cpus(), o_.min_size, o_.max_size);
+  }
+
+  // Its candidates are whole dispatchers over the chosen tables.
+  void small_path(TuneResult &r, const std::string &label) {
+    Profile tables;
+    tables.reuse = r.reuse;
+    tables.stream = r.stream;
+    r.small = study_small(bench_, tables, cpu_, options(label), race_options_);
+    for (Intent i : kIntents)
+      r.races.push_back(small_race_text(*r.small, i));
+  }
+
+  // The profile about to be written, measured against memset apart from what chose it, and
+  // repaired where it loses; the result's tables become the repaired ones.
+  void verification(TuneResult &r, const std::string &label) {
+    Profile p;
+    p.host = profile_host(cpu_);
+    p.reuse = r.reuse;
+    p.stream = r.stream;
+    p.batch = r.batch;
+    p.small_reuse = r.small->reuse;
+    p.small_stream = r.small->stream;
+    std::map<Intent, std::vector<SmallPath>> ranking;
+    const std::vector<Measurement> stage1 = r.small->stage1_measurements();
+    for (Intent i : kIntents)
+      ranking[i] = rank_small(stage1, i);
+    r.verification =
+        verify(bench_, p, cpu_, options(label), race_options_, ranking, o_.min_size, o_.max_size);
+    for (auto [intent, before, after] : {std::tuple{Intent::reuse, &r.reuse, &p.reuse},
+                                         std::tuple{Intent::stream, &r.stream, &p.stream}}) {
+      uint64_t lower = 0;
+      for (const SizeClass &c : *before) {
+        if (c.kernel.method != Method::libc &&
+            class_for(*after, lower).kernel.method == Method::libc)
+          r.memset_repairs.push_back({intent, lower, c.below, c.kernel});
+        lower = c.below;
+      }
+    }
+    r.reuse = p.reuse;
+    r.stream = p.stream;
+    r.small->reuse = *p.small_reuse;
+    r.small->stream = *p.small_stream;
+    // memset's classes: memset's own speed over them, as the tables say. A class the
+    // verification gave to memset has none, and one merged with memset's neighbours would keep
+    // the first part's (0.28x memset in a quick tune's summary).
+    for (auto [table, memset] :
+         {std::pair{&r.reuse, &r.memset_reuse}, {&r.stream, &r.memset_stream}}) {
+      uint64_t lower = 0;
+      for (SizeClass &c : *table) {
+        if (c.kernel.method == Method::libc) c.gbps = memset_over_class(*memset, lower, c.below);
+        lower = c.below;
+      }
+    }
+  }
+
+  // The thread-count races: a few seconds, one clear per sample at 1 GiB.
+  void parallel(TuneResult &r, const std::string &label) {
+    Profile tables;
+    tables.reuse = r.reuse;
+    tables.stream = r.stream;
+    tables.small_reuse = r.small->reuse;
+    tables.small_stream = r.small->stream;
+    tables.host = profile_host(cpu_);
+    r.parallel = study_parallel(bench_, tables, cpu_, race_options_,
+                                options(label, 1, plan_.race_min_time), o_.min_size, o_.max_size,
+                                budget_ > 0 ? std::max(remaining(), parallel_study_seconds()) : 0);
+    append(r.races, r.parallel->races);
+    append(r.race_records, r.parallel->records);
+  }
+
+  MeasureOptions options(const std::string &label, int repetitions = 0, double min_time = 0) const {
+    return {.repetitions = repetitions > 0 ? repetitions : plan_.repetitions,
+            .min_time = min_time > 0 ? min_time : plan_.min_time,
+            .benchmark_flags = o_.benchmark_flags,
+            .progress = o_.progress,
+            .label = label};
+  }
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  double remaining() const { return budget_ - elapsed(); }
+
+  static constexpr size_t kNone = SIZE_MAX;
+  // A raced size of a table: its race, and its variants' race where one was added.
+  struct Point {
+    Table table;
+    uint64_t size;
+    size_t race;
+    size_t variants = kNone;
+  };
+  // Where a point's decision is read: its variants' race where that ran the rounds that bound a
+  // median (it holds the first race's choice too), else its own.
+  struct Source {
+    const Racing *racing;
+    size_t race;
+    const RaceOutcome &outcome() const { return racing->outcome(race); }
+  };
+  Source source(const Point &p, const Racing &racing, const Racing *variants) const {
+    if (variants && p.variants != kNone &&
+        variants->outcome(p.variants).rounds >= int(fewest_for(plan_.confidence)))
+      return {variants, p.variants};
+    return {&racing, p.race};
+  }
+
+  const TuneOptions &o_;
+  const CpuInfo &cpu_;
+  LevelPlan plan_;
+  Bench &bench_;
+  Studies studies_;
+  double budget_ = 0;
+  Clock::time_point start_;
+  std::vector<uint64_t> grid_;
+  std::vector<Spec> field_, batch_field_, variant_specs_;
+  std::vector<Point> points_;
+  std::map<Candidate, int> complexity_;
+  RaceOptions race_options_;
+  std::vector<std::string> notes_;
+};
+
+} // namespace
+
+TuneResult tune(const TuneOptions &options, const CpuInfo &cpu, Bench &bench) {
+  return Tuner(options, cpu, bench).run();
+}
+
+TuneResult tune(const TuneOptions &options, const CpuInfo &cpu) {
+  HostBench bench(cpu, options.max_size);
+  return tune(options, cpu, bench);
+}
+
+} // namespace cjit::detail

@@ -1,0 +1,74 @@
+// The tuner: measures in stages what the level's plan (plan.hpp) allows, chooses the tables and
+// makes the studies (findings.hpp); outputs.hpp writes the result.
+#pragma once
+
+#include "tuner/choose/choose.hpp"
+#include "tuner/choose/findings.hpp"
+#include "tuner/measure/measure.hpp"
+#include "tuner/stages/candidates.hpp"
+#include "tuner/stages/parallel_stage.hpp"
+#include "tuner/stages/smallpath.hpp"
+#include "tuner/stages/verify.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cjit::detail {
+
+struct TuneOptions {
+  Level level = Level::default_;
+  uint64_t min_size = 4096;
+  uint64_t max_size = 1ull << 30;
+  double time_limit = 0; //!< seconds; 0: the level's own budget
+  std::vector<std::string> benchmark_flags;
+  bool progress = true;
+};
+
+//! A class the verification gave to memset: [lower, below) of `intent`'s table, and the kernel
+//! it had.
+struct MemsetRepair {
+  Intent intent = Intent::reuse;
+  uint64_t lower = 0, below = 0; //!< below 0: up
+  Spec kernel;
+  bool operator==(const MemsetRepair &) const = default;
+};
+
+struct TuneResult {
+  std::vector<Measurement> measurements; //!< everything measured, for --json and --report
+  std::vector<SizeClass> reuse, stream;
+  std::vector<SizeClass> batch; //!< stream clears in batches; empty when not measured
+  //! libc GB/s per grid size, as the tables' gbps (both patterns where both were measured)
+  std::map<uint64_t, double> memset_reuse, memset_stream, memset_batch;
+  //! The small-path study (warm, ns per call) and its choice per intent; written as [small.*].
+  std::optional<SmallStudy> small;
+  Findings findings;
+  double seconds = 0;
+  std::string level;
+  std::string date;               //!< UTC, RFC 3339
+  std::vector<std::string> notes; //!< what was narrowed to fit the time limit
+  //! Every decision's race, a line each: its outcome, the winner's bound over memset and the
+  //! states it held in, and why each other candidate left (race_text).
+  std::vector<std::string> races;
+  //! clearjit_clear_parallel measured at 1..N threads on the chosen tables, and the
+  //! [parallel.<intent>] tables chosen; empty when not run (cpus < 2, or max_size < 4 MiB).
+  std::optional<ParallelStudy> parallel;
+  //! The races' confidence and tie band (each race's min_gain is in its record).
+  RaceOptions race_options;
+  //! Every race, the thread counts' too, as the raw measurements keep it: what `clearjit choose`
+  //! judges again.
+  std::vector<RaceRecord> race_records;
+  //! The classes the verification gave to memset.
+  std::vector<MemsetRepair> memset_repairs;
+  //! The last stage: the profile's dispatchers against memset, and what it repaired (the
+  //! tables and small paths above are the repaired ones). Empty `measured` when not run.
+  Verification verification;
+};
+
+//! Measures on this host and chooses. Throws std::runtime_error when it cannot measure at all.
+TuneResult tune(const TuneOptions &options, const CpuInfo &cpu);
+//! The same with `bench` measuring (a test's synthetic timings).
+TuneResult tune(const TuneOptions &options, const CpuInfo &cpu, Bench &bench);
+
+} // namespace cjit::detail
