@@ -1,7 +1,7 @@
 // What the commands share: sizes as users type them, pass-through flags, shell quoting.
 #include "commands.hpp"
 
-#include "size.hpp"
+#include "jit/model/size.hpp"
 
 #include <unistd.h>
 

@@ -2,14 +2,14 @@
 #include "commands.hpp"
 
 #include "clearjit/clearjit.hpp"
-#include "compare.hpp"
-#include "cpu.hpp"
-#include "files.hpp"
-#include "format.hpp"
-#include "mix.hpp"
-#include "runtime.hpp"
-#include "seeds.hpp"
-#include "spec.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/model/spec.hpp"
+#include "jit/profile/files.hpp"
+#include "jit/runtime/runtime.hpp"
+#include "tuner/bench/bench.hpp"
+#include "tuner/bench/mix.hpp"
+#include "tuner/bench/seeds.hpp"
+#include "tuner/report/format.hpp"
 
 #include <algorithm>
 #include <cstdio>

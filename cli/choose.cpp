@@ -2,8 +2,8 @@
 // hosts of one CPU model, with the tuner's own rules on the worst host's standings (fleet.hpp).
 #include "commands.hpp"
 
-#include "files.hpp"
-#include "fleet.hpp"
+#include "jit/profile/files.hpp"
+#include "tuner/choose/fleet.hpp"
 
 #include <iostream>
 

@@ -2,11 +2,11 @@
 // which, check); tune, bench and trace are in their own files (commands.hpp).
 #include "commands.hpp"
 
-#include "candidates.hpp"
 #include "clearjit/clearjit.hpp"
-#include "cpu.hpp"
-#include "runtime.hpp"
-#include "spec.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/model/spec.hpp"
+#include "jit/runtime/runtime.hpp"
+#include "tuner/stages/candidates.hpp"
 
 #include <CLI/CLI.hpp>
 

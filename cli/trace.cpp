@@ -1,9 +1,9 @@
 // `clearjit trace`: run a program under the preload and record the sizes it clears.
 #include "commands.hpp"
 
-#include "files.hpp"
-#include "mix.hpp"
-#include "spec.hpp"
+#include "jit/model/spec.hpp"
+#include "jit/profile/files.hpp"
+#include "tuner/bench/mix.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,12 +1,12 @@
 // `clearjit tune`: measure here, write the profile, the measurements and the report.
 #include "commands.hpp"
 
-#include "candidates.hpp"
-#include "cpu.hpp"
-#include "files.hpp"
-#include "format.hpp"
-#include "outputs.hpp"
-#include "tune.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/profile/files.hpp"
+#include "tuner/report/format.hpp"
+#include "tuner/report/outputs.hpp"
+#include "tuner/stages/candidates.hpp"
+#include "tuner/stages/tune.hpp"
 
 #include <algorithm>
 #include <iostream>

@@ -3,12 +3,12 @@
 // that gets a merged profile.
 #include "commands.hpp"
 
-#include "cpu.hpp"
-#include "files.hpp"
-#include "format.hpp"
-#include "plan.hpp"
-#include "runtime.hpp"
-#include "verify.hpp"
+#include "jit/model/cpu.hpp"
+#include "jit/profile/files.hpp"
+#include "jit/runtime/runtime.hpp"
+#include "tuner/report/format.hpp"
+#include "tuner/stages/plan.hpp"
+#include "tuner/stages/verify.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // libFuzzer target for the profile loader: any bytes must give a profile or an error message,
 // never a crash, a leak or undefined behaviour.
-#include "profile.hpp"
+#include "jit/profile/profile.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // libFuzzer target for the raw measurements' reader (`clearjit choose RAW.json`): any bytes must
 // give a tune's record or an error naming the file, never a crash, a leak or undefined
 // behaviour; every race read has as many samples as contenders and conditions.
-#include "raw.hpp"
+#include "tuner/formats/raw.hpp"
 
 #include <cstddef>
 #include <cstdint>

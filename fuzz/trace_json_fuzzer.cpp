@@ -1,7 +1,7 @@
 // libFuzzer target for the trace reader (`clearjit bench --mix FILE`): any bytes must give a
 // histogram or an error naming the file, never a crash, a leak or undefined behaviour; a histogram
 // read must come back the same through histogram_json.
-#include "trace_format.hpp"
+#include "tuner/formats/trace_format.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -11,8 +11,8 @@
 // which keeps them async-signal-safe. After fork the child inherits the finished state and the
 // generated code (read-only from then on: nothing is generated after the constructor).
 #include "clearjit/clearjit.h"
-#include "runtime.hpp"
-#include "spec.hpp"
+#include "jit/model/spec.hpp"
+#include "jit/runtime/runtime.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
