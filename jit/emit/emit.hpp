@@ -1,6 +1,6 @@
 // The emit API: generated code (the JIT runtime), kernels, dispatchers and small paths, and the
 // building blocks kernels and dispatchers are made of, each of which can be emitted alone so that
-// it has one golden listing (tests/jit/emit/test_golden.cpp) and a change to one block rewrites
+// it has one golden listing (tests/generated/test_golden.cpp) and a change to one block rewrites
 // one file. emitter.hpp is the block library behind it, private to jit/emit/.
 #pragma once
 
@@ -62,8 +62,8 @@ void emit_dispatcher(asmjit::x86::Assembler &a, const std::vector<SizeClass> &ta
 //! Emits: sizes 0..p.max cleared and returned from (every leaf ends in its own ret), larger sizes
 //! jump to `big`. The first instruction is a cmp of rsi; on the way to `big` every instruction is
 //! `cmp rsi, imm` or an unsigned conditional branch on it, jae or, before the first jae, jb, ja
-//! or je; so a size above max takes only those (tests/support.hpp's tree_landing follows them).
-//! Branch targets start at `target_align`-byte boundaries (padding that never runs: every
+//! or je; so a size above max takes only those (tests/support/support.hpp's tree_landing follows
+//! them). Branch targets start at `target_align`-byte boundaries (padding that never runs: every
 //! target follows a ret).
 void emit_small(asmjit::x86::Assembler &a, const SmallPath &p, const CpuInfo &cpu,
                 const asmjit::Label &big, unsigned target_align = kSmallTargetAlign);

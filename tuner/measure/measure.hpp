@@ -189,8 +189,8 @@ inline uint64_t hot_limit(const CpuInfo &cpu) {
 }
 
 //! What measures jobs: the tuner, its stages and the bench take one by reference, so that a test
-//! can give them a Bench of synthetic timings (tests/synthetic_bench.hpp) and drive them without
-//! measuring anything.
+//! can give them a Bench of synthetic timings (tests/support/synthetic_bench.hpp) and drive them
+//! without measuring anything.
 class Bench {
 public:
   virtual ~Bench() = default;

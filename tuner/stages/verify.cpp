@@ -287,7 +287,8 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
     // A loss counts where a second race, on its own rounds, bounds it below the floor too:
     // one race per point at 95%, over some fifty points that stop when they are clear, put a
     // point below the floor in 2 of 10 seeded runs of 5% noise, one at parity and one at 0.98x
-    // (tests/test_verify.cpp, ALossInsideTheNoiseIsNotCounted, before the second race).
+    // (tests/tuner/stages/test_verify.cpp, ALossInsideTheNoiseIsNotCounted, before the second
+    // race).
     std::vector<VerifyPoint> flagged;
     for (auto &[point, r] : last)
       if (r.lost) flagged.push_back(point);

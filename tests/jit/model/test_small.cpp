@@ -1,0 +1,312 @@
+// The small path: every strategy at every max clears every n in 0..1024 at every offset 0..63,
+// flush against guard pages and across a page boundary; strategies a CPU lacks features for are
+// refused; the profile key [small.<intent>] is read, checked and defaulted.
+#include "jit/emit/emit.hpp"
+#include "jit/model/small.hpp"
+#include "jit/profile/profile.hpp"
+#include "jit/runtime/runtime.hpp"
+#include "tests/support/support.hpp"
+
+#include "clearjit/clearjit.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace cjit::detail::test {
+namespace {
+
+struct Case {
+  Small strategy;
+  unsigned max;
+  bool avx; // false: this CPU without AVX (legacy SSE encodings, 16-byte vectors)
+  std::string name() const {
+    return std::string(info(strategy).name) + "_" + std::to_string(max) + (avx ? "" : "_noavx");
+  }
+};
+
+void PrintTo(const Case &c, std::ostream *os) { *os << c.name(); }
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const SmallInfo &i : small_strategies())
+    for (unsigned max : kSmallMaxes)
+      for (bool avx : {true, false})
+        out.push_back({i.strategy, max, avx});
+  return out;
+}
+
+constexpr size_t kMaxN = 1024, kSlack = 64;
+
+class small_Clear : public ::testing::TestWithParam<Case> {
+protected:
+  void SetUp() override {
+    const Case &c = GetParam();
+    cpu_ = host_like(c.avx);
+    if (std::string why = small_unsupported_reason(c.strategy, cpu_); !why.empty())
+      GTEST_SKIP() << why;
+    // One class above the small path: what sizes above max reach.
+    const std::vector<SizeClass> table{{0, default_spec(Method::stosb), 0}};
+    auto code = generate(
+        [&](asmjit::x86::Assembler &a) {
+          emit_dispatcher(a, table, {c.strategy, c.max}, cpu_);
+        },
+        "small_" + c.name());
+    ASSERT_TRUE(code) << code.error;
+    code_ = std::move(*code.value);
+  }
+
+  //! Clears [base+off, base+off+n) of a patterned window of `win` bytes and checks it.
+  void check(uint8_t *base, size_t win, size_t off, size_t n, const char *where) {
+    fill_pattern(base, win);
+    code_->fn(base + off, n);
+    std::string why;
+    if (size_t i = first_nonzero(base + off, n); i != n)
+      why = "byte " + std::to_string(i) + " of the range is not zero";
+    else if (first_pattern_mismatch(base, off) != off)
+      why = "a byte before the range changed";
+    else if (size_t i = first_pattern_mismatch(base + off + n, win - off - n, off + n);
+             i != win - off - n)
+      why = "byte " + std::to_string(i) + " after the range changed";
+    if (!why.empty() && ++failures_ <= 8)
+      ADD_FAILURE() << GetParam().name() << ": n=" << n << " " << where << " " << off << ": "
+                    << why;
+  }
+
+  CpuInfo cpu_;
+  std::unique_ptr<GeneratedCode> code_;
+  int failures_ = 0;
+};
+
+TEST_P(small_Clear, EverySizeUpTo1024AtEveryOffset) {
+  GuardedBuffer buf(kMaxN + 2 * kSlack);
+  for (size_t n = 0; n <= kMaxN; ++n)
+    for (size_t off = 0; off < 64; ++off)
+      check(buf.begin(), off + n + kSlack, off, n, "at offset");
+  EXPECT_EQ(failures_, 0);
+}
+
+// A store before dst faults on the low guard page, one at or past dst + n on the high one.
+TEST_P(small_Clear, FlushAgainstBothGuardPages) {
+  GuardedBuffer buf(kMaxN + kSlack);
+  for (size_t n = 0; n <= kMaxN; ++n) {
+    check(buf.begin(), n + kSlack, 0, n, "flush low");
+    check(buf.end() - n - kSlack, n + kSlack, kSlack, n, "flush high");
+  }
+  EXPECT_EQ(failures_, 0);
+}
+
+// Destinations 1..64 bytes before a page boundary: the masked store's page-cross guard and
+// ranges that straddle two pages.
+TEST_P(small_Clear, AcrossAPageBoundary) {
+  const size_t page = page_size();
+  GuardedBuffer buf(2 * page + kMaxN);
+  for (size_t n = 0; n <= 300; ++n)
+    for (size_t back = 1; back <= 64; ++back)
+      check(buf.begin() + page - back - kSlack, kSlack + back + n + kSlack, kSlack, n, "page-");
+  EXPECT_EQ(failures_, 0);
+}
+
+// n == 0 touches nothing: dst may be NULL.
+TEST_P(small_Clear, ZeroLengthAtNull) { code_->fn(nullptr, 0); }
+
+INSTANTIATE_TEST_SUITE_P(Strategies, small_Clear, ::testing::ValuesIn(cases()),
+                         [](const auto &info) { return info.param.name(); });
+
+// ---- The table and refusals ------------------------------------------------------------------
+
+TEST(small_Table, NamesRoundTripAndRowsAreInEnumOrder) {
+  size_t i = 0;
+  for (const SmallInfo &s : small_strategies()) {
+    EXPECT_EQ(size_t(s.strategy), i++);
+    EXPECT_EQ(small_by_name(s.name), s.strategy);
+    EXPECT_FALSE(s.description.empty());
+  }
+  EXPECT_FALSE(small_by_name("Masked"));
+  EXPECT_FALSE(small_by_name(""));
+}
+
+CpuInfo avx512_cpu() {
+  CpuInfo c;
+  c.vendor = "AuthenticAMD";
+  c.family = 26;
+  c.model = 2;
+  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::avx512f, Feature::avx512bw,
+                    Feature::avx512vl, Feature::bmi2, Feature::erms, Feature::fsrm})
+    c.set(f);
+  return c;
+}
+
+// masked needs AVX512F, AVX512BW, AVX512VL and BMI2; stosb needs ERMS and FSRM: take any one
+// away and the strategy is refused with its name and the missing feature.
+TEST(small_Refusal, EachMissingFeatureIsNamed) {
+  for (const SmallInfo &s : small_strategies()) {
+    EXPECT_EQ(small_unsupported_reason(s.strategy, avx512_cpu()), "") << s.name;
+    for (Feature f : s.needs) {
+      if (f == Feature::none) continue;
+      CpuInfo c = avx512_cpu();
+      c.set(f, false);
+      const std::string why = small_unsupported_reason(s.strategy, c);
+      EXPECT_NE(why.find(std::string(s.name)), std::string::npos) << why;
+      EXPECT_NE(why.find(std::string(feature_name(f))), std::string::npos) << why;
+    }
+  }
+  CpuInfo zen3 = avx512_cpu(); // Zen 3: AVX2, BMI2, ERMS, FSRM, no AVX-512
+  for (Feature f : {Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
+    zen3.set(f, false);
+  EXPECT_EQ(small_unsupported_reason(Small::masked, zen3),
+            "small path masked needs AVX512F, which this CPU lacks");
+  EXPECT_EQ(small_unsupported_reason(Small::stosb, zen3), "");
+}
+
+// masked wherever it runs, stosb for reuse on AMD family 26; the tree where masked cannot run.
+TEST(small_Default, BestForTheCpuAndAlwaysRunnable) {
+  const CpuInfo zen5 = avx512_cpu();
+  EXPECT_EQ(default_small(zen5, Intent::reuse), (SmallPath{Small::stosb, 256}));
+  EXPECT_EQ(default_small(zen5, Intent::stream), (SmallPath{Small::masked, 256}));
+  CpuInfo no_avx512bw = zen5, no_fsrm = zen5, zen4 = zen5, intel = zen5;
+  no_avx512bw.set(Feature::avx512bw, false);
+  EXPECT_EQ(default_small(no_avx512bw, Intent::reuse).strategy, Small::stosb);
+  EXPECT_EQ(default_small(no_avx512bw, Intent::stream).strategy, Small::tree);
+  no_fsrm.set(Feature::fsrm, false);
+  EXPECT_EQ(default_small(no_fsrm, Intent::reuse).strategy, Small::masked);
+  EXPECT_EQ(default_small(no_fsrm, Intent::stream).strategy, Small::masked);
+  CpuInfo family27 = zen5;
+  zen4.family = 25;
+  family27.family = 27;
+  intel.vendor = "GenuineIntel";
+  intel.family = 6;
+  for (const CpuInfo &other : {zen4, family27, intel})
+    for (Intent i : kIntents)
+      EXPECT_EQ(default_small(other, i), (SmallPath{Small::masked, 256}));
+  for (Feature f : {Feature::avx512f, Feature::avx512bw, Feature::avx512vl, Feature::bmi2}) {
+    CpuInfo without = intel;
+    without.set(f, false);
+    for (Intent i : kIntents)
+      EXPECT_EQ(default_small(without, i), (SmallPath{Small::tree, 256}));
+  }
+  CpuInfo bare;
+  bare.set(Feature::sse2);
+  for (Intent i : kIntents) {
+    EXPECT_EQ(small_unsupported_reason(default_small(bare, i).strategy, bare), "");
+    EXPECT_EQ(small_unsupported_reason(default_small(host_cpu(), i).strategy, host_cpu()), "");
+    EXPECT_TRUE(valid_small_max(default_small(host_cpu(), i).max));
+  }
+}
+
+// ---- The profile key ---------------------------------------------------------------------------
+
+//! `small` goes after [host] (tables), or first when it is a top-level key.
+std::string profile_text(const std::string &small) {
+  const bool key = small.rfind("small =", 0) == 0;
+  return "format = 1\n" + (key ? small : "") +
+         "[host]\nvendor = \"AuthenticAMD\"\nfamily = 26\nmodel = 2\n" + (key ? "" : small) +
+         "\n[[dispatch.reuse]]\nkernel = \"stosb\"\n";
+}
+
+Result<Profile> parse(const std::string &small, const CpuInfo &cpu = avx512_cpu()) {
+  return parse_profile(profile_text(small), "p.toml", cpu);
+}
+
+TEST(small_Profile, WithoutTheKeyTheCpuDefault) {
+  auto p = parse("");
+  ASSERT_TRUE(p) << p.error;
+  EXPECT_FALSE(p->small_reuse);
+  EXPECT_EQ(p->small(Intent::reuse, avx512_cpu()), default_small(avx512_cpu(), Intent::reuse));
+  EXPECT_EQ(p->small(Intent::stream, avx512_cpu()), default_small(avx512_cpu(), Intent::stream));
+}
+
+TEST(small_Profile, ReadsBothIntentsAndStreamFallsBackToReuse) {
+  auto p = parse("[small.reuse]\nstrategy = \"ladder\"\nmax = 512\n"
+                 "[small.stream]\nstrategy = \"stosb\"\nmax = \"1KiB\"\n");
+  ASSERT_TRUE(p) << p.error;
+  EXPECT_EQ(p->small(Intent::reuse, avx512_cpu()), (SmallPath{Small::ladder, 512}));
+  EXPECT_EQ(p->small(Intent::stream, avx512_cpu()), (SmallPath{Small::stosb, 1024}));
+  auto q = parse("[small.reuse]\nstrategy = \"vec\"\nmax = 128\n");
+  ASSERT_TRUE(q) << q.error;
+  EXPECT_EQ(q->small(Intent::stream, avx512_cpu()), (SmallPath{Small::vec, 128}));
+}
+
+TEST(small_Profile, BadInputGetsAClearError) {
+  struct Bad {
+    const char *text, *expect;
+  } bad[] = {
+      {"small = 3\n", "p.toml:2: small: must be a table, got an integer"},
+      {"[small]\nreuse = \"masked\"\n", "small.reuse: must be a table, got a string"},
+      {"[small.reuse]\nmax = 256\n", "small.reuse.strategy: missing"},
+      {"[small.reuse]\nstrategy = 1\nmax = 256\n", "small.reuse.strategy: must be a string"},
+      {"[small.reuse]\nstrategy = \"fast\"\nmax = 256\n",
+       "small.reuse.strategy: unknown strategy \"fast\" (known: tree, ladder, vec, masked, stosb, "
+       "branchless)"},
+      {"[small.reuse]\nstrategy = \"tree\"\n", "small.reuse.max: missing"},
+      {"[small.reuse]\nstrategy = \"tree\"\nmax = 300\n",
+       "small.reuse.max: must be one of 128, 256, 512, 1024, got 300"},
+      {"[small.reuse]\nstrategy = \"tree\"\nmax = -1\n", "small.reuse.max: must not be negative"},
+      {"[small.reuse]\nstrategy = \"tree\"\nmax = \"2K\"\n", "small.reuse.max: unreadable size"},
+  };
+  for (const Bad &b : bad) {
+    auto p = parse(b.text);
+    EXPECT_FALSE(p) << b.text;
+    EXPECT_NE(p.error.find(b.expect), std::string::npos) << b.text << "\n" << p.error;
+  }
+}
+
+TEST(small_Profile, UnknownIntentWarns) {
+  auto p = parse("[small.steam]\nstrategy = \"tree\"\nmax = 256\n");
+  ASSERT_TRUE(p) << p.error;
+  ASSERT_EQ(p->warnings.size(), 1u);
+  EXPECT_NE(p->warnings[0].find("small.steam: unknown intent"), std::string::npos);
+}
+
+// A profile asking for masked on a CPU without AVX512BW is refused when loaded, naming it.
+TEST(small_Profile, StrategyTheCpuLacksIsRefused) {
+  CpuInfo no_bw = avx512_cpu();
+  no_bw.set(Feature::avx512bw, false);
+  auto p = parse("[small.reuse]\nstrategy = \"masked\"\nmax = 256\n", no_bw);
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error.find("p.toml:7: small.reuse.strategy: cannot run on this CPU: small path "
+                         "masked needs AVX512BW, which this CPU lacks"),
+            std::string::npos)
+      << p.error;
+}
+
+// Through the C API: a profile with [small] opens, clears, and its inline entry points are the
+// exported functions' targets.
+TEST(small_Api, OpenedProfileUsesItsSmallPath) {
+  const char *path = "/tmp/clearjit_small_api_test.toml";
+  const CpuInfo &cpu = host_cpu();
+  const std::string text = "format = 1\n[host]\nvendor = \"" + cpu.vendor +
+                           "\"\nfamily = " + std::to_string(cpu.family) +
+                           "\nmodel = " + std::to_string(cpu.model) +
+                           "\n[small.reuse]\nstrategy = \"ladder\"\nmax = 512\n"
+                           "[[dispatch.reuse]]\nkernel = \"stosb\"\n";
+  FILE *f = std::fopen(path, "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  char err[512];
+  clearjit *cj = clearjit_open(path, err, sizeof err);
+  std::remove(path);
+  ASSERT_NE(cj, nullptr) << err;
+  EXPECT_EQ(opened_profile(cj).small(Intent::reuse, cpu), (SmallPath{Small::ladder, 512}));
+  ASSERT_NE(cj->clear, nullptr);
+  ASSERT_NE(cj->clear_stream, nullptr);
+  std::vector<uint8_t> buf(2000, 0xAB);
+  for (size_t n : {size_t(0), size_t(1), size_t(100), size_t(512), size_t(513), size_t(1500)}) {
+    std::fill(buf.begin(), buf.end(), 0xAB);
+    clearjit_clear(cj, buf.data() + 3, n);
+    EXPECT_EQ(first_nonzero(buf.data() + 3, n), n) << n;
+    EXPECT_EQ(buf[2], 0xAB);
+    EXPECT_EQ(buf[3 + n], 0xAB);
+    std::fill(buf.begin(), buf.end(), 0xAB);
+    cj->clear_stream(buf.data() + 3, n);
+    EXPECT_EQ(first_nonzero(buf.data() + 3, n), n) << n;
+    EXPECT_EQ(buf[3 + n], 0xAB);
+  }
+  clearjit_close(cj);
+}
+
+} // namespace
+} // namespace cjit::detail::test

@@ -1,0 +1,355 @@
+// The default lookup: $CLEARJIT_PROFILE, $XDG_CONFIG_HOME, ~/.config, the installed profiles and
+// the built-in default, in that order, and what each refusal says.
+#include "clearjit/clearjit.h"
+#include "clearjit/clearjit.hpp"
+#include "jit/runtime/runtime.hpp"
+#include "tests/support/support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cjit::detail {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace test;
+
+// Every step the test does not control is pointed at empty directories; the environment is
+// restored afterwards. /etc/clearjit/profile.toml and the installed profiles cannot be
+// redirected, so assertions past them are skipped when they exist.
+class runtime_Lookup : public ::testing::Test {
+protected:
+  runtime_Lookup()
+      : profile_env_("CLEARJIT_PROFILE", nullptr), xdg_env_("XDG_CONFIG_HOME", dir_ / "xdg"),
+        home_env_("HOME", dir_ / "home") {
+    fs::create_directories(dir_ / "xdg");
+    fs::create_directories(dir_ / "home");
+  }
+  std::string valid(const std::string &path) {
+    write_file(path, profile_text(host_cpu(), {{4096, "mov:unroll=4"}, {0, "stosb"}}));
+    return path;
+  }
+  static bool etc_exists() { return fs::exists("/etc/clearjit/profile.toml"); }
+  static std::string show(const Lookup &l) {
+    std::string out;
+    for (const LookupStep &s : l.steps)
+      out +=
+          "  " + s.step + " | " + s.path + " | " + s.result + (s.chosen ? " (chosen)" : "") + "\n";
+    return out + (l.profile ? "  profile " + l.profile->source : "  error " + l.profile.error) +
+           "\n";
+  }
+  //! clearjit_open(NULL) opens what the lookup chose.
+  void expect_open_null_source(const std::string &source) {
+    std::vector<char> err(4096, '\0');
+    std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(
+        clearjit_open(nullptr, err.data(), err.size()), clearjit_close);
+    ASSERT_TRUE(cj) << errbuf_text(err);
+    EXPECT_STREQ(clearjit_profile_source(cj.get()), source.c_str());
+    EXPECT_STREQ(clearjit_warnings(cj.get()), "");
+  }
+
+  TempDir dir_;
+  ScopedEnv profile_env_, xdg_env_, home_env_;
+};
+
+TEST_F(runtime_Lookup, EnvProfileIsChosen) {
+  const std::string path = valid(dir_ / "env.toml");
+  ScopedEnv e("CLEARJIT_PROFILE", path);
+  const Lookup l = default_lookup(host_cpu());
+  ASSERT_EQ(l.steps.size(), 1u) << show(l);
+  EXPECT_EQ(l.steps[0].step, "$CLEARJIT_PROFILE");
+  EXPECT_EQ(l.steps[0].path, path);
+  EXPECT_EQ(l.steps[0].result, "chosen");
+  EXPECT_TRUE(l.steps[0].chosen);
+  ASSERT_TRUE(l.profile) << l.profile.error;
+  EXPECT_EQ(l.profile->source, path);
+  expect_open_null_source(path);
+}
+
+TEST_F(runtime_Lookup, EnvProfileForAnotherCpuIsUsedWithAWarning) {
+  // $CLEARJIT_PROFILE names one file on purpose: like an explicit path, it loads with a
+  // warning (it used to fall back to the built-in default, silently).
+  const std::string path = (kRuntimeProfiles / "other_cpu.toml").string();
+  if (same_cpu(load_or_throw(path, host_cpu()).host, host_cpu()))
+    GTEST_SKIP() << "this machine is the CPU other_cpu.toml names";
+  ScopedEnv e("CLEARJIT_PROFILE", path);
+  const Lookup l = default_lookup(host_cpu());
+  ASSERT_EQ(l.steps.size(), 1u) << show(l);
+  EXPECT_EQ(l.steps[0].path, path);
+  EXPECT_EQ(l.steps[0].result,
+            "chosen, though measured on another CPU (GenuineIntel family 6 model 143)");
+  EXPECT_TRUE(l.steps[0].chosen);
+  ASSERT_TRUE(l.profile) << show(l);
+  EXPECT_EQ(l.profile->source, path);
+
+  std::vector<char> err(4096, '\0');
+  std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(
+      clearjit_open(nullptr, err.data(), err.size()), clearjit_close);
+  ASSERT_TRUE(cj) << errbuf_text(err);
+  EXPECT_STREQ(clearjit_profile_source(cj.get()), path.c_str());
+  EXPECT_NE(std::string(clearjit_warnings(cj.get())).find("measured on GenuineIntel family 6"),
+            std::string::npos)
+      << clearjit_warnings(cj.get());
+}
+
+TEST_F(runtime_Lookup, RelativeXdgConfigHomeIsSaidToBeIgnored) {
+  ScopedEnv xdg("XDG_CONFIG_HOME", "relative/config");
+  const Lookup l = default_lookup(host_cpu());
+  ASSERT_GE(l.steps.size(), 3u) << show(l);
+  EXPECT_EQ(l.steps[1].step, "$XDG_CONFIG_HOME");
+  EXPECT_EQ(l.steps[1].path, "relative/config");
+  EXPECT_NE(l.steps[1].result.find("ignored: not an absolute path"), std::string::npos) << show(l);
+  EXPECT_EQ(l.steps[2].step, "~/.config/clearjit/profile.toml");
+}
+
+TEST_F(runtime_Lookup, NonRegularFilesAreRefusedWithoutBlocking) {
+  // A FIFO at the user's profile path: the lookup waited for a writer, forever. In a child with
+  // a time limit, so a regression fails this test instead of hanging the suite.
+  const std::string fifo = (dir_ / "xdg" / "clearjit" / "profile.toml").string();
+  fs::create_directories(dir_ / "xdg" / "clearjit");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(test::in_child(
+                [&]() -> std::string {
+                  const Lookup l = default_lookup(host_cpu());
+                  if (l.steps.size() < 2 ||
+                      l.steps[1].result.find("not a regular file") == std::string::npos ||
+                      l.profile)
+                    return show(l);
+                  clearjit_zero(nullptr, 0); // falls back to the built-in default, at once
+                  return "";
+                },
+                10),
+            "");
+}
+
+TEST_F(runtime_Lookup, EnvProfileBadStopsWithItsError) {
+  const std::string path = (kRuntimeProfiles / "bad.toml").string();
+  valid(dir_ / "xdg" / "clearjit" / "profile.toml"); // would be chosen next: must not be reached
+  ScopedEnv e("CLEARJIT_PROFILE", path);
+  const Lookup l = default_lookup(host_cpu());
+  const std::string error = load_profile(path, host_cpu()).error;
+  ASSERT_FALSE(l.profile) << show(l);
+  EXPECT_EQ(l.profile.error, error);
+  ASSERT_EQ(l.steps.size(), 1u) << show(l);
+  EXPECT_EQ(l.steps[0].result, "invalid: " + error);
+  std::vector<char> err(4096, '\0');
+  EXPECT_EQ(clearjit_open(nullptr, err.data(), err.size()), nullptr);
+  EXPECT_EQ(errbuf_text(err), error);
+}
+
+TEST_F(runtime_Lookup, EnvProfileMissingIsNotFound) {
+  ScopedEnv e("CLEARJIT_PROFILE", dir_ / "nowhere.toml");
+  const Lookup l = default_lookup(host_cpu());
+  ASSERT_GE(l.steps.size(), 2u) << show(l);
+  EXPECT_EQ(l.steps[0].result, "not found");
+}
+
+TEST_F(runtime_Lookup, XdgConfigHomeIsChosen) {
+  const std::string path = valid(dir_ / "xdg" / "clearjit" / "profile.toml");
+  valid(dir_ / "home" / ".config" / "clearjit" / "profile.toml"); // $XDG_CONFIG_HOME wins over ~
+  const Lookup l = default_lookup(host_cpu());
+  ASSERT_EQ(l.steps.size(), 2u) << show(l);
+  EXPECT_EQ(l.steps[0].result, "not set");
+  EXPECT_EQ(l.steps[1].step, "$XDG_CONFIG_HOME/clearjit/profile.toml");
+  EXPECT_EQ(l.steps[1].path, path);
+  EXPECT_EQ(l.steps[1].result, "chosen");
+  ASSERT_TRUE(l.profile) << show(l);
+  EXPECT_EQ(l.profile->source, path);
+  expect_open_null_source(path);
+}
+
+TEST_F(runtime_Lookup, HomeConfigIsChosenWithoutXdg) {
+  const std::string path = valid(dir_ / "home" / ".config" / "clearjit" / "profile.toml");
+  for (const char *xdg : {static_cast<const char *>(nullptr), ""}) { // unset, and set but empty
+    ScopedEnv e("XDG_CONFIG_HOME", xdg);
+    const Lookup l = default_lookup(host_cpu());
+    ASSERT_EQ(l.steps.size(), 2u) << show(l);
+    EXPECT_EQ(l.steps[1].step, "~/.config/clearjit/profile.toml");
+    EXPECT_EQ(l.steps[1].path, path);
+    EXPECT_EQ(l.steps[1].result, "chosen");
+    ASSERT_TRUE(l.profile) << show(l);
+    EXPECT_EQ(l.profile->source, path);
+    expect_open_null_source(path);
+  }
+}
+
+TEST_F(runtime_Lookup, BadUserFileStopsWithItsError) {
+  const std::string path = dir_ / "xdg" / "clearjit" / "profile.toml";
+  fs::create_directories(fs::path(path).parent_path());
+  fs::copy_file(kRuntimeProfiles / "bad.toml", path);
+  const Lookup l = default_lookup(host_cpu());
+  ASSERT_FALSE(l.profile) << show(l);
+  EXPECT_EQ(l.profile.error, load_profile(path, host_cpu()).error);
+  EXPECT_EQ(l.steps.back().result, "invalid: " + l.profile.error);
+}
+
+// An AMD EPYC family 25 model 17 (Zen 4), with AVX-512 or with it hidden by the hypervisor.
+CpuInfo zen4(bool avx512) {
+  CpuInfo c;
+  c.vendor = "AuthenticAMD";
+  c.brand = "Synthetic Zen 4";
+  c.family = 25;
+  c.model = 17;
+  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::erms, Feature::fsrm,
+                    Feature::clzero, Feature::bmi2})
+    c.set(f);
+  if (avx512)
+    for (Feature f : {Feature::avx512f, Feature::avx512bw, Feature::avx512vl})
+      c.set(f);
+  return c;
+}
+
+TEST_F(runtime_Lookup, AProfileNeedingAHiddenFeatureIsPassedOver) {
+  if (etc_exists()) GTEST_SKIP() << "/etc/clearjit/profile.toml exists on this machine";
+  const CpuInfo with = zen4(true), without = zen4(false);
+  const std::string path = dir_ / "xdg" / "clearjit" / "profile.toml";
+  write_file(path, profile_text(with, {{1 << 20, "avx2"}, {0, "ntavx512:unroll=4"}}));
+  const std::string why = "needs AVX512F, which this CPU lacks (dispatch.reuse: ntavx512:unroll=4)";
+
+  const Lookup l = default_lookup(without);
+  ASSERT_TRUE(l.profile) << show(l);
+  ASSERT_GE(l.steps.size(), 4u) << show(l);
+  EXPECT_EQ(l.steps[1].path, path);
+  EXPECT_EQ(l.steps[1].result, "skipped: " + why);
+  EXPECT_FALSE(l.steps[1].chosen);
+  EXPECT_TRUE(l.steps.back().chosen);
+  EXPECT_NE(l.profile->source, path);
+  ASSERT_FALSE(l.profile->warnings.empty());
+  EXPECT_EQ(l.profile->warnings.front(), path + ": skipped: " + why);
+
+  // clearjit_open(NULL) for that CPU opens the next step, and says why in its warnings.
+  std::string error;
+  std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(open_lookup(without, error),
+                                                          clearjit_close);
+  ASSERT_TRUE(cj) << error;
+  EXPECT_STREQ(clearjit_profile_source(cj.get()), l.profile->source.c_str());
+  EXPECT_NE(std::string(clearjit_warnings(cj.get())).find(path + ": skipped: " + why),
+            std::string::npos)
+      << clearjit_warnings(cj.get());
+
+  // The CPU it was measured on takes it.
+  const Lookup here = default_lookup(with);
+  ASSERT_TRUE(here.profile) << show(here);
+  EXPECT_EQ(here.profile->source, path);
+  EXPECT_EQ(here.steps[1].result, "chosen");
+
+  // Named on purpose, it stays an error that names the kernel.
+  ScopedEnv e("CLEARJIT_PROFILE", path);
+  const Lookup named = default_lookup(without);
+  ASSERT_FALSE(named.profile) << show(named);
+  EXPECT_NE(named.profile.error.find("kernel \"ntavx512:unroll=4\" cannot run on this CPU: "
+                                     "ntavx512 needs AVX512F, which this CPU lacks"),
+            std::string::npos)
+      << named.profile.error;
+  EXPECT_FALSE(open_lookup(without, error));
+  EXPECT_EQ(error, named.profile.error);
+}
+
+TEST_F(runtime_Lookup, ASmallPathNeedingAHiddenFeatureIsPassedOver) {
+  if (etc_exists()) GTEST_SKIP() << "/etc/clearjit/profile.toml exists on this machine";
+  Profile p;
+  p.host = profile_host(zen4(true));
+  p.reuse = size_classes({{0, "avx2"}});
+  p.small_stream = SmallPath{Small::masked, 256};
+  EXPECT_EQ(missing_features(p, zen4(true)), "");
+  EXPECT_EQ(missing_features(p, zen4(false)),
+            "needs AVX512F, which this CPU lacks (small.stream: masked)");
+  const std::string path = dir_ / "xdg" / "clearjit" / "profile.toml";
+  write_file(path, format_profile(p));
+  const Lookup l = default_lookup(zen4(false));
+  ASSERT_TRUE(l.profile) << show(l);
+  EXPECT_EQ(l.steps[1].result,
+            "skipped: needs AVX512F, which this CPU lacks (small.stream: masked)");
+}
+
+TEST_F(runtime_Lookup, AnotherModelsProfileIsSkippedNotRefused) {
+  if (etc_exists()) GTEST_SKIP() << "/etc/clearjit/profile.toml exists on this machine";
+  // Measured on another CPU and needing a feature this one lacks: passed over as another
+  // CPU's (it used to stop the lookup as invalid).
+  const std::string path = dir_ / "xdg" / "clearjit" / "profile.toml";
+  write_file(path, profile_text(full_cpu(), {{0, "ntavx512"}}));
+  const Lookup l = default_lookup(minimal_cpu());
+  ASSERT_TRUE(l.profile) << show(l);
+  EXPECT_EQ(l.steps[1].result, "skipped: measured on another CPU (AuthenticAMD family 25 model 1)");
+}
+
+TEST(runtime_Installed, TheRunnableProfileWithTheNearestFeaturesIsChosen) {
+  TempDir dir;
+  // By name the one without AVX-512 comes first ('-' sorts before '.').
+  const std::string without_file = dir / "amd-family25-model17-noavx512.toml",
+                    with_file = dir / "amd-family25-model17.toml",
+                    other_file = dir / "amd-family26-model2.toml", bad_file = dir / "broken.toml";
+  write_file(without_file, profile_text(zen4(false), {{0, "avx2:unroll=4"}}));
+  write_file(with_file, profile_text(zen4(true), {{1 << 20, "avx512"}, {0, "ntavx512"}}));
+  CpuInfo zen5 = zen4(true);
+  zen5.family = 26;
+  zen5.model = 2;
+  write_file(other_file, profile_text(zen5, {{0, "stosb"}}));
+  write_file(bad_file, "format = 1\n[host\n");
+  std::vector<std::string> files = {without_file, with_file, other_file, bad_file};
+  std::sort(files.begin(), files.end());
+
+  InstalledChoice hidden = choose_installed(files, zen4(false));
+  ASSERT_TRUE(hidden.profile) << hidden.profile.error;
+  EXPECT_EQ(hidden.profile->source, without_file);
+  ASSERT_EQ(hidden.skipped.size(), 1u);
+  EXPECT_EQ(hidden.skipped[0],
+            with_file + ": skipped: needs AVX512F, which this CPU lacks (dispatch.reuse: avx512)");
+
+  InstalledChoice exposed = choose_installed(files, zen4(true));
+  ASSERT_TRUE(exposed.profile) << exposed.profile.error;
+  EXPECT_EQ(exposed.profile->source, with_file) << "both run: the one measured like this CPU";
+  EXPECT_TRUE(exposed.skipped.empty());
+
+  EXPECT_FALSE(choose_installed(files, minimal_cpu()).profile);
+}
+
+TEST_F(runtime_Lookup, NothingMeansBuiltIn) {
+  if (etc_exists()) GTEST_SKIP() << "/etc/clearjit/profile.toml exists on this machine";
+  const Lookup l = default_lookup(host_cpu());
+  ASSERT_GE(l.steps.size(), 4u) << show(l);
+  EXPECT_EQ(l.steps[0].result, "not set");
+  EXPECT_EQ(l.steps[1].result, "not found");
+  EXPECT_EQ(l.steps[2].step, "/etc/clearjit/profile.toml");
+  EXPECT_EQ(l.steps[2].result, "not found");
+  EXPECT_EQ(l.steps[3].step, "installed profiles");
+  if (l.steps[3].chosen)
+    GTEST_SKIP() << "an installed profile for this CPU exists: " << l.steps[3].path;
+  ASSERT_EQ(l.steps.size(), 5u) << show(l);
+  EXPECT_EQ(l.steps[4].step, "built-in default");
+  EXPECT_TRUE(l.steps[4].chosen);
+  ASSERT_TRUE(l.profile) << show(l);
+  EXPECT_EQ(l.profile->source, "built-in");
+  expect_open_null_source("built-in");
+
+  // The built-in dispatcher through the C API: the tables builtin_profile documents, and clears.
+  std::vector<char> err(4096, '\0');
+  std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(
+      clearjit_open(nullptr, err.data(), err.size()), clearjit_close);
+  ASSERT_TRUE(cj) << errbuf_text(err);
+  const Profile b = builtin_profile(host_cpu());
+  for (Intent i : kIntents)
+    for (uint64_t n : routing_probes(b.table(i)))
+      EXPECT_EQ(clearjit_kernel_for(cj.get(), clearjit_intent(i), n),
+                format_spec(class_for(b.table(i), n).kernel));
+  const clearjit *c = cj.get();
+  const auto sizes = boundary_sizes({&b.reuse, &b.stream}, kClearLimit);
+  EXPECT_EQ(sweep_sizes(
+                "built-in reuse", [c](void *d, size_t n) { clearjit_clear(c, d, n); }, sizes),
+            0);
+  EXPECT_EQ(
+      sweep_sizes(
+          "built-in stream", [c](void *d, size_t n) { clearjit_clear_stream(c, d, n); }, sizes),
+      0);
+}
+
+} // namespace
+} // namespace cjit::detail

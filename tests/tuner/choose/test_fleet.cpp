@@ -1,0 +1,324 @@
+// clearjit choose: races judged again from raw files (replay_race), merged over hosts, and the
+// tables chosen from the merged standings. A whole tune on a Bench of synthetic timings gives
+// the raw file of the single-host case; hand-made races give hosts that disagree. No timing is
+// measured or asserted.
+#include "jit/profile/files.hpp"
+#include "tests/support/support.hpp"
+#include "tests/support/synthetic_bench.hpp"
+#include "tuner/choose/fleet.hpp"
+#include "tuner/report/outputs.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+
+using namespace cjit;
+using namespace cjit::detail;
+using cjit::test::SyntheticBench;
+using namespace cjit::detail::test;
+
+namespace {
+
+// A one-size race of the reuse table at 64 KiB, scattered: memset at 10 GB/s and each
+// candidate at its factor, over 12 rounds with a deterministic spread of +-1%.
+RaceRecord reuse_race(const std::vector<std::pair<std::string, double>> &factors,
+                      uint64_t size = 64 << 10) {
+  RaceRecord r;
+  r.race.name = "reuse " + human_bytes(size);
+  r.decides = "reuse";
+  r.intent = Intent::reuse;
+  r.size = size;
+  r.race.min_gain = RaceOptions{}.min_gain;
+  Job job(default_spec(Method::libc), size, Intent::reuse);
+  r.race.conditions = {{job, true}};
+  auto rounds = [](double speed) {
+    std::vector<double> v;
+    for (int j = 0; j < 12; ++j)
+      v.push_back(speed * (1 + 0.01 * ((j * 7) % 5 - 2) / 2));
+    return v;
+  };
+  r.samples.push_back({rounds(10)});
+  for (auto &[spec, factor] : factors) {
+    r.race.candidates.push_back(*parse_spec(spec));
+    r.samples.push_back({rounds(10 * factor)});
+  }
+  return r;
+}
+
+RawTune host(const std::string &name, std::vector<RaceRecord> races,
+             const CpuInfo &cpu = full_cpu()) {
+  RawTune t;
+  t.name = name;
+  t.host = profile_host(cpu);
+  t.cpus = 2;
+  t.options.confidence = 0.95;
+  t.races = std::move(races);
+  for (Intent i : kIntents)
+    t.small[i] = SmallPath{Small::tree, 256};
+  return t;
+}
+
+Spec kernel_at(const std::vector<SizeClass> &table, uint64_t size) {
+  return class_for(table, size).kernel;
+}
+
+FleetChoice choose_or_fail(const std::vector<RawTune> &runs) {
+  Result<FleetChoice> c = choose_fleet(runs);
+  EXPECT_TRUE(c) << c.error;
+  return c ? *c.value : FleetChoice{};
+}
+
+} // namespace
+
+TEST(fleet, ReplayingARaceGivesTheOutcomeRacingGave) {
+  SyntheticBench bench(0.05, 7);
+  bench.set("avx2", 1.3);
+  bench.set("avx512", 1.35);
+  RaceOptions options;
+  Racing racing(bench, options, {});
+  Job job(default_spec(Method::libc), 1 << 20, Intent::reuse);
+  racing.add({.name = "reuse 1 MiB",
+              .conditions = {{job, true}, {in_pattern(job, Pattern::hot), true}},
+              .candidates = {*parse_spec("avx2"), *parse_spec("avx512"), *parse_spec("movnti")}});
+  racing.run(0);
+  const RaceRecord r = racing.record(0, "reuse", Intent::reuse, 1 << 20);
+  const RaceOutcome replayed = replay_race(r.race, r.samples, options);
+  const RaceOutcome &o = racing.outcome(0);
+  EXPECT_EQ(replayed.winner, o.winner);
+  EXPECT_EQ(replayed.rounds, o.rounds);
+  EXPECT_EQ(replayed.settled, o.settled);
+  ASSERT_EQ(replayed.field.size(), o.field.size());
+  for (size_t k = 0; k < o.field.size(); ++k) {
+    EXPECT_EQ(replayed.field[k].out, o.field[k].out);
+    EXPECT_EQ(replayed.field[k].beats, o.field[k].beats);
+    EXPECT_EQ(replayed.field[k].score.lower, o.field[k].score.lower);
+  }
+}
+
+// The raw file of a whole tune, read back and chosen from alone, gives the profile that tune
+// wrote: its tables, small paths, thread counts and no-allocate step. At every level (default
+// reads sizes from their variants' races), and cut short by a time limit (races of no rounds).
+class fleet_OneHost : public testing::TestWithParam<std::pair<Level, double>> {};
+INSTANTIATE_TEST_SUITE_P(Fleet, fleet_OneHost,
+                         testing::Values(std::pair{Level::quick, 0.0},
+                                         std::pair{Level::default_, 0.0},
+                                         std::pair{Level::quick, 0.2}));
+TEST_P(fleet_OneHost, FileGivesTheProfileItsTuneWrote) {
+  SyntheticBench bench(0.03, 11);
+  bench.set("avx2", 1.25);
+  bench.set("avx2", Pattern::hot, 1.1);
+  bench.set("stosb", 1.05);
+  bench.set("clzero", Pattern::scattered, 1.6);
+  bench.set("clzero", Pattern::consecutive, 1.6);
+  bench.set("clzero", Pattern::hot, 0.5);
+  bench.set_at("clearjit_clear_parallel threads=2", 256 << 20, 1.5);
+  TuneOptions o;
+  o.level = GetParam().first;
+  o.time_limit = GetParam().second;
+  o.max_size = 512 << 20;
+  o.progress = false;
+  const CpuInfo &cpu = host_cpu();
+  const TuneResult r = tune(o, cpu, bench);
+  Result<RawTune> raw = read_raw(measurements_json(r, cpu), "tune.json");
+  ASSERT_TRUE(raw) << raw.error;
+  const FleetChoice c = choose_or_fail({*raw.value});
+  EXPECT_EQ(c.profile.reuse, r.reuse);
+  EXPECT_EQ(c.profile.stream, r.stream);
+  EXPECT_EQ(c.profile.batch, r.batch);
+  ASSERT_TRUE(r.small);
+  EXPECT_EQ(c.profile.small_reuse, r.small->reuse);
+  EXPECT_EQ(c.profile.small_stream, r.small->stream);
+  ASSERT_TRUE(r.parallel);
+  EXPECT_EQ(c.profile.parallel_reuse, r.parallel->reuse);
+  EXPECT_EQ(c.profile.parallel_stream, r.parallel->stream);
+  EXPECT_EQ(c.stosb_no_allocate.size, r.findings.stosb_no_allocate.size);
+  EXPECT_EQ(c.profile.host, profile_host(cpu));
+  EXPECT_EQ(c.nontemporal_reuse, r.findings.nontemporal_reuse);
+  EXPECT_EQ(c.nontemporal_stream, r.findings.nontemporal_stream);
+  // Not a vacuous comparison: the synthetic timings make kernels win somewhere.
+  if (o.time_limit == 0) {
+    EXPECT_GT(r.reuse.size() + r.stream.size(), 2u);
+  }
+  if (o.level == Level::default_) {
+    size_t variants = 0;
+    for (const RaceRecord &rec : r.race_records)
+      variants += rec.decides == "variants";
+    EXPECT_GT(variants, 0u);
+  }
+}
+
+TEST(fleet, TheWorstHostDecides) {
+  // avx512 is far ahead on one host and barely ahead on the other: avx2, ahead on both.
+  const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})});
+  const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.08}})});
+  EXPECT_EQ(kernel_at(choose_or_fail({a}).profile.reuse, 64 << 10), *parse_spec("avx512"));
+  const FleetChoice both = choose_or_fail({a, b});
+  EXPECT_EQ(kernel_at(both.profile.reuse, 64 << 10), *parse_spec("avx2"));
+  EXPECT_EQ(both.profile.host.hosts, 2);
+  // Slower than memset on one host: memset, though 1.6x on the other.
+  const RawTune c = host("c.json", {reuse_race({{"avx2", 0.9}, {"avx512", 0.9}})});
+  EXPECT_EQ(kernel_at(choose_or_fail({a, c}).profile.reuse, 64 << 10).method, Method::libc);
+}
+
+TEST(fleet, FeaturesAreThoseEveryHostHas) {
+  // Host b lacks AVX-512 but its file says avx512 raced (a hand-made file): the intersection
+  // of the features still excludes it.
+  RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})});
+  RawTune b =
+      host("b.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})}, cpu_without(Feature::avx512f));
+  a.host.l3 = 64 << 20;
+  b.host.l3 = 32 << 20;
+  const FleetChoice c = choose_or_fail({a, b});
+  EXPECT_EQ(c.profile.host.l3, 32 << 20); // the smallest: what every host has
+  EXPECT_EQ(kernel_at(c.profile.reuse, 64 << 10), *parse_spec("avx2"));
+  const auto &f = c.profile.host.features;
+  EXPECT_EQ(std::find(f.begin(), f.end(), "avx512f"), f.end());
+  EXPECT_NE(std::find(f.begin(), f.end(), "avx2"), f.end());
+}
+
+TEST(fleet, AKernelOnlyOneHostRanIsExcluded) {
+  // Both hosts run AVX-512; b did not race avx512 (a narrower tune): it has no standing there.
+  const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})});
+  const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}})});
+  const FleetChoice c = choose_or_fail({a, b});
+  EXPECT_EQ(kernel_at(c.profile.reuse, 64 << 10), *parse_spec("avx2"));
+}
+
+TEST(fleet, ASizeNotRacedOnEveryHostIsMemsets) {
+  // b raced 64 KiB only, a 64 KiB and 1 MiB (avx2 1.3x at both); and a race of no rounds.
+  RaceRecord empty = reuse_race({{"avx2", 1.3}}, 16 << 20);
+  for (auto &per_contender : empty.samples)
+    for (auto &rounds : per_contender)
+      rounds.clear();
+  const RawTune a =
+      host("a.json", {reuse_race({{"avx2", 1.3}}), reuse_race({{"avx2", 1.3}}, 1 << 20), empty});
+  const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}}), empty});
+  const FleetChoice c = choose_or_fail({a, b});
+  EXPECT_EQ(kernel_at(c.profile.reuse, 64 << 10), *parse_spec("avx2"));
+  EXPECT_EQ(kernel_at(c.profile.reuse, 1 << 20).method, Method::libc);
+  EXPECT_EQ(kernel_at(c.profile.reuse, 16 << 20).method, Method::libc);
+  // Hosts that measured no state in common: memset too.
+  RawTune d = host("d.json", {reuse_race({{"avx2", 1.3}})});
+  d.races[0].race.conditions[0].job.pattern = Pattern::consecutive;
+  EXPECT_EQ(kernel_at(choose_or_fail({a, d}).profile.reuse, 64 << 10).method, Method::libc);
+}
+
+TEST(fleet, HostsOfDifferentModelsAreRefusedByName) {
+  CpuInfo other = full_cpu();
+  other.model = 17;
+  const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}})});
+  const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}})}, other);
+  Result<FleetChoice> c = choose_fleet({a, b});
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error.find("a.json is AuthenticAMD family 25 model 1"), std::string::npos) << c.error;
+  EXPECT_NE(c.error.find("b.json is AuthenticAMD family 25 model 17"), std::string::npos)
+      << c.error;
+}
+
+TEST(fleet, FindingsAreTheConservativeValueOrNone) {
+  RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}})});
+  RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}})});
+  a.stosb_no_allocate.size = 32 << 20;
+  b.stosb_no_allocate.size = 64 << 20;
+  EXPECT_EQ(choose_or_fail({a, b}).stosb_no_allocate.size, uint64_t(64) << 20);
+  b.stosb_no_allocate.size = 256 << 20; // beyond an octave: the hosts disagree
+  EXPECT_FALSE(choose_or_fail({a, b}).stosb_no_allocate.size);
+  b.stosb_no_allocate.size.reset();
+  EXPECT_FALSE(choose_or_fail({a, b}).stosb_no_allocate.size);
+  // Small paths: the one both chose at the smaller max; where they differ, the best worst host.
+  a.small[Intent::reuse] = {Small::stosb, 1024};
+  b.small[Intent::reuse] = {Small::stosb, 512};
+  EXPECT_EQ(choose_or_fail({a, b}).profile.small_reuse, (SmallPath{Small::stosb, 512}));
+  b.small[Intent::reuse] = {Small::vec, 512};
+  a.small_ranking[Intent::reuse] = {{{Small::stosb, 256}, 0.90}, {{Small::vec, 256}, 0.95}};
+  b.small_ranking[Intent::reuse] = {{{Small::vec, 256}, 0.92}, {{Small::stosb, 256}, 1.20}};
+  EXPECT_EQ(choose_or_fail({a, b}).profile.small_reuse, (SmallPath{Small::vec, 256}));
+}
+
+TEST(fleet, AVerificationRepairOnAnyHostIsKept) {
+  RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}})});
+  RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}})});
+  b.memset_repairs.push_back({Intent::reuse, 0, 0, *parse_spec("avx2")});
+  EXPECT_EQ(kernel_at(choose_or_fail({a}).profile.reuse, 64 << 10), *parse_spec("avx2"));
+  EXPECT_EQ(kernel_at(choose_or_fail({a, b}).profile.reuse, 64 << 10).method, Method::libc);
+  // A repair of a part: only that part, and only where the choice runs that kernel.
+  b.memset_repairs = {{Intent::reuse, 32 << 10, 128 << 10, *parse_spec("avx2")},
+                      {Intent::reuse, 0, 8 << 10, *parse_spec("avx512")}};
+  const std::vector<SizeClass> t = choose_or_fail({a, b}).profile.reuse;
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].below, 32u << 10);
+  EXPECT_EQ(t[0].kernel, *parse_spec("avx2"));
+  EXPECT_EQ(t[1].below, 128u << 10);
+  EXPECT_EQ(t[1].kernel.method, Method::libc);
+  EXPECT_EQ(t[2].below, 0u);
+  EXPECT_EQ(t[2].kernel, *parse_spec("avx2"));
+}
+
+TEST(fleet, SmallPathsAndThreadCountsEveryHostRuns) {
+  // Both chose stosb, which needs FSRM; b lacks it: the ranking chooses among what both run,
+  // leaving out what a verification replaced.
+  RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}})});
+  RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}})}, cpu_without(Feature::fsrm));
+  a.cpus = 8;
+  for (RawTune *t : {&a, &b}) {
+    t->small[Intent::reuse] = {Small::stosb, 512};
+    t->small_ranking[Intent::reuse] = {
+        {{Small::stosb, 256}, 0.8}, {{Small::masked, 256}, 0.9}, {{Small::vec, 256}, 0.95}};
+  }
+  EXPECT_EQ(choose_or_fail({a, b}).profile.small_reuse, (SmallPath{Small::masked, 256}));
+  b.small_rejected[Intent::reuse] = {Small::masked};
+  const FleetChoice c = choose_or_fail({a, b});
+  EXPECT_EQ(c.profile.small_reuse, (SmallPath{Small::vec, 256}));
+  EXPECT_EQ(c.profile.parallel_cpus, 0u); // no thread races: no [parallel]
+}
+
+TEST(fleet, TheReaderRefusesWhatTheChooserCouldNotJudge) {
+  const std::string path = CLEARJIT_SOURCE_DIR "/tests/fleet/zen5-one-race.json";
+  Result<std::string> text = read_small_file(path, {.max_bytes = kRawJsonMaxBytes});
+  ASSERT_TRUE(text) << text.error;
+  ASSERT_TRUE(read_raw(*text, "ok.json")) << read_raw(*text, "ok.json").error;
+  const nlohmann::json good = nlohmann::json::parse(*text);
+  struct Bad {
+    std::function<void(nlohmann::json &)> change;
+    std::string error;
+  };
+  const Bad cases[] = {
+      {[](nlohmann::json &j) { j["races"][0]["incumbent"] = "movnti"; },
+       "races[0].incumbent: \"movnti\", not \"libc\""},
+      {[](nlohmann::json &j) { j["races"][1]["incumbent"] = "libc"; },
+       "races[1].incumbent: \"libc\" is not a thread count's label"},
+      {[](nlohmann::json &j) { j["races"][0]["candidates"][1] = "avx2"; },
+       "races[0]: \"avx2\" is a contender twice"},
+      {[](nlohmann::json &j) { j["races"][1]["name"] = "reuse 64 KiB"; },
+       "races[1].name: \"reuse 64 KiB\" twice"},
+      {[](nlohmann::json &j) { j["races"][0]["samples"][0][0] = std::vector<double>(65, 1.0); },
+       "races[0].samples[0][0]: more than 64 rounds"},
+      {[](nlohmann::json &j) { j["races"][0]["samples"].erase(2); },
+       "races[0].samples: 2 contenders, not 3"},
+      {[](nlohmann::json &j) { j["small"]["reuse"]["rejected"] = {"nothing"}; },
+       "small.reuse.rejected[0]: no small-path strategy"},
+  };
+  for (const Bad &b : cases) {
+    nlohmann::json j = good;
+    b.change(j);
+    Result<RawTune> r = read_raw(j.dump(), "x.json");
+    ASSERT_FALSE(r) << b.error;
+    EXPECT_NE(r.error.find("x.json: " + b.error), std::string::npos) << r.error;
+  }
+}
+
+TEST(fleet, ABrokenRawFileIsRefusedWithItsPlace) {
+  Result<RawTune> r = read_raw("{\"host\": 3}", "x.json");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error.find("x.json: host: must be an object"), std::string::npos) << r.error;
+  r = read_raw("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "deep.json");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error.find("deep.json: nested deeper"), std::string::npos) << r.error;
+  r = read_raw("{\"host\": 1e400}", "big.json"); // found by the fuzzer: an exception, once
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error.find("big.json: number overflow"), std::string::npos) << r.error;
+  r = read_raw("{\"host\":", "cut.json");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error.find("cut.json: byte"), std::string::npos) << r.error;
+}

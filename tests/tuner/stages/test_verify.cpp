@@ -1,0 +1,353 @@
+// The tuner's verification stage (verify.hpp): which points it measures, what counts as a loss
+// and how a confirmed loss is repaired, on synthetic profiles and measurements.
+#include "tests/support/support.hpp"
+
+#include "tests/support/synthetic_bench.hpp"
+#include "tuner/report/outputs.hpp"
+#include "tuner/stages/verify.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace cjit::detail::test {
+namespace {
+
+using cjit::test::SyntheticBench;
+
+Spec spec(const char *text) { return *parse_spec(text).value; }
+
+// reuse: avx2 below 16 KiB, stosb above; stream: ntavx512 from 64 KiB.
+Profile two_tables() {
+  Profile p;
+  p.host = profile_host(full_cpu());
+  p.reuse = {{16384, spec("avx2:unroll=4")}, {0, spec("stosb")}};
+  p.stream = {{65536, spec("libc")}, {0, spec("ntavx512")}};
+  p.small_reuse = SmallPath{Small::stosb, 256};
+  p.small_stream = SmallPath{Small::masked, 512};
+  return p;
+}
+
+TEST(verify, PointsLieOnBothSidesOfEveryBoundaryInBothPatterns) {
+  const Profile p = two_tables();
+  const auto points = verify_points(p, full_cpu(), 4096, 1ull << 30);
+  auto has = [&](Intent i, uint64_t size, Pattern pattern) {
+    return std::find(points.begin(), points.end(),
+                     VerifyPoint{i, size, Mix::fixed, false, pattern}) != points.end();
+  };
+  for (Pattern pattern : kPatterns) {
+    EXPECT_TRUE(has(Intent::reuse, 13120, pattern)) << "0.8x 16 KiB, rounded to 64 B";
+    EXPECT_TRUE(has(Intent::reuse, 20480, pattern)) << "1.25x 16 KiB";
+    EXPECT_TRUE(has(Intent::stream, 52416, pattern));
+    EXPECT_TRUE(has(Intent::stream, 81920, pattern));
+  }
+  // Warm points: the verification's own sizes and both mixes, per intent; none of the
+  // small-path study's sizes but 64.
+  for (uint64_t size : verify_warm_sizes()) {
+    EXPECT_NE(std::find(points.begin(), points.end(),
+                        VerifyPoint{Intent::stream, size, Mix::fixed, true}),
+              points.end());
+    const auto study = small_strategy_sizes();
+    EXPECT_TRUE(size == 64 || std::find(study.begin(), study.end(), size) == study.end()) << size;
+  }
+  EXPECT_NE(
+      std::find(points.begin(), points.end(), VerifyPoint{Intent::reuse, 0, Mix::objects, true}),
+      points.end());
+  // Nothing below the tuned range or at the small path's sizes as a large point.
+  const auto few = verify_points(p, full_cpu(), 32768, 1ull << 30);
+  EXPECT_EQ(std::count_if(few.begin(), few.end(),
+                          [](const VerifyPoint &x) { return !x.warm && x.size == 13120; }),
+            0);
+}
+
+TEST(verify, LossesBeyondTheNoiseOnly) {
+  const VerifyPoint warm{Intent::stream, 48, Mix::fixed, true};
+  const VerifyPoint cold{Intent::reuse, 20480, Mix::fixed, false, Pattern::scattered};
+  EXPECT_FALSE(loses(warm, 1.05));
+  EXPECT_TRUE(loses(warm, 1.051));
+  EXPECT_FALSE(loses(cold, 0.97));
+  EXPECT_TRUE(loses(cold, 0.969));
+  EXPECT_FALSE(loses(cold, 1.5));
+}
+
+TEST(verify, ALosingClassGoesToMemsetAndMergesWithItsNeighbour) {
+  // stream's ntavx512 class loses at 81920 B consecutive in both measurements: it becomes libc,
+  // and the two libc classes make one table of one class.
+  const Profile p = two_tables();
+  std::map<Intent, std::vector<SmallPath>> tried;
+  const Repair r =
+      repair(p, {{{Intent::stream, 81920, Mix::fixed, false, Pattern::consecutive}, {0.91, 0.93}}},
+             {}, tried, full_cpu());
+  ASSERT_EQ(r.done.size(), 1u);
+  EXPECT_EQ(r.done[0].second,
+            "stream 64 KiB .. up: ntavx512 -> libc (stream 80 KiB consecutive: 0.91x, "
+            "0.93x memset's speed)");
+  ASSERT_EQ(r.profile.stream.size(), 1u);
+  EXPECT_EQ(r.profile.stream[0].kernel.method, Method::libc);
+  EXPECT_EQ(r.profile.reuse, p.reuse) << "the other intent is untouched";
+  EXPECT_TRUE(r.left.empty());
+}
+
+TEST(verify, StreamWithoutItsOwnTableGetsOneAndReuseKeepsItsOwn) {
+  Profile p = two_tables();
+  p.stream.clear(); // stream uses reuse's table
+  std::map<Intent, std::vector<SmallPath>> tried;
+  const Repair r =
+      repair(p, {{{Intent::stream, 20480, Mix::fixed, false, Pattern::scattered}, {0.80, 0.85}}},
+             {}, tried, full_cpu());
+  ASSERT_EQ(r.done.size(), 1u);
+  EXPECT_EQ(r.profile.reuse, p.reuse);
+  ASSERT_EQ(r.profile.stream.size(), 2u);
+  EXPECT_EQ(format_spec(r.profile.stream[0].kernel), "avx2:unroll=4");
+  EXPECT_EQ(r.profile.stream[1].kernel.method, Method::libc);
+}
+
+TEST(verify, BothPatternsLosingInOneClassRepairItOnce) {
+  // The scattered loss repairs the class; the consecutive one finds it repaired, not "noise".
+  const Profile p = two_tables();
+  std::map<Intent, std::vector<SmallPath>> tried;
+  const Repair r =
+      repair(p,
+             {{{Intent::stream, 81920, Mix::fixed, false, Pattern::scattered}, {0.90, 0.92}},
+              {{Intent::stream, 81920, Mix::fixed, false, Pattern::consecutive}, {0.91, 0.93}}},
+             {}, tried, full_cpu());
+  EXPECT_EQ(r.done.size(), 1u);
+  EXPECT_TRUE(r.left.empty()) << r.left.front();
+}
+
+TEST(verify, AMemsetClassIsNoiseAndLeft) {
+  const Profile p = two_tables();
+  std::map<Intent, std::vector<SmallPath>> tried;
+  const Repair r =
+      repair(p, {{{Intent::stream, 52416, Mix::fixed, false, Pattern::scattered}, {0.92, 0.95}}},
+             {}, tried, full_cpu());
+  EXPECT_TRUE(r.done.empty());
+  ASSERT_EQ(r.left.size(), 1u);
+  EXPECT_NE(r.left[0].find("memset itself, so noise"), std::string::npos) << r.left[0];
+  EXPECT_EQ(r.profile, p);
+}
+
+TEST(verify, ALosingSmallPathTakesTheNextStrategyOnce) {
+  // Stream loses warm at 48 B and on a mix, in both measurements: masked is replaced by the
+  // next of the ranking (masked itself is skipped), once for the intent however many points
+  // lost; reuse keeps stosb.
+  const Profile p = two_tables();
+  std::map<Intent, std::vector<SmallPath>> ranking{
+      {Intent::stream, {{Small::masked, 256}, {Small::vec, 256}, {Small::tree, 256}}}};
+  std::map<Intent, std::vector<SmallPath>> tried;
+  const std::map<VerifyPoint, std::vector<double>> losses{
+      {{Intent::stream, 48, Mix::fixed, true}, {1.09, 1.08}},
+      {{Intent::stream, 0, Mix::log_uniform, true}, {1.07, 1.06}}};
+  Repair r = repair(p, losses, ranking, tried, full_cpu());
+  ASSERT_EQ(r.done.size(), 1u) << "one change per intent and round";
+  EXPECT_EQ(r.done[0].second,
+            "stream small path masked, up to 512 B -> vec, up to 512 B (stream log-uniform 1..256 "
+            "B warm: 1.07x, 1.06x memset's time)")
+      << "the first loss in the points' order (a mix before the fixed sizes)";
+  EXPECT_EQ(*r.profile.small_stream, (SmallPath{Small::vec, 512})) << "the same max";
+  EXPECT_EQ(*r.profile.small_reuse, (SmallPath{Small::stosb, 256}));
+  // vec loses too: the next is tree, not masked again.
+  r = repair(r.profile, losses, ranking, tried, full_cpu());
+  EXPECT_EQ(*r.profile.small_stream, (SmallPath{Small::tree, 512}));
+  // tree loses: nothing left to try, said.
+  r = repair(r.profile, losses, ranking, tried, full_cpu());
+  EXPECT_TRUE(r.done.empty());
+  ASSERT_EQ(r.left.size(), 2u);
+  EXPECT_NE(r.left[0].find("no other small-path strategy left"), std::string::npos);
+}
+
+TEST(verify, ChangingOneIntentsSmallPathPinsTheOthers) {
+  // Without [small.stream], stream takes reuse's small path: replacing reuse's must not move
+  // stream's.
+  Profile p = two_tables();
+  p.small_stream.reset();
+  std::map<Intent, std::vector<SmallPath>> ranking{
+      {Intent::reuse, {{Small::stosb, 256}, {Small::tree, 256}}}};
+  std::map<Intent, std::vector<SmallPath>> tried;
+  const Repair r =
+      repair(p, {{{Intent::reuse, 20, Mix::fixed, true}, {1.2, 1.2}}}, ranking, tried, full_cpu());
+  EXPECT_EQ(*r.profile.small_reuse, (SmallPath{Small::tree, 256}));
+  EXPECT_EQ(*r.profile.small_stream, (SmallPath{Small::stosb, 256}));
+}
+
+TEST(verify, TheProfileRecordsTheVerificationAndStillLoads) {
+  Verification v;
+  v.measured = "92 points against memset";
+  v.seconds = 31.25;
+  v.rounds = 3;
+  v.worst_warm = {{Intent::reuse, 0.81}, {Intent::stream, 1.04}};
+  v.worst_cold = {{Intent::reuse, 0.98}, {Intent::stream, 0.99}};
+  v.repaired = {"stream 64 KiB .. up: ntavx512 -> libc (\"quoted\")"};
+  const std::string toml = verification_toml(v);
+  EXPECT_NE(toml.find("\n[verification]\nmeasured = \"92 points against memset\"\nseconds = "
+                      "31.2\nrounds = 3\nrepaired = [\"stream 64 KiB .. up: ntavx512 -> libc "
+                      "(\\\"quoted\\\")\"]\nleft = []\ntried = []\n"),
+            std::string::npos)
+      << toml;
+  EXPECT_NE(toml.find("[verification.stream]\nworst_warm = 1.04 # time / memset's\nworst_cold = "
+                      "0.99 # speed / memset's\n"),
+            std::string::npos)
+      << toml;
+  // A tune's profile with the table reads back to the same tables; one without it still loads.
+  TuneResult r;
+  r.reuse = two_tables().reuse;
+  r.stream = two_tables().stream;
+  r.level = "quick";
+  r.date = "2026-12-01T00:00:00Z";
+  r.verification = v;
+  const CpuInfo cpu = full_cpu();
+  auto with = parse_profile(profile_toml(r, cpu), "with.toml", cpu);
+  ASSERT_TRUE(with) << with.error;
+  EXPECT_EQ(with.value->reuse, r.reuse);
+  EXPECT_TRUE(with.value->warnings.empty());
+  r.verification = {};
+  const std::string without = profile_toml(r, cpu);
+  EXPECT_EQ(without.find("[verification]"), std::string::npos);
+  EXPECT_TRUE(parse_profile(without, "without.toml", cpu));
+}
+
+TEST(verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
+  // `clearjit verify`'s run on a planted loss: movnti for reuse at 4 KiB..64 KiB, losing 2x at
+  // the points inside that class (5 KiB and 51 KiB, 1.25x and 0.8x its boundaries) on a Bench of
+  // synthetic timings; the dispatcher matches memset everywhere else.
+  const CpuInfo &cpu = host_cpu();
+  Profile p;
+  p.host = profile_host(cpu);
+  p.reuse = {{4096, spec("libc")}, {65536, spec("movnti")}, {0, spec("libc")}};
+  p.stream = {{0, spec("libc")}}; // else stream would use the reuse table
+  p.small_reuse = p.small_stream = SmallPath{Small::tree, 256};
+  const Profile planted = p;
+  SyntheticBench bench(0.01, 3);
+  for (uint64_t inside : {5120u, 52416u})
+    bench.set_at("verified", inside, 0.5);
+  const Verification v = verify(bench, p, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},
+                                {}, 4096, 1u << 30, /*repairs_allowed=*/false);
+  EXPECT_EQ(p, planted) << "nothing repaired";
+  EXPECT_TRUE(v.repaired.empty());
+  std::string left;
+  for (const std::string &l : v.left)
+    left += l + "\n";
+  for (const char *point : {"reuse 5 KiB scattered", "reuse 5 KiB consecutive",
+                            "reuse 51.2 KiB scattered", "reuse 51.2 KiB consecutive"})
+    EXPECT_NE(left.find(point), std::string::npos) << point << " in:\n" << left;
+  EXPECT_EQ(v.left.size(), 4u) << left;
+  EXPECT_EQ(v.lost.size(), 4u);
+  EXPECT_NEAR(v.worst_cold.at(Intent::reuse), 0.5, 0.05);
+  // `clearjit verify` names the class they lie in.
+  const std::vector<std::string> parts = losing_parts(p, cpu, v);
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_TRUE(parts[0].starts_with("reuse 4 KiB .. 64 KiB: movnti (reuse ")) << parts[0];
+
+  // A loss in memset's own class is said, as noise, and not counted.
+  SyntheticBench noise(0.01, 3);
+  noise.set_at("verified", 81920, 0.5); // 1.25x the 64 KiB boundary: the libc class above it
+  Profile q = planted;
+  const Verification w = verify(noise, q, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},
+                                {}, 4096, 1u << 30, /*repairs_allowed=*/false);
+  ASSERT_EQ(w.left.size(), 2u);
+  EXPECT_NE(w.left[0].find("(a libc class: memset itself, so noise)"), std::string::npos)
+      << w.left[0];
+  EXPECT_TRUE(w.lost.empty());
+
+  // The same run with repairs gives the class to memset.
+  SyntheticBench again(0.01, 3);
+  for (uint64_t inside : {5120u, 52416u})
+    again.set_at("verified", inside, 0.5);
+  Profile repaired = planted;
+  verify(again, repaired, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{}, {}, 4096,
+         1u << 30);
+  ASSERT_EQ(repaired.reuse.size(), 1u);
+  EXPECT_EQ(repaired.reuse[0].kernel.method, Method::libc);
+}
+
+TEST(verify, ALossInsideTheNoiseIsNotCounted) {
+  // The planted class at 0.98x memset's speed under 5% noise: inside the floor's 3%, so no
+  // seed's bound puts it below, while 0.80x is caught at every seed.
+  const CpuInfo &cpu = host_cpu();
+  Profile p;
+  p.host = profile_host(cpu);
+  p.reuse = {{4096, spec("libc")}, {65536, spec("movnti")}, {0, spec("libc")}};
+  p.stream = {{0, spec("libc")}};
+  p.small_reuse = p.small_stream = SmallPath{Small::tree, 256};
+  RaceOptions race;
+  race.confidence = 0.95;
+  race.max_rounds = 14;
+  for (uint64_t seed = 1; seed <= 10; ++seed)
+    for (double factor : {0.98, 0.80}) {
+      SyntheticBench bench(0.05, seed);
+      for (uint64_t inside : {5120u, 52416u})
+        bench.set_at("verified", inside, factor);
+      Profile q = p;
+      const Verification v = verify(bench, q, cpu, {.repetitions = 3, .min_time = 0.001}, race, {},
+                                    4096, 1u << 30, /*repairs_allowed=*/false);
+      if (factor > 0.97)
+        EXPECT_TRUE(v.lost.empty()) << "seed " << seed << ": " << v.left.front();
+      else
+        EXPECT_EQ(v.lost.size(), 4u) << "seed " << seed;
+    }
+}
+
+TEST(verify, WritingItBackReplacesOnlyTheVerificationTables) {
+  TuneResult r;
+  r.reuse = two_tables().reuse;
+  r.stream = two_tables().stream;
+  r.level = "quick";
+  r.date = "2026-12-01T00:00:00Z";
+  r.verification.measured = "the tuner's";
+  r.verification.worst_cold = {{Intent::reuse, 0.99}};
+  const CpuInfo cpu = full_cpu();
+  const std::string tuned = profile_toml(r, cpu);
+  Verification later;
+  later.measured = "clearjit verify's";
+  later.worst_cold = {{Intent::stream, 1.01}};
+  later.left = {"stream 5 KiB consecutive: 0.50x, 0.51x memset's speed"};
+  const std::string written = with_verification(tuned, later);
+  EXPECT_EQ(written.find("the tuner's"), std::string::npos) << written;
+  EXPECT_EQ(written.find("worst_cold = 0.99"), std::string::npos) << written;
+  EXPECT_TRUE(written.ends_with(verification_toml(later))) << written;
+  // Every line but the old verification's is kept, in order.
+  std::string kept;
+  bool in_verification = false;
+  for (const std::string &line : split_lines(tuned)) {
+    if (line.starts_with("[")) in_verification = line.starts_with("[verification");
+    if (!in_verification) kept += line + "\n";
+  }
+  while (kept.ends_with("\n\n"))
+    kept.pop_back();
+  EXPECT_TRUE(written.starts_with(kept)) << written;
+  auto back = parse_profile(written, "written.toml", cpu);
+  ASSERT_TRUE(back) << back.error;
+  EXPECT_EQ(back.value->reuse, r.reuse);
+  EXPECT_EQ(with_verification(written, later), written) << "idempotent";
+  // A header with blanks around it and its name is the same table to TOML, and replaced too.
+  std::string spaced = tuned;
+  const size_t at = spaced.find("[verification]\n");
+  ASSERT_NE(at, std::string::npos);
+  spaced.replace(at, 15, "  [ verification ]  # by hand\n");
+  const std::string respaced = with_verification(spaced, later);
+  EXPECT_EQ(respaced.find("the tuner's"), std::string::npos) << respaced;
+  EXPECT_TRUE(parse_profile(respaced, "respaced.toml", cpu)) << respaced;
+}
+
+TEST(verify, TheReportShowsIt) {
+  TuneResult r;
+  r.reuse = two_tables().reuse;
+  r.level = "quick";
+  r.verification.measured = "42 points";
+  r.verification.worst_warm = {{Intent::stream, 1.12}};
+  r.verification.undone = {"stream small path masked -> branchless, taken back"};
+  const std::string html = report_html(r, full_cpu());
+  EXPECT_NE(html.find("<h2>Verification</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>stream</td><td class=\"n\">1.12&times;</td><td "
+                      "class=\"n\">&ndash;</td></tr>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<strong>Tried and taken back</strong></p>\n<ul>\n<li>stream small path "
+                      "masked -&gt; branchless, taken back</li>"),
+            std::string::npos);
+  r.verification = {};
+  EXPECT_EQ(report_html(r, full_cpu()).find("<h2>Verification</h2>"), std::string::npos);
+}
+
+} // namespace
+} // namespace cjit::detail::test
