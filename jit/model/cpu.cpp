@@ -23,9 +23,7 @@ constexpr std::array<std::string_view, size_t(Feature::count_)> kKeys{
     "",     "sse2", "avx",    "avx2",      "avx512f",  "erms",     "fsrm",
     "fzrm", "fsrs", "clzero", "movdir64b", "avx512bw", "avx512vl", "bmi2"};
 
-struct Regs {
-  uint32_t eax = 0, ebx = 0, ecx = 0, edx = 0;
-};
+using Regs = CpuidRegs;
 
 bool bit(uint32_t v, unsigned n) { return (v >> n) & 1u; }
 
@@ -33,20 +31,20 @@ bool bit(uint32_t v, unsigned n) { return (v >> n) & 1u; }
 //! the highest basic leaf instead of zeros, which would decode as nonsense.
 class Cpuid {
 public:
-  Cpuid() {
-    max_basic_ = __get_cpuid_max(0, nullptr);
-    max_ext_ = __get_cpuid_max(0x80000000u, nullptr);
+  explicit Cpuid(const std::function<Regs(uint32_t, uint32_t)> &raw) : raw_(raw) {
+    max_basic_ = raw_(0, 0).eax;
+    max_ext_ = raw_(0x80000000u, 0).eax;
+    if (max_ext_ < 0x80000000u) max_ext_ = 0; // no extended leaves
   }
   Regs operator()(uint32_t leaf, uint32_t sub = 0) const {
-    Regs r;
     uint32_t max = leaf >= 0x80000000u ? max_ext_ : max_basic_;
-    if (leaf <= max && max != 0) __cpuid_count(leaf, sub, r.eax, r.ebx, r.ecx, r.edx);
-    return r;
+    return leaf <= max && max != 0 ? raw_(leaf, sub) : Regs{};
   }
   uint32_t max_basic() const { return max_basic_; }
   uint32_t max_ext() const { return max_ext_; }
 
 private:
+  const std::function<Regs(uint32_t, uint32_t)> &raw_;
   uint32_t max_basic_ = 0, max_ext_ = 0;
 };
 
@@ -174,8 +172,22 @@ std::string_view feature_name(Feature f) {
 std::string_view feature_key(Feature f) { return size_t(f) < kKeys.size() ? kKeys[size_t(f)] : ""; }
 
 CpuInfo detect_cpu() {
+  CpuSource host;
+  host.cpuid = [](uint32_t leaf, uint32_t sub) {
+    Regs r;
+    __cpuid_count(leaf, sub, r.eax, r.ebx, r.ecx, r.edx);
+    return r;
+  };
+  if (__get_cpuid_max(0, nullptr) >= 1 && bit(host.cpuid(1, 0).ecx, 27)) host.xcr0 = xcr0();
+  CacheLevel sysfs[4];
+  read_sysfs_caches(sysfs);
+  std::copy(std::begin(sysfs), std::end(sysfs), host.sysfs.begin());
+  return decode_cpu(host);
+}
+
+CpuInfo decode_cpu(const CpuSource &source) {
   CpuInfo cpu;
-  Cpuid cpuid;
+  const Cpuid cpuid(source.cpuid);
   if (cpuid.max_basic() == 0) return cpu; // no CPUID at all; everything stays unknown
 
   Regs r0 = cpuid(0);
@@ -201,7 +213,7 @@ CpuInfo detect_cpu() {
 
   // A CPUID bit only says the CPU has the registers; the OS must also save them (XCR0),
   // or the first vector instruction faults.
-  uint64_t xcr = bit(r1.ecx, 27) ? xcr0() : 0;
+  uint64_t xcr = bit(r1.ecx, 27) ? source.xcr0 : 0;
   bool ymm_os = (xcr & 0x6) == 0x6;
   bool zmm_os = ymm_os && (xcr & 0xe0) == 0xe0;
 
@@ -223,7 +235,8 @@ CpuInfo detect_cpu() {
 
   // Caches: CPUID first; glibc's view is not trusted (it reports 256 MiB shared for a 32 MiB L3
   // on an AMD family 26 model 2 guest). Index 0 unused so levels[n] is Ln.
-  CacheLevel from_cpuid[4], from_sysfs[4];
+  CacheLevel from_cpuid[4];
+  const std::array<CacheLevel, 4> &from_sysfs = source.sysfs;
   if (cpu.vendor == "GenuineIntel") {
     read_cache_leaf(cpuid, 4, from_cpuid);
   } else if (cpu.vendor == "AuthenticAMD" || cpu.vendor == "HygonGenuine") {
@@ -233,7 +246,6 @@ CpuInfo detect_cpu() {
     else
       read_amd_legacy(cpuid, from_cpuid);
   }
-  read_sysfs_caches(from_sysfs);
 
   CacheLevel *out[4] = {nullptr, &cpu.l1d, &cpu.l2, &cpu.l3};
   const char *label[4] = {"", "L1d", "L2", "L3"};

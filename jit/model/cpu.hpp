@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -55,7 +56,24 @@ struct CpuInfo {
   void set(Feature f, bool on = true) { features[size_t(f)] = on; }
 };
 
-//! Reads CPUID (and sysfs for the cache cross-check) once per call.
+//! One CPUID leaf's registers.
+struct CpuidRegs {
+  uint32_t eax = 0, ebx = 0, ecx = 0, edx = 0;
+};
+
+//! What the CPU description is decoded from: CPUID, XCR0 (the register states the OS saves) and
+//! sysfs' caches (index 1..3 for L1d..L3, 0 unused). The host's reads the CPU; tests give
+//! recorded leaves of CPUs they do not run on.
+struct CpuSource {
+  //! CPUID(leaf, subleaf) as the instruction answers, even beyond the highest leaf.
+  std::function<CpuidRegs(uint32_t leaf, uint32_t sub)> cpuid;
+  uint64_t xcr0 = 0; //!< read only where CPUID says OSXSAVE
+  std::array<CacheLevel, 4> sysfs{};
+};
+
+//! The CPU that `source` describes.
+CpuInfo decode_cpu(const CpuSource &source);
+//! Reads CPUID (and sysfs for the cache cross-check) once per call: decode_cpu of the host.
 CpuInfo detect_cpu();
 //! The CPUs the calling thread may run on now (its affinity mask, not the machine's count; the
 //! online count where the mask does not fit a cpu_set_t), at least 1: what
