@@ -1,6 +1,5 @@
-// The one emitter of generated code: the block library that kernels (emit.cpp), dispatchers'
-// class trees (emit.cpp) and small paths (emit_small.cpp) are all composed from, in LLVM libc's
-// memory_utils vocabulary: store, cover, head_tail, store_loops, branch_tree, leave.
+// The one emitter of generated code: the block library kernels, class trees (emit.cpp) and small
+// paths (emit_small.cpp) are composed from (docs/design/kernels.md).
 //
 // Register contract of all generated code (System V: only caller-saved registers, no stack but
 // movdir64b's 64 bytes of the red zone below rsp, so no frame):
@@ -12,12 +11,10 @@
 //   r11  a class bound above INT32_MAX (cmp takes no imm64); in a main path with head=SIZE, dst
 //        while the far part is cleared
 //   xmm0/ymm0/zmm0  zero
-// A small path runs before any class code and returns, or jumps to the classes with rdi and rsi
-// intact; it uses rax, rcx, rdx, r8, r9 and k1 as scratch, stores general registers' zeros as
-// immediates (`mov [m], 0`: no register to zero first), and zeros from xmm16/ymm16/zmm16 where
-// the CPU has AVX512VL: registers 16-31 have no legacy-SSE alias, so using them leaves the upper
-// halves of ymm0-15 alone and needs no vzeroupper (glibc's EVEX memsets do the same); without
-// AVX512VL, from xmm0/ymm0, with vzeroupper after a ymm store.
+// A small path returns, or jumps to the classes with rdi and rsi intact; scratch rax, rcx, rdx,
+// r8, r9, k1; immediates for general-register stores; vector zeros from xmm16/ymm16/zmm16 with
+// AVX512VL (no vzeroupper), else xmm0/ymm0 and vzeroupper after a ymm store
+// (docs/design/small-path.md).
 #pragma once
 
 #include "jit/emit/emit.hpp"
@@ -83,11 +80,9 @@ public:
   void zero_vector();
   //! cmp rsi, bound (through r11 above INT32_MAX).
   void cmp_n(uint64_t bound);
-  //! A balanced branch tree on n (rsi) over leaves 0..k-1, leaf i taking n from lower[i] (lower[0]
-  //! is the smallest n that reaches the tree) up to lower[i+1]: log2(k) compares, jae to the
-  //! upper half, no table, no indirect jump. `leaf(i)` emits leaf i, which must not fall through.
-  //! With `first_leaf_exit`, leaf 0 is a jump there: the branch to it becomes one jb. Upper
-  //! halves start at `align`-byte boundaries (padding that never runs: a leaf ends before it).
+  //! A balanced branch tree on n (rsi) over leaves 0..k-1, leaf i taking n in [lower[i],
+  //! lower[i+1]): log2(k) compares, jae to the upper half. `leaf(i)` must not fall through. With
+  //! `first_leaf_exit`, leaf 0 is one jb there. Upper halves start at `align`-byte boundaries.
   void branch_tree(std::span<const uint64_t> lower, const std::function<void(size_t)> &leaf,
                    const asmjit::Label *first_leaf_exit = nullptr, unsigned align = 1);
   //! Binds `l` at an `align`-byte boundary (the code before it never falls through).
@@ -101,9 +96,8 @@ public:
 
   //! A whole kernel for `s`, or the parts `p` names.
   void kernel(const Spec &s, KernelParts p = {});
-  //! Sizes above the small sizes: the method's stores over the extent. Ends before the exit
-  //! (vzeroupper, ret), which the caller emits, except memset's, which ends in a tail call
-  //! (memset returns to our caller), after which nothing may follow.
+  //! Sizes above the small sizes: the method's stores over the extent, before the caller's exit;
+  //! memset's ends in a tail call, after which nothing may follow.
   void main_path(const Spec &s);
   //! One block of the main path alone (emit_block); `chunks` leaves out the body (a comment).
   void block(Block b, const Spec &s);

@@ -17,9 +17,8 @@ namespace cjit::detail {
 
 enum class Small : uint8_t { tree, ladder, vec, masked, stosb, branchless };
 
-//! Where the small path's branches land: glibc's memset aligns its blocks to 64 bytes too. On
-//! AMD family 26 (Zen 5) it made the tree 1.20x and vec 1.32x faster at 100 B and vec 1.14x at
-//! 8 B (warm, ratio to memset, median over 48 code placements; bench/small_placement.cpp).
+//! Where the small path's branches land, as glibc's memset aligns its blocks
+//! (docs/results/amd-family26-model2/small-placement.txt).
 constexpr unsigned kSmallTargetAlign = 64;
 
 struct SmallInfo {

@@ -26,7 +26,8 @@ SmallPath default_small(const CpuInfo &cpu, Intent intent) {
   // (both intents, --level quick) and 1.05x, 1.08x (reuse, stream, --level default) on the
   // Intel Xeon family 6 model 207, where the tree's was 1.44x..2.46x
   // (docs/results/intel-family6-model207/tune-quick.txt, tune-default.txt), and about 1.0x for
-  // stream on Zen 5 (docs/results/amd-family26-model2/small-path-study.txt).
+  // stream on AMD family 26 model 2 (Zen 5)
+  // (docs/results/amd-family26-model2/small-path-study.txt).
   if (runs(Small::masked, cpu)) return {Small::masked, 256};
   // Without AVX-512 nothing else was measured: the tree runs everywhere.
   return {Small::tree, 256};

@@ -78,8 +78,9 @@ inline const Candidate kParallelOne = Candidate::labelled("parallel 1 thread");
 inline const Candidate kParallelTuned = Candidate::labelled("parallel tuned");
 inline const Candidate kParallelAll = Candidate::labelled("parallel all CPUs");
 //! The parallel rows' own run: a clear of 1 GiB takes ~11 ms, one iteration per repetition at
-//! bench's 10 ms, and two identical single-thread calls then measured 0.89x apart (Zen 5,
-//! docs/results/amd-family26-model2/bench-parallel-noisy.txt); more repetitions of longer.
+//! bench's 10 ms, and two identical single-thread calls then measured 0.89x apart (AMD family 26
+//! model 2, Zen 5, docs/results/amd-family26-model2/bench-parallel-noisy.txt); more repetitions of
+//! longer.
 constexpr int kParallelRepetitions = 11;
 constexpr double kParallelMinTime = 0.03;
 
@@ -96,9 +97,9 @@ struct ParallelRow {
 //! Warm rows measure the dispatcher at this many places (the profile opened that many times),
 //! each called from its own place of the timing loop, where memset is called too
 //! (warmloop.hpp), and report the geometric mean: a warm call moves by a cycle or two with where
-//! its code and its caller lie (vec at 8 B on Zen 5: 0.77x..1.03x of memset over 24 places,
-//! docs/results/amd-family26-model2/small-placement.txt), and an application's code lands where it
-//! cannot choose.
+//! its code and its caller lie (vec at 8 B on AMD family 26 model 2 (Zen 5): 0.77x..1.03x of memset
+//! over 24 places, docs/results/amd-family26-model2/small-placement.txt), and an application's code
+//! lands where it cannot choose.
 constexpr int kWarmPlacements = 8;
 
 struct WarmRow {

@@ -38,9 +38,7 @@ std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Inten
 std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws);
 
 //! Candidates whose median speed over memset's is within this fraction of the best one's at a
-//! size may serve it, so that near-equals trading places by a few percent (avx2 and avx512 at
-//! 150 KiB..860 KiB in a default tune of AMD family 26 model 2, five classes) make one class:
-//! code placement alone moves a call by that much.
+//! size may serve it, so near-equals (code placement moves a call by a few percent) make one class.
 constexpr double kJoinBand = 0.10;
 
 //! A raced size of a table: its race's outcome (every state's bound over memset), the pattern
@@ -52,22 +50,18 @@ struct RacedSize {
   std::map<Candidate, double> gbps = {};
 };
 
-//! A table from its sizes' races: from each size, the longest run of sizes where one candidate
-//! may serve at each: it beats memset there (Standing::beats) and its median score is within
-//! kJoinBand of the best such candidate's. Ties go to the previous class's kernel, then to the
-//! race's own winner. A size where none beats memset is memset's. Each class records the
-//! smallest lower bound of its sizes' scores (`gain`) and the states where every size's bound
-//! beat `min_gain`.
+//! A table from its sizes' races: from each size, the longest run where one candidate beats
+//! memset (Standing::beats) within kJoinBand of the best; ties to the previous class's kernel,
+//! then the race's winner; else memset. Each class keeps its sizes' smallest lower bound
+//! (`gain`) and the states where every size's bound beat `min_gain`.
 std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain);
 
 //! Rounds a class boundary: to 64 bytes below 64 KiB, to 4 KiB above.
 uint64_t round_boundary(double bytes);
 
-//! Zen's no-allocate step: the smallest size from which one rep stosb over the whole extent
-//! runs clearly faster than temporal stores (at least step_ratio, and kStepOverLead times its
-//! lead at the smallest size measured), at that size and every larger one.
-//! 1.4: rep stosb may lead temporal stores everywhere (no read for ownership); the step
-//! multiplies that lead once more, by ~2.5x on Zen 3-5, and noise moves it by less than 1.2x.
+//! Zen's no-allocate step: the smallest size from which one rep stosb over the whole extent runs
+//! faster than temporal stores by step_ratio and by kStepOverLead times its lead at the smallest
+//! size measured, at every larger size too (the step: ~2.5x on Zen 3-5; noise: under 1.2x).
 constexpr double kStepOverLead = 1.4;
 struct NoAllocate {
   std::optional<uint64_t> size;

@@ -46,10 +46,7 @@ public:
   //! `steps` sizes per octave.
   std::vector<Job> no_allocate_jobs(int steps) const;
   //! Where the no-allocate sweep starts: the L2's size, or a quarter of the L3 where that is
-  //! smaller, so that the sweep starts below the step. A VM's CPUID may give the L3 of every
-  //! CCD together: on an Oxide Zen 5 guest (family 26 model 2, "L3 508 MiB") rep stosb ran at
-  //! 1.03x the temporal stores at 1 MiB and 1.31x..1.58x from 4 MiB on (a quick tune's races at
-  //! 6404273), where a quarter of that L3 would start the sweep past the step.
+  //! smaller, so that it starts below the step even where a VM's CPUID gives every CCD's L3.
   uint64_t sweep_from() const;
   //! rep stosb and rep stosq at the largest size in each of kStudyChunks.
   std::vector<Job> chunk_jobs() const;

@@ -1,9 +1,7 @@
-// Racing: every decision of the tuner (the kernel of a size, the batch kernel, ...) is a race
-// among candidates with memset as the incumbent, as irace's F-race and successive halving do.
-// Every round measures each race's remaining candidates once, with the incumbent beside them,
-// interleaved at random in one run of the Bench; a candidate leaves when it is confidently not
-// enough faster than the incumbent, or confidently behind the leader; a race stops when its
-// outcome is settled, and the rounds go to the races still open. Undecided means the incumbent.
+// Racing: every decision of the tuner is a race among candidates, memset the incumbent. A round
+// measures each open race's remaining candidates once, interleaved; a candidate leaves when
+// confidently not enough faster or behind the leader. Undecided means the incumbent
+// (docs/design/tuner.md).
 #pragma once
 
 #include "tuner/measure/measure.hpp"
@@ -20,20 +18,17 @@ struct RaceOptions {
   double confidence = 0.95;
   //! Rounds a race runs at most; undecided then means the incumbent.
   int max_rounds = 12;
-  //! A candidate replaces the incumbent only where the lower bound of its speed over the
-  //! incumbent's exceeds this, in each required state and over all states: code placement alone
-  //! moves a warm or cold call by a few percent, and that bias does not average out over rounds.
+  //! A candidate replaces the incumbent only where the lower bound of its speed ratio exceeds
+  //! this, in each required state and overall: the bias of code placement (a few percent).
   double min_gain = 1.03;
-  //! Candidates whose ratio to the leader is bounded within 1 -/+ this are tied: the race
-  //! stops, and the simplest of them wins.
+  //! Candidates bounded within 1 -/+ this of the leader are tied: the simplest of them wins.
   double tied = 0.05;
   //! Orders tied candidates: true when a is simpler than b. None: by name.
   std::function<bool(const Candidate &a, const Candidate &b)> simpler;
 };
 
-//! A destination state a race measures its contenders in: a Job whose candidate is replaced by
-//! each contender's. `required`: a candidate must beat the incumbent here alone; otherwise the
-//! state only weighs in the score (the geometric mean of a round's ratios over all states).
+//! A destination state a race measures in (its Job's candidate replaced by each contender).
+//! `required`: a candidate must beat the incumbent in it alone; else it only weighs in the score.
 struct Condition {
   Job job;
   bool required = true;
@@ -45,14 +40,12 @@ struct Race {
   std::vector<Candidate> candidates; //!< without the incumbent
   Candidate incumbent = memset_candidate();
   int max_rounds = 0; //!< 0: RaceOptions::max_rounds
-  //! Measured every round beside the contenders, for the record, and never judged: memset
-  //! beside a race whose incumbent is not memset.
+  //! Measured every round for the record, never judged (memset when it is not the incumbent).
   std::vector<Candidate> beside = {};
-  //! A contender's job in a condition. None: the condition's job with the contender as its
-  //! candidate; a race of thread counts sets the count too.
+  //! A contender's job in a condition; none: the condition's job with the contender in it.
   std::function<Job(const Job &condition, const Candidate &contender)> job_for = {};
-  //! The race's own RaceOptions::min_gain (0: the options'): a floor below 1 asks whether a
-  //! candidate is confidently slower than the incumbent (the verification's).
+  //! The race's own RaceOptions::min_gain (0: the options'); below 1 (the verification's) it
+  //! asks whether a candidate is confidently slower.
   double min_gain = 0;
 };
 
@@ -62,8 +55,8 @@ struct Standing {
   std::vector<Interval> states = {}; //!< per condition, the per-round speed ratios to the incumbent
   Interval score = {};               //!< per round, their geometric mean over the conditions
   std::string out = {};              //!< why it left the race; empty while in
-  //! Confidently min_gain faster than the incumbent in every required state and overall, from
-  //! the rounds it was measured in (a candidate that left behind the leader may still be).
+  //! Confidently min_gain faster than the incumbent in every required state and overall (also
+  //! after leaving behind the leader).
   bool beats = false;
   //! In the race and beats: what may win it.
   bool eligible = false;
@@ -81,9 +74,8 @@ struct RaceOutcome {
   std::vector<Standing> field; //!< every candidate, in the order given
 };
 
-//! A race's samples: [contender][condition][round], each a speed (higher is faster); contender 0
-//! is the incumbent, then the candidates, then those measured beside. A contender that left has
-//! only the rounds it was in.
+//! A race's samples, [contender][condition][round], speeds (contenders() order); a contender
+//! that left has only its rounds.
 using RaceSamples = std::vector<std::vector<std::vector<double>>>;
 
 //! The incumbent, the candidates, then those measured beside: RaceSamples' order.
@@ -99,8 +91,8 @@ inline std::vector<Candidate> contenders(const Race &race) {
 void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions &options,
                 std::vector<bool> &in, RaceOutcome &o);
 
-//! The outcome of a race run before, from its samples: judged again round by round, as Racing
-//! judged it, so the same samples and options give the same outcome (clearjit choose).
+//! A race's outcome judged again round by round from its samples, as Racing judged it
+//! (clearjit choose): the same samples and options give the same outcome.
 RaceOutcome replay_race(const Race &race, const RaceSamples &samples, const RaceOptions &options);
 
 //! A race as the raw measurements keep it (tune --json): enough to judge it again elsewhere.
@@ -108,8 +100,8 @@ RaceOutcome replay_race(const Race &race, const RaceSamples &samples, const Race
 struct RaceRecord {
   Race race;
   RaceSamples samples;
-  //! What it decides: "reuse", "stream" or "batch" (a size of that table), "variants" (of the
-  //! race named like it without " variants"), "study" (a finding's), "parallel" (threads).
+  //! What it decides: "reuse", "stream", "batch" (a size of that table), "variants" (of the race
+  //! named without " variants"), "study" (a finding's), "parallel" (threads).
   std::string decides;
   Intent intent = Intent::reuse;
   uint64_t size = 0;
@@ -130,9 +122,8 @@ public:
   //! Adds a race; returns its index.
   size_t add(Race race);
 
-  //! Runs rounds until every race is settled or at its max rounds, or the next round's estimate
-  //! exceeds `seconds` (<= 0: no limit). Returns the rounds run. A round that does not fit
-  //! whole runs the races with the fewest rounds first.
+  //! Runs rounds until every race is settled or at its max, or the next round's estimate exceeds
+  //! `seconds` (<= 0: none), fewest-rounds races first. Returns the rounds run.
   int run(double seconds);
 
   const RaceOutcome &outcome(size_t race) const { return races_[race].outcome; }

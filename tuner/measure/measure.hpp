@@ -59,13 +59,9 @@ enum class Mix : uint8_t {
 std::string_view mix_name(Mix m);
 
 //! Warm measurements: a buffer that stays in L1 and a fixed sequence of calls, the same for
-//! every contender of a (size or mix, seed).
-//! The sequence is long because a short one is learnt: with 4096 calls, replayed in a loop,
-//! Zen 5's branch predictors learnt a mix's sizes: memset took 3.03 and 3.18 ns per call on the
-//! log-uniform mix, about its time at one fixed size, and 6.02 and 5.11 ns with 65536 calls
-//! (docs/results/amd-family26-model2/warm-sequence.txt); the tree went from 1.13x memset's time
-//! there to 2.4x. Programs do not replay 4096 sizes in a loop. 65536 calls are 512 KiB, read in
-//! order.
+//! every contender of a (size or mix, seed). 65536 calls (512 KiB, read in order): a short
+//! sequence is learnt by the branch predictors
+//! (docs/results/amd-family26-model2/warm-sequence.txt).
 constexpr size_t kWarmCalls = 65536; //!< a power of two: the index wraps with a mask
 constexpr size_t kWarmLines = 128;   //!< 8 KiB of destinations: in L1 everywhere, two pages
 constexpr size_t kWarmBytes = kWarmLines * 64 + 64 + 1024;

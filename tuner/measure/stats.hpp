@@ -1,8 +1,5 @@
-// The statistics every stage, the verification, the report and the bench take their numbers
-// from: medians, geometric means, spreads, and the distribution-free confidence bounds the
-// tuner decides by. Timings on a shared VM are not normal (preemptions make long tails), so a
-// decision rests on the median and an order-statistic interval, as benchstat's does, not on a
-// mean and a t-test.
+// The statistics the tuner, the report and the bench take their numbers from. Timings have long
+// tails (preemptions), so decisions rest on medians and order-statistic bounds, not a t-test.
 #pragma once
 
 #include <cstddef>
@@ -23,28 +20,23 @@ double cv(const std::vector<double> &v);
 struct Interval {
   double lower = 0, median = 0, upper = 0;
   size_t n = 0;
-  //! False when too few values bound the median at the confidence asked: lower and upper are
-  //! then the smallest and largest value, which do not hold at that confidence.
+  //! False when too few values bound the median at that confidence (lower, upper: min, max).
   bool bounded = false;
 };
 
-//! The median of `v` with bounds from its order statistics: `lower` is the k-th smallest value
-//! and `upper` the k-th largest, k the largest rank with P(Binomial(n, 1/2) < k) <= 1 -
-//! `confidence`. Each bound holds alone at `confidence` (one-sided), whatever the
-//! distribution, for independent values: so "lower > 1" is a one-sided sign test at level
-//! 1 - confidence. n = 4 values bound the median at 0.90 (1/16), n = 5 at 0.95 (1/32).
+//! The median of `v`; `lower`/`upper` the k-th smallest/largest value, k the largest rank with
+//! P(Binomial(n, 1/2) < k) <= 1 - `confidence`: each a one-sided bound for independent values
+//! (a sign test). n = 4 values bound the median at 0.90 (1/16), n = 5 at 0.95 (1/32).
 Interval median_interval(std::vector<double> v, double confidence);
 
 //! The fewest values median_interval() bounds at `confidence`.
 size_t fewest_for(double confidence);
 
-//! Paired ratios, round by round: a[j] / b[j] (a and b measured in the same round of an
-//! interleaved measurement), NaN where either is missing (not positive), so that the rounds of
-//! several series stay aligned; as long as the shorter of the two.
+//! Paired ratios a[j] / b[j] (the same round of an interleaved measurement), NaN where either is
+//! not positive, so several series' rounds stay aligned; as long as the shorter.
 std::vector<double> round_ratios(const std::vector<double> &a, const std::vector<double> &b);
 
-//! Per round, the geometric mean over several round_ratios series (a candidate's speed over
-//! memset's in each destination state, as one score): NaN where a series lacks that round.
+//! Per round, the geometric mean over several round_ratios series; NaN where one lacks it.
 std::vector<double> round_geomeans(const std::vector<std::vector<double>> &series);
 
 //! The finite values of `v`, in order.

@@ -22,11 +22,7 @@ constexpr uint64_t kStudyChunks[] = {0, 4u << 10, 64u << 10, 2u << 20, 8u << 20,
 Spec fenced_per_chunk(Spec s);
 
 //! The hot heads a non-temporal method is tried with (head=SIZE, reuse only, at sizes above
-//! twice the head): on a Zen 4 host an 8 MiB temporal head over 16 MiB ran 1.46x memset where
-//! non-temporal alone ran 1.24x; on the Intel Xeon family 6 model 207 1..8 MiB never beat
-//! non-temporal alone (docs/results/intel-family6-model207/hot-head.c); on AMD family 26 model 2
-//! (Zen 5) 1..16 MiB moved within the noise, 0.88x..1.09x
-//! (docs/results/amd-family26-model2/hot-head.txt).
+//! twice the head); docs/results/amd-family26-model2/hot-head.txt, docs/design/kernels.md.
 constexpr uint64_t kHotHeads[] = {2u << 20, 8u << 20};
 
 //! Every spec the tuner considers at `level`, for every method (runnable or not), without
@@ -38,12 +34,9 @@ std::vector<Spec> candidates(Level level);
 std::optional<Spec> widest_runnable(const CpuInfo &cpu,
                                     const std::function<bool(const MethodInfo &)> &admits);
 
-//! What batches of stream clears are measured with, read off the method table's fields (a new
-//! kind of store joins by its row): memset; the first string instruction `cpu` runs (rep stosb:
-//! rep stosq is rep stosb in 8-byte units, left out to fit the default level's five minutes);
-//! the widest temporal and the widest non-temporal move (without their fence, narrower moves
-//! only add stores per line); every other store loop, the line stores (clzero, movdir64b),
-//! which pay their fence once per batch there.
+//! What batches of stream clears are measured with, from the method table's rows: memset; the
+//! first string instruction `cpu` runs; the widest temporal and non-temporal moves (without their
+//! fence); every other kind of store (clzero, movdir64b), whose fence a batch pays once.
 std::vector<Spec> batch_candidates(const CpuInfo &cpu);
 
 } // namespace cjit::detail

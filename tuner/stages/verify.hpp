@@ -1,7 +1,5 @@
-// The last stage of every tune: the dispatcher generated from the profile about to be written,
-// measured against memset independently of the measurements that chose it (other sizes, other
-// draws of the warm call sequences, called through a clearjit handle as an application calls
-// it, at several code places), and repaired where it loses beyond the noise.
+// The last stage of every tune: the profile about to be written, opened as an application opens
+// it, raced against memset at points the other stages did not use, and repaired where it loses.
 #pragma once
 
 #include "tuner/choose/race.hpp"
@@ -27,21 +25,18 @@ struct VerifyPoint {
 //! "stream 48 B warm", "reuse 16 KiB consecutive", "stream log-uniform 1..256 B warm".
 std::string point_name(const VerifyPoint &p);
 
-//! Warm sizes: none of them a size the small-path study chose on, but 64 (where strategies
-//! change stores); with both mixes.
+//! Warm sizes, none the small-path study's but 64 (where strategies change stores); both mixes.
 std::vector<uint64_t> verify_warm_sizes();
 //! Cold small sizes (consecutive destinations): other than the study's 8, 32, 64 and 256 B.
 std::vector<uint64_t> verify_cold_sizes();
 
-//! Every point for `p`'s tables: warm sizes and mixes and cold small sizes per intent, and each
-//! class boundary from both sides (0.8x and 1.25x, rounded to 64 bytes, within [min, max] and
-//! above the small path's max) at scattered and consecutive destinations.
+//! Every point for `p`: warm and cold small points per intent, and each class boundary at 0.8x
+//! and 1.25x (rounded to 64 B, in [min, max], above the small path) scattered and consecutive.
 std::vector<VerifyPoint> verify_points(const Profile &p, const CpuInfo &cpu, uint64_t min_size,
                                        uint64_t max_size);
 
-//! A point's measured ratio loses beyond the noise: warm, more than kWarmNoise of memset's time
-//! (one warm case moves by about 5% between runs); cold, under kColdFloor of memset's speed (the
-//! promise's floor, within the few percent code placement moves a call by).
+//! A point loses beyond the noise: warm, above kWarmNoise of memset's time; cold, below
+//! kColdFloor of memset's speed (docs/results/amd-family26-model2/tune-worst-single-case.txt).
 constexpr double kWarmNoise = 1.05, kColdFloor = 0.97;
 //! `ratio`: warm, time / memset's; cold, speed / memset's.
 bool loses(const VerifyPoint &p, double ratio);
@@ -53,10 +48,9 @@ struct Repair {
   std::vector<std::string> left;
   std::vector<Intent> small_changed; //!< intents whose small path was replaced
 };
-//! Repairs every confirmed loss (point, its ratio in each measurement): a size class that is not
-//! memset becomes memset (`libc`, merged with libc neighbours); a small path, warm or cold, takes
-//! the next strategy of `ranking` (best first; the ones in `tried` skipped) at the same max. A
-//! loss of memset itself (a `libc` class) is noise and is left, said in `left`.
+//! Repairs every confirmed loss (point, its ratio per measurement): a class not memset becomes
+//! `libc` (merged with libc neighbours); a small path takes `ranking`'s next strategy not in
+//! `tried`, same max. A `libc` class's loss is noise, said in `left`.
 Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>> &losses,
               const std::map<Intent, std::vector<SmallPath>> &ranking,
               std::map<Intent, std::vector<SmallPath>> &tried, const CpuInfo &cpu);
@@ -80,25 +74,21 @@ struct Verification {
 //! Code places (the profile opened this many times) each warm point is measured at.
 constexpr int kVerifyPlaces = 4;
 
-//! How far an intent's worst point is from the noise: the largest of a warm point's ratio over
-//! kWarmNoise and kColdFloor over a cold point's ratio (above 1: a loss), each point the
-//! geometric mean of its measurements.
+//! An intent's worst point against the noise bound (above 1: a loss): the largest of warm
+//! ratio / kWarmNoise and kColdFloor / cold ratio, each the geometric mean of its measurements.
 double badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent i);
 
-//! Measures `p` (repairing it in place) against memset: every point is a race (race.hpp) of the
-//! dispatcher against memset in paired rounds, at `race`'s confidence and rounds, and loses where
-//! the bound of its ratio is beyond the noise (kWarmNoise, kColdFloor); a loss is repaired and
-//! the changed intent's points raced again. A repair whose intent measures no better than before
-//! (badness) is undone, and that intent is repaired no further; at most kRepairRounds rounds.
-//! `ranking`: each intent's small-path strategies, best first. Without `repairs_allowed`
-//! (`clearjit verify`), losses are only said, in `left`, and `p` stays as it is.
+//! Races every point of `p` against memset (race.hpp) and repairs its losses in place, racing the
+//! changed intent again; a repair that measures no better (badness) is undone and its intent left;
+//! at most kRepairRounds. `ranking`: small-path strategies, best first. Without `repairs_allowed`
+//! (`clearjit verify`), losses are only said, in `left`.
 Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
                     const RaceOptions &race,
                     const std::map<Intent, std::vector<SmallPath>> &ranking, uint64_t min_size,
                     uint64_t max_size, bool repairs_allowed = true);
 
-//! What verify() will take for a profile of `boundaries` class boundaries per intent (the tuner
-//! reserves it before its first stage): the rounds that bound a median at `confidence`, twice.
+//! What verify() will take for `boundaries` class boundaries per intent: the rounds that bound a
+//! median at `confidence`, twice.
 double verify_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
                       double confidence, int boundaries);
 
@@ -106,8 +96,8 @@ double verify_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptio
 std::string verification_toml(const Verification &v);
 //! For the tune's summary.
 std::string verification_text(const Verification &v);
-//! Where each confirmed loss of `v` lies in `p`: "reuse 4 KiB .. 64 KiB: movnti" (a class) or
-//! "stream small path: masked, up to 256 B", with its points, one line per class or small path.
+//! Where each confirmed loss of `v` lies in `p`, one line per class or small path with its
+//! points: "reuse 4 KiB .. 64 KiB: movnti", "stream small path: masked, up to 256 B".
 std::vector<std::string> losing_parts(const Profile &p, const CpuInfo &cpu, const Verification &v);
 //! `profile` (a profile file's text) with its [verification] tables, if any, replaced by `v`'s
 //! at the end: every other line as it was.
