@@ -35,6 +35,12 @@ public:
     sized_[{candidate, size}] = factor;
   }
 
+  //! `candidate` runs at `factor` times memset's speed from `size` up, in every pattern (a
+  //! step, such as rep stosb's where it stops allocating; before any factor per pattern).
+  void set_from(const std::string &candidate, uint64_t size, double factor) {
+    from_[candidate].push_back({size, factor});
+  }
+
   std::vector<detail::Measurement> run(const std::vector<detail::Job> &jobs,
                                        const detail::MeasureOptions &o) override {
     std::vector<detail::Measurement> out;
@@ -73,6 +79,12 @@ public:
 private:
   double factor(const std::string &candidate, uint64_t size, detail::Pattern p) const {
     if (auto at = sized_.find({candidate, size}); at != sized_.end()) return at->second;
+    if (auto steps = from_.find(candidate); steps != from_.end()) {
+      double f = 0;
+      for (auto [from, factor] : steps->second)
+        if (size >= from) f = factor;
+      if (f) return f;
+    }
     auto it = factors_.find({candidate, p});
     return it == factors_.end() ? 1 : it->second;
   }
@@ -80,6 +92,7 @@ private:
   std::mt19937_64 rng_;
   std::map<std::pair<std::string, detail::Pattern>, double> factors_;
   std::map<std::pair<std::string, uint64_t>, double> sized_;
+  std::map<std::string, std::vector<std::pair<uint64_t, double>>> from_;
 };
 
 } // namespace cjit::test

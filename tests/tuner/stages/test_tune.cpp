@@ -1,0 +1,158 @@
+// The tuner's stage loop (tune.cpp) on a Bench of synthetic timings and a synthetic CPU: every
+// decision is a race at every level, a time limit takes rounds and never a stage, undecided means
+// memset, and the no-allocate step is found at every level. No timing is measured or asserted.
+#include "tests/support/synthetic_bench.hpp"
+#include "tuner/stages/tune.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+using namespace cjit::detail;
+using cjit::Intent;
+using cjit::test::SyntheticBench;
+
+namespace {
+
+// An AMD EPYC Zen 3 as CPUID describes it (family 25 model 1: AVX2, ERMS, FSRM, CLZERO; 32 MiB
+// L3), so that the grid and the candidates do not depend on the CPU the test runs on.
+CpuInfo zen3() {
+  CpuInfo c;
+  c.vendor = "AuthenticAMD";
+  c.brand = "synthetic Zen 3";
+  c.family = 25;
+  c.model = 1;
+  c.l1d = {32 << 10, 2};
+  c.l2 = {512 << 10, 2};
+  c.l3 = {32 << 20, 16};
+  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::erms, Feature::fsrm,
+                    Feature::clzero, Feature::bmi2})
+    c.set(f);
+  return c;
+}
+
+TuneResult run(SyntheticBench &bench, Level level, double time_limit = 0) {
+  TuneOptions o;
+  o.level = level;
+  o.time_limit = time_limit;
+  o.max_size = 256 << 20;
+  o.progress = false;
+  return tune(o, zen3(), bench);
+}
+
+std::set<std::string> kinds(const TuneResult &r) {
+  std::set<std::string> out;
+  for (const RaceRecord &rec : r.race_records)
+    out.insert(rec.decides);
+  return out;
+}
+
+bool all_memset(const std::vector<SizeClass> &table) {
+  for (const SizeClass &c : table)
+    if (c.kernel.method != Method::libc) return false;
+  return !table.empty();
+}
+
+} // namespace
+
+// Every decision is raced at every level, cut short by a time limit or not; no note says that
+// a stage was skipped or a state not measured; every stage after the races ran.
+class tune_Levels : public testing::TestWithParam<std::pair<Level, double>> {};
+INSTANTIATE_TEST_SUITE_P(Tune, tune_Levels,
+                         testing::Values(std::pair{Level::quick, 0.0},
+                                         std::pair{Level::default_, 0.0},
+                                         std::pair{Level::quick, 0.2}));
+TEST_P(tune_Levels, EveryDecisionIsRacedAndNoStageIsLeftOut) {
+  SyntheticBench bench(0.03, 7);
+  bench.set("avx2", 1.2);
+  const auto [level, limit] = GetParam();
+  const TuneResult r = run(bench, level, limit);
+  std::set<std::string> expected = {"reuse", "stream", "batch", "study"};
+  if (usable_cpus() > 1) expected.insert("parallel");
+  if (level == Level::default_ && limit == 0) expected.insert("variants");
+  const std::set<std::string> raced = kinds(r);
+  for (const std::string &k : expected)
+    EXPECT_TRUE(raced.count(k)) << "no race decides " << k;
+  for (const std::string &note : r.notes) {
+    EXPECT_EQ(note.find("skipped"), std::string::npos) << note;
+    EXPECT_EQ(note.find("not measured"), std::string::npos) << note;
+  }
+  ASSERT_TRUE(r.small);
+  EXPECT_FALSE(r.verification.measured.empty());
+  EXPECT_FALSE(r.reuse.empty());
+  EXPECT_FALSE(r.stream.empty());
+  if (usable_cpus() > 1) {
+    ASSERT_TRUE(r.parallel);
+    EXPECT_EQ(r.parallel->skipped, "");
+  }
+}
+
+// A time limit takes rounds, not stages: fewer jobs measured, the same kinds of race.
+TEST(tune_Stages, ATimeLimitTakesRoundsNotStages) {
+  SyntheticBench full(0.03, 3), limited(0.03, 3);
+  full.set("avx2", 1.2);
+  limited.set("avx2", 1.2);
+  const TuneResult a = run(full, Level::quick);
+  const TuneResult b = run(limited, Level::quick, 0.2);
+  EXPECT_LT(limited.jobs_run, full.jobs_run);
+  EXPECT_EQ(kinds(a), kinds(b));
+}
+
+// The levels differ in resolution: the default level races more sizes than quick, and the
+// same kinds of decision besides its variants.
+TEST(tune_Stages, TheDefaultLevelRacesMoreSizesThanQuick) {
+  SyntheticBench q(0.03, 4), d(0.03, 4);
+  const TuneResult quick = run(q, Level::quick), full = run(d, Level::default_);
+  auto sizes = [](const TuneResult &r) {
+    std::set<uint64_t> s;
+    for (const RaceRecord &rec : r.race_records)
+      if (rec.decides == "reuse") s.insert(rec.size);
+    return s.size();
+  };
+  EXPECT_GT(sizes(full), sizes(quick));
+  std::set<std::string> k = kinds(full);
+  k.erase("variants");
+  EXPECT_EQ(k, kinds(quick));
+}
+
+// Undecided means memset: where no candidate is faster than memset, every table is memset's and
+// no thread count but one is chosen, whatever the noise made of a round.
+TEST(tune_Stages, NothingFasterThanMemsetLeavesItEverything) {
+  SyntheticBench bench(0.05, 5);
+  const TuneResult r = run(bench, Level::quick);
+  EXPECT_TRUE(all_memset(r.reuse));
+  EXPECT_TRUE(all_memset(r.stream));
+  EXPECT_FALSE(r.findings.stosb_no_allocate.size) << r.findings.stosb_no_allocate.reason;
+  if (r.parallel) {
+    for (const std::optional<ParallelTable> &t : {r.parallel->reuse, r.parallel->stream})
+      EXPECT_EQ(t ? t->from() : 0u, 0u);
+  }
+}
+
+// A kernel 30% faster than memset in every state wins its races and stays in the tables through
+// the later stages: the verification, which measures the dispatcher apart from the races (at
+// memset's speed here: its name is no kernel's), finds no loss and repairs nothing.
+TEST(tune_Stages, TheRacesWinnerIsInTheTablesTheLaterStagesGet) {
+  SyntheticBench bench(0.02, 6);
+  bench.set("avx2", 1.3);
+  const TuneResult r = run(bench, Level::quick);
+  bool avx2 = false;
+  for (const SizeClass &c : r.reuse)
+    avx2 |= c.kernel.method == Method::avx2;
+  EXPECT_TRUE(avx2);
+  EXPECT_TRUE(r.memset_repairs.empty());
+}
+
+// The no-allocate step is a finding of every level: rep stosb at 2x the temporal stores from
+// 64 MiB (as on Zen, where it stops allocating), found within an octave of it.
+TEST(tune_Stages, EveryLevelFindsTheNoAllocateStep) {
+  for (Level level : {Level::quick, Level::default_}) {
+    SyntheticBench bench(0.03, 8);
+    bench.set_from("stosb", 64 << 20, 2.0);
+    const TuneResult r = run(bench, level);
+    ASSERT_TRUE(r.findings.stosb_no_allocate.size) << r.findings.stosb_no_allocate.reason;
+    EXPECT_GE(*r.findings.stosb_no_allocate.size, uint64_t(32) << 20);
+    EXPECT_LE(*r.findings.stosb_no_allocate.size, uint64_t(64) << 20);
+  }
+}
