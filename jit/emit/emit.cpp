@@ -18,7 +18,7 @@ using namespace asmjit::x86;
 namespace {
 
 bool uses_avx(const MethodInfo &mi) {
-  return mi.feature == Feature::avx || mi.feature == Feature::avx512f;
+  return mi.feature == Feature::avx2 || mi.feature == Feature::avx512f;
 }
 
 // Whether the method's heads, tails or main stores come from the vector register.

@@ -37,9 +37,9 @@ Profile builtin_profile(const CpuInfo &cpu) {
   Profile p;
   p.host = profile_host(cpu);
   p.source = "built-in";
-  const bool avx = cpu.has(Feature::avx), amd = cpu.vendor == "AuthenticAMD";
-  const char *vec = avx ? "avx2:unroll=4" : "sse:unroll=4";
-  const char *nt = avx ? "ntavx2" : "ntsse";
+  const bool avx2 = cpu.has(Feature::avx2), amd = cpu.vendor == "AuthenticAMD";
+  const char *vec = avx2 ? "avx2:unroll=4" : "sse:unroll=4";
+  const char *nt = avx2 ? "ntavx2" : "ntsse";
   const char *bulk = cpu.has(Feature::erms) ? "stosb" : vec;
   if (cpu.has(Feature::erms) && amd)
     p.reuse = {cls(2048, vec), cls(0, "stosb")};

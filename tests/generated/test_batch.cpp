@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 // A profile for this CPU whose stream and batch tables use a non-temporal kernel it can run.
 std::string batch_profile(const std::string &dir, bool with_batch) {
   const CpuInfo &cpu = host_cpu();
-  const std::string nt = cpu.has(Feature::avx) ? "ntavx2" : "ntsse";
+  const std::string nt = cpu.has(Feature::avx2) ? "ntavx2" : "ntsse";
   const std::string text =
       test::profile_text(cpu, {{0, "stosb"}}, {{65536, "stosb"}, {0, nt}},
                          with_batch ? std::vector<test::ClassText>{{1024, "mov"}, {0, nt}}

@@ -443,7 +443,7 @@ INSTANTIATE_TEST_SUITE_P(Head, golden_ZydisCrossCheck, ::testing::ValuesIn(head_
 //! "gp", "sse" or "avx": the encodings a kernel's blocks use (emit.cpp: VEX for AVX methods,
 //! xmm0 only where heads, tails or main stores are 16 bytes or wider).
 std::string isa(const MethodInfo &mi) {
-  if (mi.feature == Feature::avx || mi.feature == Feature::avx512f) return "avx";
+  if (mi.feature == Feature::avx2 || mi.feature == Feature::avx512f) return "avx";
   return std::max(mi.width, mi.tail_width) >= 16 ? "sse" : "gp";
 }
 

@@ -406,9 +406,9 @@ TEST(spec_Refusal, Messages) {
 const std::pair<Method, std::string_view> kNeeds[] = {
     {Method::stosb, ""},        {Method::stosq, ""},
     {Method::mov, ""},          {Method::sse, "SSE2"},
-    {Method::avx2, "AVX"},      {Method::avx512, "AVX512F"},
+    {Method::avx2, "AVX2"},     {Method::avx512, "AVX512F"},
     {Method::movnti, "SSE2"},   {Method::ntsse, "SSE2"},
-    {Method::ntavx2, "AVX"},    {Method::ntavx512, "AVX512F"},
+    {Method::ntavx2, "AVX2"},   {Method::ntavx512, "AVX512F"},
     {Method::clzero, "CLZERO"}, {Method::movdir64b, "MOVDIR64B"},
     {Method::libc, ""},
 };
