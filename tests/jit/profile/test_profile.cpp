@@ -505,24 +505,7 @@ TEST(profile_Sizes, RefusedForms) {
                       "dispatch.reuse[0].below", {"must be a size in bytes", "got an array"}));
 }
 
-// ---- class_for -------------------------------------------------------------------------------
-
-TEST(profile_ClassFor, BoundariesAndLastClass) {
-  std::vector<SizeClass> t(3);
-  t[0].below = 2048;
-  t[1].below = 65536;
-  t[0].kernel = default_spec(Method::avx2);
-  t[1].kernel = default_spec(Method::stosb);
-  t[2].kernel = default_spec(Method::ntavx2);
-  EXPECT_EQ(&class_for(t, 0), &t[0]);
-  EXPECT_EQ(&class_for(t, 2047), &t[0]); // below - 1
-  EXPECT_EQ(&class_for(t, 2048), &t[1]); // below is exclusive
-  EXPECT_EQ(&class_for(t, 2049), &t[1]); // below + 1
-  EXPECT_EQ(&class_for(t, 65535), &t[1]);
-  EXPECT_EQ(&class_for(t, 65536), &t[2]); // the last class takes the rest
-  EXPECT_EQ(&class_for(t, 65537), &t[2]);
-  EXPECT_EQ(&class_for(t, UINT64_MAX), &t[2]);
-}
+// ---- class_for on a loaded table (jit/model/table.cpp: tests/jit/model/test_table.cpp) ----
 
 TEST(profile_ClassFor, LoadedTable) {
   Profile p = good("good/epyc.toml");
