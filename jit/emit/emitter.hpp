@@ -57,7 +57,8 @@ struct KernelParts {
 class Emitter {
 public:
   Emitter(asmjit::x86::Assembler &a, ZeroSource z) : a_(a), z_(z) {}
-  //! For a kernel of method `mi`: VEX where the method needs AVX2 or AVX-512, zeros from rax and xmm0.
+  //! For a kernel of method `mi`: VEX where the method needs AVX2 or AVX-512, zeros from rax and
+  //! xmm0.
   static ZeroSource for_kernel(const MethodInfo &mi);
   //! For a dispatcher's classes: VEX wherever the CPU has AVX (so no kernel mixes legacy SSE
   //! and AVX state), zeros from rax and xmm0.
