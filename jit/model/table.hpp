@@ -1,5 +1,5 @@
 // Tables: the size classes of one intent's table, which the profile stores, the dispatcher
-// branches over and the tuner chooses; and the bounds of the parallel table's pieces.
+// branches over and the tuner chooses.
 #pragma once
 
 #include "clearjit/clearjit.hpp"
@@ -39,13 +39,5 @@ void append_class(std::vector<SizeClass> &table, SizeClass c);
 //! Most classes one intent's table may have (a tuned profile has a handful): bounds the code,
 //! the branch tree and the time one clearjit_open spends on a profile.
 constexpr size_t kMaxClasses = 64;
-
-//! Huge pages are not shared between threads: pieces start and end on this boundary (but the
-//! region's own start and end).
-inline constexpr uint64_t kPieceAlign = 2u << 20;
-//! Below this a region has no 2 MiB boundary to cut at (but its ends): one piece, one thread.
-inline constexpr uint64_t kFewestParallelBytes = 2 * kPieceAlign;
-//! The most threads one call uses (more are clamped): a bound on what a caller can start.
-inline constexpr unsigned kMaxThreads = 256;
 
 } // namespace cjit::detail

@@ -6,6 +6,7 @@
 // GiB or TiB ("4096", "2KiB", "32MiB"). Nothing else is accepted: "2K" and "2KB" are refused
 // because "KB" is 1000 or 1024 depending on who wrote it, and a profile must mean one thing.
 #include "jit/profile/profile.hpp"
+#include "jit/model/pieces.hpp"
 
 #include "jit/profile/files.hpp"
 #include "jit/profile/toml_guard.hpp"

@@ -3,7 +3,7 @@
 // code generation (a clear is a function pointer), so it is tested alone, under ThreadSanitizer.
 #pragma once
 
-#include "jit/model/table.hpp"
+#include "jit/model/pieces.hpp"
 
 #include <atomic>
 #include <condition_variable>
