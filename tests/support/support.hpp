@@ -417,6 +417,14 @@ inline std::unique_ptr<GeneratedCode> make_dispatcher(const std::vector<SizeClas
   return make_dispatcher(table, host_like(avx));
 }
 
+//! `part` n times, `sep` between them: texts past a parser's bounds.
+inline std::string repeat(std::string_view part, size_t n, std::string_view sep = "") {
+  std::string out;
+  for (size_t i = 0; i < n; ++i)
+    out += std::string(i ? sep : "") + std::string(part);
+  return out;
+}
+
 inline std::string errbuf_text(const std::vector<char> &buf) { return std::string(buf.data()); }
 
 // ---------------------------------------------------------------------------------------------

@@ -839,12 +839,7 @@ TEST(profile_Robust, EverySingleByteChangeIsHandled) {
 const std::string kHead = "format = 1\n[host]\nvendor = \"AuthenticAMD\"\nfamily = 25\nmodel = 1\n";
 const std::string kTail = "[[dispatch.reuse]]\nkernel = \"stosb\"\n";
 
-std::string repeat(std::string_view part, size_t n, std::string_view sep = "") {
-  std::string out;
-  for (size_t i = 0; i < n; ++i)
-    out += std::string(i ? sep : "") + std::string(part);
-  return out;
-}
+using test::repeat;
 
 // Each text is parsed in a child on a 256 KiB stack: a stack overflow (SIGSEGV) fails the test
 // instead of the suite, and the small stack is what an application's thread may have.

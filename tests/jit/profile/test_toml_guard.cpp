@@ -2,6 +2,7 @@
 // without NUL, nodes no deeper than kMaxTomlDepth, and none of the code points toml++ 3.3
 // mishandles where it tests them. Each refusal names the file and the line.
 #include "jit/profile/toml_guard.hpp"
+#include "tests/support/support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,12 +11,7 @@
 namespace cjit::detail {
 namespace {
 
-std::string repeat(const std::string &s, size_t n, const std::string &between = "") {
-  std::string out;
-  for (size_t i = 0; i < n; ++i)
-    out += (i ? between : "") + s;
-  return out;
-}
+using test::repeat;
 
 TEST(toml_guard, AProfilesTextPasses) {
   EXPECT_EQ(toml_guard("format = 1\n[host]\nvendor = \"AuthenticAMD\"\n"
