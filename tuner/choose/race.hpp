@@ -13,6 +13,12 @@
 
 namespace cjit::detail {
 
+//! The promise's noise: a kernel or small path loses to memset beyond it where it takes more than
+//! kWarmNoise of memset's time warm, or less than kColdFloor of its speed cold
+//! (docs/results/amd-family26-model2/tune-worst-single-case.txt). The verification and the
+//! small path's cold veto judge by them.
+constexpr double kWarmNoise = 1.05, kColdFloor = 0.97;
+
 struct RaceOptions {
   //! One-sided confidence of each bound (stats.hpp, median_interval).
   double confidence = 0.95;

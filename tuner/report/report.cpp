@@ -417,10 +417,10 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       << " sizes from 1 to 256 B and two mixes, memset beside at the same code places. Ratios "
          "are time / memset's; a band is the geometric mean over neighbouring sizes (1..3, "
          "4..15, 16..63, 64..128, 129..256 B) or one mix, and the strategy with the lowest "
-         "worst band is chosen among those not out cold (more than "
-      << fmt("%.2f", kColdBand)
-      << "&times; memset's time at cold, consecutive destinations, in every one of at least two "
-         "measurements), weighing cold against warm as 1 to 9.</p>\n";
+         "worst band is chosen among those not out cold (below "
+      << fmt("%.2f", kColdFloor) << "&times; memset's speed at a cold point, consecutive or "
+      << "scattered, at " << fmt("%.0f%%", 100 * kSmallColdConfidence)
+      << " confidence over paired rounds), weighing cold against warm as 1 to 9.</p>\n";
     auto cell = [](std::optional<double> x) {
       if (!x) return std::string("<td class=\"n\">&ndash;</td>");
       const char *c = *x >= 1.02 ? " class=\"down\"" : *x <= 0.98 ? " class=\"up\"" : "";

@@ -29,29 +29,27 @@ std::vector<uint64_t> small_max_sizes();
 //! Sizes each strategy is also measured at cold destinations, consecutive and scattered (stage 1).
 std::vector<uint64_t> small_cold_sizes();
 
-//! A strategy more than this factor slower cold than memset (not the other strategies) at a
-//! consecutive point of small_cold_sizes(), in every measurement of it (at least two), is out
-//! however fast it is warm (docs/results/intel-family6-model207/README.md).
-constexpr double kColdBand = 1.25;
+//! The cold veto's confidence, one for every reader of the measurements (the race, the ranking,
+//! the report, the raw file), so that they judge alike: the quick level's.
+constexpr double kSmallColdConfidence = 0.90;
 
 //! The cold points' weight w among the strategies left: score = worst_band^(1 - w) * cold^w,
 //! cold the geometric mean of time over memset's at the consecutive cold points. 0.1 assumes one
-//! small clear in ten is cold (not measured): at the veto's bound it costs 2.3% of the score.
+//! small clear in ten is cold (not measured): a strategy 1.25x memset's time cold pays 2.3%.
 constexpr double kColdWeight = 0.1;
 
 //! Cold: median ns per call per candidate, pattern and size (`measured`; memset's under
-//! memset_candidate()), each consecutive point's median per measurement (`rounds`), the
-//! candidates out by kColdBand with why (`out`: "32 B: 10.25, 11.10 ns against memset's 8.40,
-//! 8.61") and the cold ratio to memset over the consecutive points (`ratio`). Scattered points
-//! are shown, not used (docs/results/amd-family26-model2/small-cold-scattered.txt).
+//! memset_candidate()); the candidates confidently below kColdFloor of memset's speed at a point,
+//! consecutive or scattered, with the worst such point (`out`: "8 B scattered: 0.87x (at most
+//! 0.89x) memset's speed over 8 rounds"); each candidate's worst median speed over memset's at any
+//! point (`worst`); and its cold ratio, time over memset's, over the consecutive points (`ratio`).
+//! Speed ratios are paired: the k-th sample of a strategy and of memset at a point are one round
+//! of the race (or one interleaved repetition of `clearjit bench --small`).
 struct SmallCold {
   std::map<Candidate, std::map<std::pair<Pattern, uint64_t>, double>> measured;
-  std::map<Candidate, std::map<uint64_t, std::vector<double>>> rounds;
   std::map<Candidate, std::string> out;
+  std::map<Candidate, double> worst;
   std::map<Candidate, double> ratio;
-  //! The consecutive points (candidate, size) where a strategy lost to memset by kColdBand in its
-  //! latest measurement: what the study measures again before anything is put out.
-  std::vector<std::pair<Candidate, uint64_t>> suspects;
 };
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent);
 
@@ -67,8 +65,9 @@ double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent, 
 //! The same from ratios already taken (ratios_to_memset()).
 double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios);
 
-//! The strategies measured at max 256 for `intent`, not out by kColdBand, best first by worst
-//! band and cold ratio (kColdWeight): what the verification tries when the chosen one loses.
+//! The strategies measured at max 256 for `intent`: those not out cold best first by worst band
+//! and cold ratio (kColdWeight), then those out cold, the smallest loss (warm band or cold point)
+//! first. What the verification tries when the chosen one loses.
 std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent intent);
 //! rank_small's strategies with their scores (time over memset's, lower is better), best first.
 std::vector<std::pair<SmallPath, double>> small_scores(const std::vector<Measurement> &ms,

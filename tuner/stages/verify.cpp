@@ -126,7 +126,8 @@ std::vector<VerifyPoint> verify_points(const Profile &p, const CpuInfo &cpu, uin
     for (Mix mix : kVerifyMixes)
       points.insert({i, 0, mix, true});
     for (uint64_t size : verify_cold_sizes())
-      points.insert({i, size, Mix::fixed, false, Pattern::consecutive});
+      for (Pattern pattern : kPatterns)
+        points.insert({i, size, Mix::fixed, false, pattern});
     const unsigned small_max = p.small(i, cpu).max;
     for (const SizeClass &c : p.table(i)) {
       if (!c.below) continue;
@@ -275,7 +276,8 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
                std::to_string(sizes.size()) + " sizes of " + std::to_string(sizes.front()) + ".." +
                std::to_string(sizes.back()) + " B and both mixes, another draw of their calls, " +
                std::to_string(kVerifyPlaces) + " code places, through the inline call), " +
-               std::to_string(cold_small) + " cold small (" + cold_sizes + " B consecutive), " +
+               std::to_string(cold_small) + " cold small (" + cold_sizes +
+               " B, scattered and consecutive), " +
                std::to_string(points.size() - warm - cold_small) +
                " large (each class boundary from both sides, scattered and consecutive)";
 

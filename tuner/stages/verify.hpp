@@ -27,17 +27,16 @@ std::string point_name(const VerifyPoint &p);
 
 //! Warm sizes, none the small-path study's but 64 (where strategies change stores); both mixes.
 std::vector<uint64_t> verify_warm_sizes();
-//! Cold small sizes (consecutive destinations): other than the study's 8, 32, 64 and 256 B.
+//! Cold small sizes (scattered and consecutive): other than the study's 8, 32, 64 and 256 B.
 std::vector<uint64_t> verify_cold_sizes();
 
-//! Every point for `p`: warm and cold small points per intent, and each class boundary at 0.8x
-//! and 1.25x (rounded to 64 B, in [min, max], above the small path) scattered and consecutive.
+//! Every point for `p`: warm and cold small points per intent (both patterns), and each class
+//! boundary at 0.8x and 1.25x (rounded to 64 B, in [min, max], above the small path) scattered and
+//! consecutive.
 std::vector<VerifyPoint> verify_points(const Profile &p, const CpuInfo &cpu, uint64_t min_size,
                                        uint64_t max_size);
 
-//! A point loses beyond the noise: warm, above kWarmNoise of memset's time; cold, below
-//! kColdFloor of memset's speed (docs/results/amd-family26-model2/tune-worst-single-case.txt).
-constexpr double kWarmNoise = 1.05, kColdFloor = 0.97;
+//! A point loses beyond the noise (kWarmNoise, kColdFloor: race.hpp).
 //! `ratio`: warm, time / memset's; cold, speed / memset's.
 bool loses(const VerifyPoint &p, double ratio);
 
