@@ -1,6 +1,6 @@
-// The small path: every strategy at every max clears every n in 0..1024 at every offset 0..63,
-// flush against guard pages and across a page boundary; strategies a CPU lacks features for are
-// refused; the profile key [small.<intent>] is read, checked and defaulted.
+// The small path's model (jit/model/small.cpp): its table, the strategies a CPU lacks features
+// for refused, the CPU's default, and the profile key [small.<intent>] read, checked and
+// defaulted. The generated small paths' clears are tests/jit/emit/test_emit_small.cpp's.
 #include "jit/emit/emit.hpp"
 #include "jit/model/small.hpp"
 #include "jit/profile/profile.hpp"
@@ -17,103 +17,6 @@
 
 namespace cjit::detail::test {
 namespace {
-
-struct Case {
-  Small strategy;
-  unsigned max;
-  bool avx; // false: this CPU without AVX (legacy SSE encodings, 16-byte vectors)
-  std::string name() const {
-    return std::string(info(strategy).name) + "_" + std::to_string(max) + (avx ? "" : "_noavx");
-  }
-};
-
-void PrintTo(const Case &c, std::ostream *os) { *os << c.name(); }
-
-std::vector<Case> cases() {
-  std::vector<Case> out;
-  for (const SmallInfo &i : small_strategies())
-    for (unsigned max : kSmallMaxes)
-      for (bool avx : {true, false})
-        out.push_back({i.strategy, max, avx});
-  return out;
-}
-
-constexpr size_t kMaxN = 1024, kSlack = 64;
-
-class small_Clear : public ::testing::TestWithParam<Case> {
-protected:
-  void SetUp() override {
-    const Case &c = GetParam();
-    cpu_ = host_like(c.avx);
-    if (std::string why = small_unsupported_reason(c.strategy, cpu_); !why.empty())
-      GTEST_SKIP() << why;
-    // One class above the small path: what sizes above max reach.
-    const std::vector<SizeClass> table{{0, default_spec(Method::stosb), 0}};
-    auto code = generate(
-        [&](asmjit::x86::Assembler &a) {
-          emit_dispatcher(a, table, {c.strategy, c.max}, cpu_);
-        },
-        "small_" + c.name());
-    ASSERT_TRUE(code) << code.error;
-    code_ = std::move(*code.value);
-  }
-
-  //! Clears [base+off, base+off+n) of a patterned window of `win` bytes and checks it.
-  void check(uint8_t *base, size_t win, size_t off, size_t n, const char *where) {
-    fill_pattern(base, win);
-    code_->fn(base + off, n);
-    std::string why;
-    if (size_t i = first_nonzero(base + off, n); i != n)
-      why = "byte " + std::to_string(i) + " of the range is not zero";
-    else if (first_pattern_mismatch(base, off) != off)
-      why = "a byte before the range changed";
-    else if (size_t i = first_pattern_mismatch(base + off + n, win - off - n, off + n);
-             i != win - off - n)
-      why = "byte " + std::to_string(i) + " after the range changed";
-    if (!why.empty() && ++failures_ <= 8)
-      ADD_FAILURE() << GetParam().name() << ": n=" << n << " " << where << " " << off << ": "
-                    << why;
-  }
-
-  CpuInfo cpu_;
-  std::unique_ptr<GeneratedCode> code_;
-  int failures_ = 0;
-};
-
-TEST_P(small_Clear, EverySizeUpTo1024AtEveryOffset) {
-  GuardedBuffer buf(kMaxN + 2 * kSlack);
-  for (size_t n = 0; n <= kMaxN; ++n)
-    for (size_t off = 0; off < 64; ++off)
-      check(buf.begin(), off + n + kSlack, off, n, "at offset");
-  EXPECT_EQ(failures_, 0);
-}
-
-// A store before dst faults on the low guard page, one at or past dst + n on the high one.
-TEST_P(small_Clear, FlushAgainstBothGuardPages) {
-  GuardedBuffer buf(kMaxN + kSlack);
-  for (size_t n = 0; n <= kMaxN; ++n) {
-    check(buf.begin(), n + kSlack, 0, n, "flush low");
-    check(buf.end() - n - kSlack, n + kSlack, kSlack, n, "flush high");
-  }
-  EXPECT_EQ(failures_, 0);
-}
-
-// Destinations 1..64 bytes before a page boundary: the masked store's page-cross guard and
-// ranges that straddle two pages.
-TEST_P(small_Clear, AcrossAPageBoundary) {
-  const size_t page = page_size();
-  GuardedBuffer buf(2 * page + kMaxN);
-  for (size_t n = 0; n <= 300; ++n)
-    for (size_t back = 1; back <= 64; ++back)
-      check(buf.begin() + page - back - kSlack, kSlack + back + n + kSlack, kSlack, n, "page-");
-  EXPECT_EQ(failures_, 0);
-}
-
-// n == 0 touches nothing: dst may be NULL.
-TEST_P(small_Clear, ZeroLengthAtNull) { code_->fn(nullptr, 0); }
-
-INSTANTIATE_TEST_SUITE_P(Strategies, small_Clear, ::testing::ValuesIn(cases()),
-                         [](const auto &info) { return info.param.name(); });
 
 // ---- The table and refusals ------------------------------------------------------------------
 

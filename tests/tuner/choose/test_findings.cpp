@@ -1,88 +1,55 @@
 // The studies' reference kernels (findings.cpp), derived from the method table, pinned here on
 // synthetic CPUs: the kernels each CPU measured before they were derived.
+#include "tests/support/study_cpus.hpp"
 #include "tuner/choose/findings.hpp"
-#include "tuner/stages/candidates.hpp"
 
 #include <gtest/gtest.h>
 
-#include <initializer_list>
+#include <map>
 #include <string>
 #include <vector>
 
-namespace cjit::detail {
+namespace cjit::detail::test {
 namespace {
 
-CpuInfo synthetic_cpu(const char *vendor, uint32_t family, uint32_t model,
-                      std::initializer_list<Feature> features) {
-  CpuInfo cpu;
-  cpu.vendor = vendor;
-  cpu.family = family;
-  cpu.model = model;
-  for (Feature f : features)
-    cpu.set(f);
-  return cpu;
-}
-
 struct Expected {
-  const char *cpu;
-  CpuInfo info;
   const char *temporal_reference; //!< the no-allocate study's temporal kernel
   const char *fence_at_end;       //!< the fence study's kernel; its per-chunk variant beside
-  std::vector<std::string> batch; //!< batch_candidates(), in order
 };
 
-const std::vector<Expected> &expected() {
-  using enum Feature;
-  static const std::vector<Expected> cases{
-      {"Zen 3, AVX2 and CLZERO",
-       synthetic_cpu("AuthenticAMD", 25, 33, {sse2, avx, avx2, erms, fsrm, clzero, bmi2}),
-       "avx2",
-       "ntavx2",
-       {"libc", "stosb", "avx2", "ntavx2", "clzero"}},
-      {"Zen 4, AVX-512 and CLZERO",
-       synthetic_cpu("AuthenticAMD", 25, 97,
-                     {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, clzero, bmi2}),
-       "avx512",
-       "ntavx2",
-       {"libc", "stosb", "avx512", "ntavx512", "clzero"}},
-      {"Zen 5, AVX-512 and CLZERO",
-       synthetic_cpu("AuthenticAMD", 26, 2,
-                     {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, clzero, bmi2}),
-       "avx512",
-       "ntavx2",
-       {"libc", "stosb", "avx512", "ntavx512", "clzero"}},
-      {"Intel, AVX-512 and MOVDIR64B",
-       synthetic_cpu("GenuineIntel", 6, 207,
-                     {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, movdir64b, bmi2}),
-       "avx512",
-       "ntavx2",
-       {"libc", "stosb", "avx512", "ntavx512", "movdir64b"}},
-      {"Intel, AVX2 and MOVDIR64B",
-       synthetic_cpu("GenuineIntel", 6, 151, {sse2, avx, avx2, erms, fsrm, movdir64b, bmi2}),
-       "avx2",
-       "ntavx2",
-       {"libc", "stosb", "avx2", "ntavx2", "movdir64b"}},
-      {"SSE2 only",
-       synthetic_cpu("GenuineIntel", 6, 15, {sse2}),
-       "sse",
-       "ntsse",
-       {"libc", "stosb", "sse", "ntsse"}},
-      {"no features at all",
-       synthetic_cpu("", 0, 0, {}),
-       "mov",
-       "movnti",
-       {"libc", "stosb", "mov"}},
-  };
-  return cases;
+// What each of study_cpus() measured before the kernels were derived, by its name.
+const std::map<std::string, Expected> kExpected{
+    {"Zen 3, AVX2 and CLZERO", {"avx2", "ntavx2"}},
+    {"Zen 4, AVX-512 and CLZERO", {"avx512", "ntavx2"}},
+    {"Zen 5, AVX-512 and CLZERO", {"avx512", "ntavx2"}},
+    {"Intel, AVX-512 and MOVDIR64B", {"avx512", "ntavx2"}},
+    {"Intel, AVX2 and MOVDIR64B", {"avx2", "ntavx2"}},
+    {"SSE2 only", {"sse", "ntsse"}},
+    {"no features at all", {"mov", "movnti"}},
+};
+
+// Each CPU with its expectations.
+struct Case {
+  const char *cpu;
+  const CpuInfo &info;
+  const char *temporal_reference, *fence_at_end;
+};
+std::vector<Case> expected() {
+  std::vector<Case> out;
+  for (const StudyCpu &c : study_cpus()) {
+    const Expected &e = kExpected.at(c.name);
+    out.push_back({c.name.c_str(), c.info, e.temporal_reference, e.fence_at_end});
+  }
+  return out;
 }
 
 TEST(findings_TemporalReference, TheSameOnEveryCpu) {
-  for (const Expected &e : expected())
+  for (const Case &e : expected())
     EXPECT_EQ(format_spec(temporal_reference(e.info)), e.temporal_reference) << e.cpu;
 }
 
 TEST(findings_Studies, NoAllocateSweepsStosbAgainstTheTemporalReference) {
-  for (const Expected &e : expected()) {
+  for (const Case &e : expected()) {
     const Studies studies(e.info, 4096, uint64_t(1) << 30);
     const std::vector<Job> jobs = studies.no_allocate_jobs(4);
     ASSERT_FALSE(jobs.empty()) << e.cpu;
@@ -92,7 +59,7 @@ TEST(findings_Studies, NoAllocateSweepsStosbAgainstTheTemporalReference) {
 }
 
 TEST(findings_Studies, FenceStudyKernel) {
-  for (const Expected &e : expected()) {
+  for (const Case &e : expected()) {
     const Studies studies(e.info, 4096, uint64_t(1) << 30);
     const std::vector<Job> jobs = studies.fence_jobs();
     ASSERT_EQ(jobs.size(), 6u) << e.cpu << ": at 64 KiB, 2 MiB and 64 MiB";
@@ -108,7 +75,7 @@ TEST(findings_Studies, ChunkStudyIsTheStringInstructions) {
                                       "stosb:chunk=2M", "stosb:chunk=8M", "stosb:chunk=32M",
                                       "stosq",          "stosq:chunk=4K", "stosq:chunk=64K",
                                       "stosq:chunk=2M", "stosq:chunk=8M", "stosq:chunk=32M"};
-  for (const Expected &e : expected()) {
+  for (const Case &e : expected()) {
     std::vector<std::string> got;
     for (const Job &j : Studies(e.info, 4096, uint64_t(1) << 30).chunk_jobs())
       got.push_back(j.candidate.name());
@@ -118,7 +85,7 @@ TEST(findings_Studies, ChunkStudyIsTheStringInstructions) {
 
 // Each study's jobs measured at 10 GB/s: the findings name the kernels the jobs measured.
 TEST(findings_Studies, FindingsNameTheSameKernels) {
-  for (const Expected &e : expected()) {
+  for (const Case &e : expected()) {
     const Studies studies(e.info, 4096, uint64_t(1) << 30);
     std::vector<Measurement> ms;
     for (const auto &jobs : {studies.chunk_jobs(), studies.fence_jobs()})
@@ -140,16 +107,5 @@ TEST(findings_Studies, FindingsNameTheSameKernels) {
   }
 }
 
-// The hand list batch_candidates() replaced: memset, rep stosb, the temporal reference, the first
-// of ntavx512, ntavx2 and ntsse the CPU runs, then clzero and movdir64b where they run.
-TEST(findings_BatchCandidates, TheSameOnEveryCpu) {
-  for (const Expected &e : expected()) {
-    std::vector<std::string> got;
-    for (const Spec &s : batch_candidates(e.info))
-      got.push_back(format_spec(s));
-    EXPECT_EQ(got, e.batch) << e.cpu;
-  }
-}
-
 } // namespace
-} // namespace cjit::detail
+} // namespace cjit::detail::test

@@ -2,16 +2,12 @@
 // tables chosen from the merged standings. A whole tune on a Bench of synthetic timings gives
 // the raw file of the single-host case; hand-made races give hosts that disagree. No timing is
 // measured or asserted.
-#include "jit/profile/files.hpp"
 #include "tests/support/support.hpp"
 #include "tests/support/synthetic_bench.hpp"
 #include "tuner/choose/fleet.hpp"
 #include "tuner/report/outputs.hpp"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
-#include <functional>
 
 using namespace cjit;
 using namespace cjit::detail;
@@ -271,54 +267,4 @@ TEST(fleet, SmallPathsAndThreadCountsEveryHostRuns) {
   const FleetChoice c = choose_or_fail({a, b});
   EXPECT_EQ(c.profile.small_reuse, (SmallPath{Small::vec, 256}));
   EXPECT_EQ(c.profile.parallel_cpus, 0u); // no thread races: no [parallel]
-}
-
-TEST(fleet, TheReaderRefusesWhatTheChooserCouldNotJudge) {
-  const std::string path = CLEARJIT_SOURCE_DIR "/tests/fleet/zen5-one-race.json";
-  Result<std::string> text = read_small_file(path, {.max_bytes = kRawJsonMaxBytes});
-  ASSERT_TRUE(text) << text.error;
-  ASSERT_TRUE(read_raw(*text, "ok.json")) << read_raw(*text, "ok.json").error;
-  const nlohmann::json good = nlohmann::json::parse(*text);
-  struct Bad {
-    std::function<void(nlohmann::json &)> change;
-    std::string error;
-  };
-  const Bad cases[] = {
-      {[](nlohmann::json &j) { j["races"][0]["incumbent"] = "movnti"; },
-       "races[0].incumbent: \"movnti\", not \"libc\""},
-      {[](nlohmann::json &j) { j["races"][1]["incumbent"] = "libc"; },
-       "races[1].incumbent: \"libc\" is not a thread count's label"},
-      {[](nlohmann::json &j) { j["races"][0]["candidates"][1] = "avx2"; },
-       "races[0]: \"avx2\" is a contender twice"},
-      {[](nlohmann::json &j) { j["races"][1]["name"] = "reuse 64 KiB"; },
-       "races[1].name: \"reuse 64 KiB\" twice"},
-      {[](nlohmann::json &j) { j["races"][0]["samples"][0][0] = std::vector<double>(65, 1.0); },
-       "races[0].samples[0][0]: more than 64 rounds"},
-      {[](nlohmann::json &j) { j["races"][0]["samples"].erase(2); },
-       "races[0].samples: 2 contenders, not 3"},
-      {[](nlohmann::json &j) { j["small"]["reuse"]["rejected"] = {"nothing"}; },
-       "small.reuse.rejected[0]: no small-path strategy"},
-  };
-  for (const Bad &b : cases) {
-    nlohmann::json j = good;
-    b.change(j);
-    Result<RawTune> r = read_raw(j.dump(), "x.json");
-    ASSERT_FALSE(r) << b.error;
-    EXPECT_NE(r.error.find("x.json: " + b.error), std::string::npos) << r.error;
-  }
-}
-
-TEST(fleet, ABrokenRawFileIsRefusedWithItsPlace) {
-  Result<RawTune> r = read_raw("{\"host\": 3}", "x.json");
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error.find("x.json: host: must be an object"), std::string::npos) << r.error;
-  r = read_raw("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "deep.json");
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error.find("deep.json: nested deeper"), std::string::npos) << r.error;
-  r = read_raw("{\"host\": 1e400}", "big.json"); // found by the fuzzer: an exception, once
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error.find("big.json: number overflow"), std::string::npos) << r.error;
-  r = read_raw("{\"host\":", "cut.json");
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error.find("cut.json: byte"), std::string::npos) << r.error;
 }

@@ -1,11 +1,12 @@
 // The small path's tuning (smallpath.hpp): stage 1's ranking, a pure function of measurements
-// (tested on synthetic data, and the reports written from them), and the study's race on a Bench
+// (tested on synthetic data, and the study's text written from them; the HTML report's table is
+// tests/tuner/report/test_report.cpp's), and the study's race on a Bench
 // of synthetic timings: who leaves, when the race stops and what is chosen. No timing is
 // measured or asserted; the dispatchers are generated for this CPU but never run.
 #include "tests/support/candidate_text.hpp"
+#include "tests/support/small_study.hpp"
 #include "tests/support/support.hpp"
 #include "tests/support/synthetic_bench.hpp"
-#include "tuner/report/outputs.hpp"
 #include "tuner/stages/smallpath.hpp"
 
 #include <gtest/gtest.h>
@@ -158,35 +159,9 @@ TEST(smallpath_Study, NearEqualsRunToTheLastRound) {
 
 using namespace cjit;
 using namespace cjit::detail;
+using namespace cjit::detail::test;
 
 namespace {
-
-// The small-path study's stage 1 for one strategy (or memset), warm (stream): `fixed_ns` per call
-// at every size of small_strategy_sizes() but those in `except`, `mix_ns` on both mixes.
-void add_warm_study(std::vector<Measurement> &ms, const std::string &label, double fixed_ns,
-                    double mix_ns, const std::map<uint64_t, double> &except = {},
-                    Intent intent = Intent::stream) {
-  auto add = [&](uint64_t size, Mix mix, double ns) {
-    if (except.count(size)) ns = except.at(size);
-    Measurement m{candidate(label), size, intent, {ns}, 0, ns, 0};
-    m.warm = true;
-    m.mix = mix;
-    ms.push_back(m);
-  };
-  for (uint64_t size : small_strategy_sizes())
-    add(size, Mix::fixed, fixed_ns);
-  for (Mix mix : {Mix::log_uniform, Mix::objects})
-    add(0, mix, mix_ns);
-}
-
-// A cold clear of `size` bytes at `pattern` destinations taking `ns` per call.
-Measurement cold_point(const std::string &label, uint64_t size, double ns, Intent intent,
-                       Pattern pattern = Pattern::consecutive) {
-  Measurement m = point(label, size, double(size) / ns, intent);
-  m.samples = {m.gbps}; // one round of the race: one sample
-  m.pattern = pattern;
-  return m;
-}
 
 // Cold points from a table: label -> ns at each of `sizes`.
 template <size_t N>
@@ -424,42 +399,4 @@ TEST(smallpath_Ranking, TheStudyTextShowsMemsetUnderItsWord) {
   EXPECT_TRUE(has("  size                              memset           vec:256")) << t;
   EXPECT_TRUE(has("  worst band vs memset                   -             0.67x")) << t;
   EXPECT_TRUE(has("  8 B cold, consecutive               5.00                 -")) << t;
-}
-
-TEST(smallpath_Ranking, TheReportShowsEachStrategyAgainstMemset) {
-  // The study as the tuner hands it to --report: each strategy's worst ratio and mixes against
-  // memset, the chosen one marked, the one out cold with its reason.
-  std::vector<Measurement> ms;
-  add_warm_study(ms, memset_spec(), 2.5, 2.5);
-  add_warm_study(ms, "small:vec:256", 2.0, 3.0);
-  add_warm_study(ms, "small:masked:256", 2.5, 2.6);
-  add_warm_study(ms, "small:tree:256", 2.75, 2.5);
-  for (int round = 0; round < 4; ++round)
-    for (uint64_t size : small_cold_sizes())
-      for (const char *label : {"libc", "small:vec:256", "small:masked:256", "small:tree:256"})
-        ms.push_back(cold_point(label, size,
-                                size == 8 && std::string(label) == "small:masked:256" ? 5.8 : 3.2,
-                                Intent::stream));
-  TuneResult r;
-  r.small = SmallStudy{ms, {Small::tree, 256}, choose_small(ms, Intent::stream, {})};
-  ASSERT_EQ(r.small->stream.strategy, Small::tree)
-      << "masked is out cold, vec 1.2x on the mixes, tree 1.1x";
-  CpuInfo cpu;
-  cpu.vendor = "AuthenticAMD";
-  const std::string html = report_html(r, cpu);
-  auto has = [&](const std::string &s) { return html.find(s) != std::string::npos; };
-  EXPECT_TRUE(has("<h3>stream: tree, up to 256 B</h3>"));
-  EXPECT_TRUE(has("<tr class=\"pick\"><td><code>tree</code></td><td class=\"n\"><span "
-                  "class=\"down\">1.10&times;</span></td>"))
-      << html;
-  EXPECT_TRUE(has("<tr><td><code>vec</code></td><td class=\"n\"><span class=\"down\">1.20&times;"));
-  // masked's own row says why it is out.
-  const size_t masked = html.find("<td><code>masked</code>");
-  ASSERT_NE(masked, std::string::npos);
-  const std::string row = html.substr(masked, html.find("</tr>", masked) - masked);
-  EXPECT_NE(row.find("<td>out: 8 B consecutive: 0.55x (at most 0.55x) memset&#39;s speed over 4 "
-                     "rounds</td>"),
-            std::string::npos)
-      << row;
-  EXPECT_FALSE(has("<h3>reuse:")) << "nothing measured for reuse: no table";
 }

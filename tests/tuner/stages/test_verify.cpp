@@ -329,25 +329,5 @@ TEST(verify, WritingItBackReplacesOnlyTheVerificationTables) {
   EXPECT_TRUE(parse_profile(respaced, "respaced.toml", cpu)) << respaced;
 }
 
-TEST(verify, TheReportShowsIt) {
-  TuneResult r;
-  r.reuse = two_tables().reuse;
-  r.level = "quick";
-  r.verification.measured = "42 points";
-  r.verification.worst_warm = {{Intent::stream, 1.12}};
-  r.verification.undone = {"stream small path masked -> branchless, taken back"};
-  const std::string html = report_html(r, full_cpu());
-  EXPECT_NE(html.find("<h2>Verification</h2>"), std::string::npos);
-  EXPECT_NE(html.find("<tr><td>stream</td><td class=\"n\">1.12&times;</td><td "
-                      "class=\"n\">&ndash;</td></tr>"),
-            std::string::npos)
-      << html;
-  EXPECT_NE(html.find("<strong>Tried and taken back</strong></p>\n<ul>\n<li>stream small path "
-                      "masked -&gt; branchless, taken back</li>"),
-            std::string::npos);
-  r.verification = {};
-  EXPECT_EQ(report_html(r, full_cpu()).find("<h2>Verification</h2>"), std::string::npos);
-}
-
 } // namespace
 } // namespace cjit::detail::test
