@@ -134,11 +134,11 @@ TEST(golden_MethodInstruction, EveryMethodHasAnEntry) {
         << mi.name << ": add its defining instruction to defining() in " << __FILE__;
 }
 
-class golden_MethodInstruction_Default : public ::testing::TestWithParam<Method> {};
+class golden_EachMethod : public ::testing::TestWithParam<Method> {};
 
 // The main loop of a loop method stores only with the method's instruction, and holds it; a
 // string method or libc holds its instruction outside any loop.
-TEST_P(golden_MethodInstruction_Default, MainPathHasTheDefiningInstruction) {
+TEST_P(golden_EachMethod, MainPathHasTheDefiningInstruction) {
   const Spec s = default_spec(GetParam());
   ASSERT_TRUE(defining().count(s.method));
   const Defining &want = defining().at(s.method);
@@ -164,7 +164,7 @@ TEST_P(golden_MethodInstruction_Default, MainPathHasTheDefiningInstruction) {
 }
 
 // Options that change the code's shape keep the method's instruction: unrolled, chunked.
-TEST_P(golden_MethodInstruction_Default, OptionsKeepTheDefiningInstruction) {
+TEST_P(golden_EachMethod, OptionsKeepTheDefiningInstruction) {
   const MethodInfo &mi = info(GetParam());
   for (const char *opts : {"unroll=4", "chunk=4K"}) {
     auto s = parse_spec(std::string(mi.name) + ":" + opts);
@@ -180,7 +180,7 @@ TEST_P(golden_MethodInstruction_Default, OptionsKeepTheDefiningInstruction) {
 // With head=SIZE the code falls through from the method's main path over the far part to the
 // head method's over the head: after the method's last store instruction come its end fence and
 // then the head method's stores (its store loop, or its rep instruction), which end the code.
-TEST(golden_MethodInstruction_Head, TheHeadMethodStoresLastAfterTheFence) {
+TEST(golden_MethodHotHead, TheHeadMethodStoresLastAfterTheFence) {
   for (const MethodInfo &mi : methods()) {
     if (!mi.takes(kHead)) continue;
     Spec s = default_spec(mi.method);
@@ -219,8 +219,8 @@ std::vector<Method> all_methods() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, golden_MethodInstruction_Default,
-                         ::testing::ValuesIn(all_methods()), [](const auto &info) {
+INSTANTIATE_TEST_SUITE_P(Methods, golden_EachMethod, ::testing::ValuesIn(all_methods()),
+                         [](const auto &info) {
                            return std::string(cjit::detail::info(info.param).name);
                          });
 
