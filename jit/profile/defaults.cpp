@@ -14,14 +14,10 @@ bool runs(Small s, const CpuInfo &cpu) { return small_unsupported_reason(s, cpu)
 
 } // namespace
 
-SmallPath default_small(const CpuInfo &cpu, Intent intent) {
-  // Reuse on AMD family 26 (Zen 5): rep stosb below 128 bytes, no branch to mispredict; 0.61x..
-  // 0.78x memset's time warm (docs/results/amd-family26-model2/bench-default-profile.md) where
-  // masked was at memset's (docs/results/amd-family26-model2/small-path-study.txt). Its price,
-  // scattered cold destinations, is in docs/design/small-path.md.
-  if (intent == Intent::reuse && cpu.vendor == "AuthenticAMD" && cpu.family == 26 &&
-      runs(Small::stosb, cpu))
-    return {Small::stosb, 256};
+SmallPath default_small(const CpuInfo &cpu, Intent) { // both intents alike since 2026-12-04
+  // No rep stosb for reuse on AMD family 26 (Zen 5), though 0.61x..0.78x memset's time warm
+  // (docs/results/amd-family26-model2/bench-default-profile.md): 0.84x..0.86x its speed at
+  // 8..48 B cold scattered (docs/results/amd-family26-model2/small-cold-stosb.txt).
   // masked is glibc's AVX-512 sequence plus a prefetch: its worst band against memset was 1.02x
   // (both intents, --level quick) and 1.05x, 1.08x (reuse, stream, --level default) on the
   // Intel Xeon family 6 model 207, where the tree's was 1.44x..2.46x

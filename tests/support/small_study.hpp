@@ -38,4 +38,13 @@ inline Measurement cold_point(const std::string &label, uint64_t size, double ns
   return m;
 }
 
+//! Rounds of cold points: label -> ns in each round at one size and pattern.
+inline void add_cold_rounds(std::vector<Measurement> &ms, uint64_t size,
+                            const std::map<std::string, std::vector<double>> &rounds, Intent intent,
+                            Pattern pattern = Pattern::consecutive) {
+  for (const auto &[label, ns] : rounds)
+    for (double t : ns)
+      ms.push_back(cold_point(label, size, t, intent, pattern));
+}
+
 } // namespace cjit::detail::test

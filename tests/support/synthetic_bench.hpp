@@ -41,8 +41,8 @@ public:
     from_[candidate].push_back({size, factor});
   }
 
-  //! `candidate` runs at `factor` times memset's speed warm (ns per call; before any other
-  //! factor), so that its cold patterns can differ: a small path fast warm and slow cold.
+  //! `candidate`'s warm ns per call are memset's divided by `factor` (before any other factor),
+  //! so that its cold patterns can differ: a small path fast warm and slow cold.
   void set_warm(const std::string &candidate, double factor) { warm_[candidate] = factor; }
 
   std::vector<detail::Measurement> run(const std::vector<detail::Job> &jobs,

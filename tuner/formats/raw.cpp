@@ -69,8 +69,11 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
     for (Intent i : kIntents) {
       const SmallPath chosen = i == Intent::reuse ? r.small->reuse : r.small->stream;
       ordered_json ranking = ordered_json::array();
-      for (auto &[p, score] : small_scores(r.small->stage1_measurements(), i))
-        ranking.push_back({{"strategy", std::string(info(p.strategy).name)}, {"score", score}});
+      // Only those that keep the promise: a fleet chooses among strategies ranked on every host.
+      for (const SmallScore &sc : small_scores(r.small->stage1_measurements(), i))
+        if (sc.kept)
+          ranking.push_back(
+              {{"strategy", std::string(info(sc.path.strategy).name)}, {"score", sc.score}});
       ordered_json rejected = ordered_json::array();
       if (auto it = r.verification.small_tried.find(i); it != r.verification.small_tried.end())
         for (const SmallPath &p : it->second)

@@ -417,10 +417,12 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       << " sizes from 1 to 256 B and two mixes, memset beside at the same code places. Ratios "
          "are time / memset's; a band is the geometric mean over neighbouring sizes (1..3, "
          "4..15, 16..63, 64..128, 129..256 B) or one mix, and the strategy with the lowest "
-         "worst band is chosen among those not out cold (below "
-      << fmt("%.2f", kColdFloor) << "&times; memset's speed at a cold point, consecutive or "
+         "worst band is chosen among those that keep the promise: within "
+      << fmt("%.2f", kWarmNoise) << "&times; memset's time warm, and never below "
+      << fmt("%.2f", kColdFloor) << "&times; its speed at a cold point, consecutive or "
       << "scattered, at " << fmt("%.0f%%", 100 * kSmallColdConfidence)
-      << " confidence over paired rounds), weighing cold against warm as 1 to 9.</p>\n";
+      << " confidence over paired rounds; cold weighs against warm as 1 to 9. Where none keeps "
+         "it, the smallest loss, warm or cold, is chosen.</p>\n";
     auto cell = [](std::optional<double> x) {
       if (!x) return std::string("<td class=\"n\">&ndash;</td>");
       const char *c = *x >= 1.02 ? " class=\"down\"" : *x <= 0.98 ? " class=\"up\"" : "";
@@ -444,7 +446,8 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
         rows << "<tr" << (s.strategy == chosen.strategy ? " class=\"pick\"" : "") << "><td><code>"
              << s.name << "</code></td>" << cell(worst_band(ratios)) << cell(mix(Mix::log_uniform))
              << cell(mix(Mix::objects)) << "<td>"
-             << (out == cold.out.end() ? "in" : "out: " + esc(out->second)) << "</td></tr>\n";
+             << (out == cold.out.end() ? "in" : "below memset: " + esc(out->second))
+             << "</td></tr>\n";
       }
       if (rows.str().empty()) continue; // nothing measured for this intent
       h << "<h3>" << intent_name(i) << ": " << esc(describe(chosen)) << "</h3>\n<table>\n<tr><th>"

@@ -118,13 +118,17 @@ std::vector<uint64_t> small_cold_sizes() { return {8, 32, 64, 256}; }
 
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   SmallCold c;
-  // ns per call, sample by sample in the order measured (0 for a failed one, which
-  // round_ratios skips without shifting the rounds after it).
+  // ns per call, one per Measurement (the race measures one sample a round); 0 for a failed one,
+  // which round_ratios skips without shifting the rounds after it.
   std::map<Candidate, std::map<std::pair<Pattern, uint64_t>, std::vector<double>>> samples;
   for (const Measurement &m : ms)
-    if (!m.warm && m.intent == intent && m.pattern != Pattern::cached)
+    if (!m.warm && m.intent == intent &&
+        (m.pattern == Pattern::consecutive || m.pattern == Pattern::scattered)) {
+      std::vector<double> &ns = samples[m.candidate][{m.pattern, m.size}];
+      if (m.samples.empty()) ns.push_back(0);
       for (double gbps : m.samples)
-        samples[m.candidate][{m.pattern, m.size}].push_back(gbps > 0 ? double(m.size) / gbps : 0);
+        ns.push_back(gbps > 0 ? double(m.size) / gbps : 0);
+    }
   for (const auto &[candidate, by_point] : samples)
     for (const auto &[point, ns] : by_point) {
       std::vector<double> v;
@@ -132,9 +136,10 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
       if (!v.empty()) c.measured[candidate][point] = median(v);
     }
   // Every point counts, scattered ones too: a strategy confidently below kColdFloor of memset's
-  // speed at one is out (rep stosb at 8..48 B scattered on AMD family 26 model 2 (Zen 5):
-  // docs/results/amd-family26-model2/small-cold-stosb.txt). Noise widens the bound rather than
-  // putting a strategy out at random.
+  // speed at one loses cold (rep stosb at 8..48 B scattered on AMD family 26 model 2 (Zen 5):
+  // docs/results/amd-family26-model2/small-cold-stosb.txt). One slow round bounds nothing; a
+  // strategy at parity can still lose every round at one of the 8 points by chance, which the
+  // verification's second race catches (docs/design/small-path.md).
   const auto memset = samples.find(memset_candidate());
   if (memset == samples.end()) return c;
   for (const auto &[candidate, by_point] : samples) {
@@ -148,9 +153,10 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
       if (speed.empty()) continue;
       const Interval iv = median_interval(speed, kSmallColdConfidence);
       if (point.first == Pattern::consecutive) consecutive.push_back(1 / iv.median);
+      if (!iv.bounded) continue;
       auto w = c.worst.find(candidate);
       if (w == c.worst.end() || iv.median < w->second) c.worst[candidate] = iv.median;
-      if (!iv.bounded || iv.upper >= worst_bound) continue;
+      if (iv.upper >= worst_bound) continue;
       worst_bound = iv.upper;
       c.out[candidate] = human_bytes(point.second) + " " + std::string(pattern_name(point.first)) +
                          ": " + fmt("%.2fx", iv.median) + " (at most " + fmt("%.2fx", iv.upper) +
@@ -161,38 +167,39 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   return c;
 }
 
-std::vector<std::pair<SmallPath, double>> small_scores(const std::vector<Measurement> &ms,
-                                                       Intent intent) {
+std::vector<SmallScore> small_scores(const std::vector<Measurement> &ms, Intent intent) {
   const SmallCold cold = small_cold(ms, intent);
-  // Those within the promise's noise warm and not out cold first, by their score; then the
-  // others by their worst loss, warm or cold (1.9x memset's time warm is a larger loss than 0.97x
-  // its speed at one cold point).
-  std::vector<std::pair<SmallPath, double>> within, beyond;
+  // Those that keep the promise (not out cold, worst band within kWarmNoise) first, by their
+  // score; then the others by their worst loss, warm or cold (1.9x memset's time warm is a
+  // larger loss than 0.97x its speed at one cold point).
+  std::vector<SmallScore> kept, beyond;
   for (const SmallInfo &s : small_strategies()) {
     const SmallPath p{s.strategy, 256};
     const double warm = worst_ratio_to_memset(ms, intent, p);
     if (warm <= 0) continue;
     if (cold.out.count(p) || warm > kWarmNoise) {
       const auto w = cold.worst.find(p);
-      beyond.push_back({p, std::max(warm, w == cold.worst.end() ? 0 : 1 / w->second)});
+      beyond.push_back({p, std::max(warm, w == cold.worst.end() ? 0 : 1 / w->second), false});
       continue;
     }
     auto c = cold.ratio.find(p);
-    within.push_back({p, c == cold.ratio.end()
-                             ? warm
-                             : std::pow(warm, 1 - kColdWeight) * std::pow(c->second, kColdWeight)});
+    kept.push_back({p,
+                    c == cold.ratio.end()
+                        ? warm
+                        : std::pow(warm, 1 - kColdWeight) * std::pow(c->second, kColdWeight),
+                    true});
   }
-  for (auto *v : {&within, &beyond})
+  for (auto *v : {&kept, &beyond})
     std::stable_sort(v->begin(), v->end(),
-                     [](const auto &a, const auto &b) { return a.second < b.second; });
-  within.insert(within.end(), beyond.begin(), beyond.end());
-  return within;
+                     [](const SmallScore &a, const SmallScore &b) { return a.score < b.score; });
+  kept.insert(kept.end(), beyond.begin(), beyond.end());
+  return kept;
 }
 
 std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent intent) {
   std::vector<SmallPath> out;
-  for (auto &[p, score] : small_scores(ms, intent))
-    out.push_back(p);
+  for (const SmallScore &s : small_scores(ms, intent))
+    out.push_back(s.path);
   return out;
 }
 
@@ -306,9 +313,10 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
   // and code place, with memset beside, one sample each. A round's score of a strategy is its
   // worst band against memset in that round. From the fewest rounds that bound a median, a
   // strategy leaves when its per-round score over the leader's is confidently above 1 (slower),
-  // or when the cold veto puts it out (small_cold, over every round so far). The race stops when
-  // one strategy is left, or all left are tied within race.tied, or at race.max_rounds; the
-  // choice is then rank_small's first of those left.
+  // or when the cold veto puts it out (small_cold, over every round so far) while another keeps
+  // the promise. The race stops when one strategy is left, or all left are tied within
+  // race.tied, or none keeps the promise, or at race.max_rounds; the choice is then rank_small's
+  // first of those left.
   std::map<Intent, std::set<Small>> in;
   std::map<Intent, std::map<Small, std::vector<double>>> scores; // per round
   for (Intent i : kIntents)
@@ -342,13 +350,20 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
       if (round >= fewest) { // the cold veto first: the leader is chosen among those it leaves
         const SmallCold cold = small_cold(out.measurements, i);
         // Only where a strategy still in keeps the promise (not out cold, within kWarmNoise
-        // warm by its median score): else none leaves, and rank_small orders them by their worst
-        // loss (a strategy 0.97x memset's speed cold beats one 1.9x its time warm).
+        // warm by its median score). Where none does, the race stops with all still in, and
+        // rank_small orders them by their worst loss (a strategy 0.97x memset's speed cold beats
+        // one 1.9x its time warm): a warm leader must not put out the smallest loss.
         const bool one_kept = std::any_of(in[i].begin(), in[i].end(), [&](Small st) {
           return !cold.out.count(SmallPath{st, 256}) && median_score(st) <= kWarmNoise;
         });
+        if (!one_kept) { // no warm leader either: the ranking chooses by the worst loss
+          settled[i] = true;
+          out.settled_at[i] = round;
+          out.none_kept[i] = true;
+          continue;
+        }
         for (Small st : std::set<Small>(in[i]))
-          if (auto c = cold.out.find(SmallPath{st, 256}); one_kept && c != cold.out.end())
+          if (auto c = cold.out.find(SmallPath{st, 256}); c != cold.out.end())
             drop(st, "cold: " + c->second);
       }
       if (round < fewest || in[i].size() < 2) {
@@ -418,9 +433,12 @@ std::string small_race_text(const SmallStudy &s, Intent intent) {
     for (const std::string &why : d->second)
       t += "; " + why;
   if (auto r = s.remaining.find(intent); r != s.remaining.end() && r->second.size() > 1) {
-    t += "; still in, ranked by their worst band over every round:";
-    for (Small st : r->second)
-      t += " " + std::string(info(st).name);
+    t += s.none_kept.count(intent) ? "; none keeps the promise, so none left; ranked by the worst "
+                                     "loss, warm or cold:"
+                                   : "; still in, in the ranking's order:";
+    for (const SmallPath &p : rank_small(s.stage1_measurements(), intent))
+      if (std::count(r->second.begin(), r->second.end(), p.strategy))
+        t += " " + std::string(info(p.strategy).name);
   }
   return t;
 }
@@ -474,9 +492,9 @@ std::string small_study_text(const SmallStudy &s) {
         t << "\n";
       }
     for (const auto &[candidate, why] : cold.out)
-      t << "  out cold: " << column_name(candidate) << ", below " << fmt("%.2f", kColdFloor)
-        << "x memset's speed at " << fmt("%.0f%%", 100 * kSmallColdConfidence) << " confidence ("
-        << why << ")\n";
+      t << "  below memset cold: " << column_name(candidate) << ", under "
+        << fmt("%.2f", kColdFloor) << "x its speed at " << fmt("%.0f%%", 100 * kSmallColdConfidence)
+        << " confidence (" << why << ")\n";
   }
   return t.str();
 }

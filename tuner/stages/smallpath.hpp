@@ -29,8 +29,8 @@ std::vector<uint64_t> small_max_sizes();
 //! Sizes each strategy is also measured at cold destinations, consecutive and scattered (stage 1).
 std::vector<uint64_t> small_cold_sizes();
 
-//! The cold veto's confidence, one for every reader of the measurements (the race, the ranking,
-//! the report, the raw file), so that they judge alike: the quick level's.
+//! The cold veto's confidence, fixed whatever the level (the quick level's), so that every reader
+//! of the measurements (the race, the ranking, the report, the raw file) judges alike.
 constexpr double kSmallColdConfidence = 0.90;
 
 //! The cold points' weight w among the strategies left: score = worst_band^(1 - w) * cold^w,
@@ -41,10 +41,10 @@ constexpr double kColdWeight = 0.1;
 //! Cold: median ns per call per candidate, pattern and size (`measured`; memset's under
 //! memset_candidate()); the candidates confidently below kColdFloor of memset's speed at a point,
 //! consecutive or scattered, with the worst such point (`out`: "8 B scattered: 0.87x (at most
-//! 0.89x) memset's speed over 8 rounds"); each candidate's worst median speed over memset's at any
-//! point (`worst`); and its cold ratio, time over memset's, over the consecutive points (`ratio`).
-//! Speed ratios are paired: the k-th sample of a strategy and of memset at a point are one round
-//! of the race (or one interleaved repetition of `clearjit bench --small`).
+//! 0.89x) memset's speed over 8 rounds"); each candidate's worst median speed over memset's at a
+//! point with enough rounds for a bound (`worst`); and its cold ratio, time over memset's, over
+//! the consecutive points (`ratio`). Speed ratios are paired: the k-th measurement of a strategy
+//! and of memset at a point are one round of the race (one sample each).
 struct SmallCold {
   std::map<Candidate, std::map<std::pair<Pattern, uint64_t>, double>> measured;
   std::map<Candidate, std::string> out;
@@ -65,13 +65,20 @@ double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent, 
 //! The same from ratios already taken (ratios_to_memset()).
 double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios);
 
-//! The strategies measured at max 256 for `intent`: those not out cold best first by worst band
-//! and cold ratio (kColdWeight), then those out cold, the smallest loss (warm band or cold point)
-//! first. What the verification tries when the chosen one loses.
+//! The strategies measured at max 256 for `intent`: those that keep the promise (not out cold,
+//! worst band within kWarmNoise) best first by worst band and cold ratio (kColdWeight), then the
+//! others, the smallest loss (warm band or cold point) first. What the verification tries when
+//! the chosen one loses.
 std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent intent);
-//! rank_small's strategies with their scores (time over memset's, lower is better), best first.
-std::vector<std::pair<SmallPath, double>> small_scores(const std::vector<Measurement> &ms,
-                                                       Intent intent);
+//! A strategy's place in the ranking: `kept` (it keeps the promise) with its score, else its
+//! worst loss; both time over memset's, lower is better.
+struct SmallScore {
+  SmallPath path;
+  double score = 0;
+  bool kept = false;
+};
+//! rank_small's strategies with their scores, best first.
+std::vector<SmallScore> small_scores(const std::vector<Measurement> &ms, Intent intent);
 
 //! Stage 1, a pure function: the first of rank_small() (the worst band, not an average: the
 //! promise holds per size). Stage 2: that strategy's max with the lowest geometric mean over
@@ -90,6 +97,8 @@ struct SmallStudy {
   //! stosb: 1.90x (at least 1.70x) its worst band"), and those still in at its end.
   std::map<Intent, std::vector<std::string>> dropped = {};
   std::map<Intent, std::vector<Small>> remaining = {};
+  //! The intents whose race stopped because no strategy still in kept the promise.
+  std::map<Intent, bool> none_kept = {};
   //! measurements[0, stage1) are stage 1's, the ones the strategy was chosen on (stage 2 measures
   //! memset and the chosen strategy again at 160 and 256 B); all of them when larger.
   size_t stage1 = SIZE_MAX;

@@ -67,11 +67,13 @@ TEST(small_Refusal, EachMissingFeatureIsNamed) {
 // masked wherever it runs, stosb for reuse on AMD family 26; the tree where masked cannot run.
 TEST(small_Default, BestForTheCpuAndAlwaysRunnable) {
   const CpuInfo zen5 = avx512_cpu();
-  EXPECT_EQ(default_small(zen5, Intent::reuse), (SmallPath{Small::stosb, 256}));
+  // No rep stosb for reuse on family 26 since it lost at cold scattered destinations
+  // (docs/results/amd-family26-model2/small-cold-stosb.txt): masked for both intents.
+  EXPECT_EQ(default_small(zen5, Intent::reuse), (SmallPath{Small::masked, 256}));
   EXPECT_EQ(default_small(zen5, Intent::stream), (SmallPath{Small::masked, 256}));
   CpuInfo no_avx512bw = zen5, no_fsrm = zen5, zen4 = zen5, intel = zen5;
   no_avx512bw.set(Feature::avx512bw, false);
-  EXPECT_EQ(default_small(no_avx512bw, Intent::reuse).strategy, Small::stosb);
+  EXPECT_EQ(default_small(no_avx512bw, Intent::reuse).strategy, Small::tree);
   EXPECT_EQ(default_small(no_avx512bw, Intent::stream).strategy, Small::tree);
   no_fsrm.set(Feature::fsrm, false);
   EXPECT_EQ(default_small(no_fsrm, Intent::reuse).strategy, Small::masked);
