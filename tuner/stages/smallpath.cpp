@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -118,23 +117,21 @@ std::vector<uint64_t> small_cold_sizes() { return {8, 32, 64, 256}; }
 
 SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
   SmallCold c;
-  // ns per call, one per Measurement (the race measures one sample a round); 0 for a failed one,
-  // which round_ratios skips without shifting the rounds after it.
+  // ns per call, one per Measurement (the race measures one sample a round); NaN for a failed
+  // one, which present() and round_ratios skip without shifting the rounds after it.
   std::map<Candidate, std::map<std::pair<Pattern, uint64_t>, std::vector<double>>> samples;
   for (const Measurement &m : ms)
     if (!m.warm && m.intent == intent &&
         (m.pattern == Pattern::consecutive || m.pattern == Pattern::scattered)) {
       std::vector<double> &ns = samples[m.candidate][{m.pattern, m.size}];
-      if (m.samples.empty()) ns.push_back(0);
+      if (m.samples.empty()) ns.push_back(NAN);
       for (double gbps : m.samples)
-        ns.push_back(gbps > 0 ? double(m.size) / gbps : 0);
+        ns.push_back(gbps > 0 ? double(m.size) / gbps : NAN);
     }
   for (const auto &[candidate, by_point] : samples)
-    for (const auto &[point, ns] : by_point) {
-      std::vector<double> v;
-      std::copy_if(ns.begin(), ns.end(), std::back_inserter(v), [](double x) { return x > 0; });
-      if (!v.empty()) c.measured[candidate][point] = median(v);
-    }
+    for (const auto &[point, ns] : by_point)
+      if (const std::vector<double> v = present(ns); !v.empty())
+        c.measured[candidate][point] = median(v);
   // Every point counts, scattered ones too: a strategy confidently below kColdFloor of memset's
   // speed at one loses cold (rep stosb at 8..48 B scattered on AMD family 26 model 2 (Zen 5):
   // docs/results/amd-family26-model2/small-cold-stosb.txt). One slow round bounds nothing; a
