@@ -229,6 +229,14 @@ void Emitter::strategy_branchless(const SmallFrame &f) {
   rungs_above(f, more, window, 64);
 }
 
+// memset itself: sizes up to max by a tail call (n == 0 too: memset writes nothing then, and the
+// C library's memset is what every dispatcher's libc class calls as well).
+void Emitter::strategy_libc(const SmallFrame &f) {
+  cmp_n(f.max + 1);
+  a_.jae(f.big);
+  memset_tail_call();
+}
+
 // The strategy's emitter. No default: -Werror=switch refuses a new row of small.cpp's table
 // until it has its case here.
 void Emitter::small_path(Small strategy, const SmallFrame &f) {
@@ -239,13 +247,38 @@ void Emitter::small_path(Small strategy, const SmallFrame &f) {
   case Small::masked: return strategy_masked(f);
   case Small::stosb: return strategy_stosb(f);
   case Small::branchless: return strategy_branchless(f);
+  case Small::libc: return strategy_libc(f);
   }
 }
 
+// With bands, a compare per band first (n below the band's end: to its strategy), then the
+// path's own strategy; each strategy is emitted once, whole, for n up to max (the sizes its bands
+// send are a part of those), so every strategy keeps its own shape and its own leaves.
 void emit_small(Assembler &a, const SmallPath &p, const CpuInfo &cpu, const Label &big,
                 unsigned target_align) {
   const unsigned widest = cpu.has(Feature::avx512f) ? 64 : cpu.has(Feature::avx) ? 32 : 16;
-  Emitter(a, Emitter::for_small(cpu)).small_path(p.strategy, {p.max, big, target_align, widest});
+  Emitter e(a, Emitter::for_small(cpu));
+  const SmallFrame f{p.max, big, target_align, widest};
+  std::vector<std::pair<Small, Label>> entries; // each strategy's first instruction
+  auto entry = [&](Small s) {
+    for (const auto &[strategy, label] : entries)
+      if (strategy == s) return label;
+    entries.push_back({s, a.newLabel()});
+    return entries.back().second;
+  };
+  entries.push_back({p.strategy, a.newLabel()}); // bound only where a band jumps to it
+  bool own_used = false;
+  for (const SmallBand &b : p.bands) {
+    e.cmp_n(b.below);
+    a.jb(entry(b.strategy));
+    own_used |= b.strategy == p.strategy;
+  }
+  if (own_used) a.bind(entries[0].second);
+  e.small_path(p.strategy, f);
+  for (size_t k = 1; k < entries.size(); ++k) {
+    e.bind_aligned(entries[k].second, target_align);
+    e.small_path(entries[k].first, f);
+  }
 }
 
 } // namespace cjit::detail

@@ -140,6 +140,7 @@ private:
   void strategy_masked(const SmallFrame &f);
   void strategy_stosb(const SmallFrame &f);
   void strategy_branchless(const SmallFrame &f);
+  void strategy_libc(const SmallFrame &f);
 
   asmjit::x86::Assembler &a_;
   ZeroSource z_;

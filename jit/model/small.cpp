@@ -37,6 +37,11 @@ constexpr SmallInfo kStrategies[] = {
      "no branch on n up to 256 bytes: four overlapping AVX-512 stores masked to min(n, 64) bytes "
      "(page-cross guard), then zmm head/tail rungs",
      {Feature::avx512f, Feature::avx512bw, Feature::avx512vl, Feature::bmi2}},
+    {Small::libc,
+     "libc",
+     "the C library's memset itself (one compare, then a tail call): the incumbent, which every "
+     "other strategy must beat",
+     {N, N, N, N}},
 };
 
 // info(s) is kStrategies[s], and emit_small.cpp's switch names every Small.
@@ -71,8 +76,47 @@ std::string small_unsupported_reason(Small s, const CpuInfo &cpu) {
   return "";
 }
 
+std::string small_unsupported_reason(const SmallPath &p, const CpuInfo &cpu) {
+  for (Small s : strategies_of(p))
+    if (std::string why = small_unsupported_reason(s, cpu); !why.empty()) return why;
+  return "";
+}
+
+std::string small_bands_error(const SmallPath &p) {
+  if (p.bands.size() > kSmallMaxBands)
+    return "at most " + std::to_string(kSmallMaxBands) + " bands, got " +
+           std::to_string(p.bands.size());
+  unsigned last = 0;
+  for (size_t k = 0; k < p.bands.size(); ++k) {
+    const SmallBand &b = p.bands[k];
+    const std::string at = "band " + std::to_string(k + 1) + ": ";
+    if (b.below <= last)
+      return at + "below = " + std::to_string(b.below) + " is not above " +
+             (k ? "the band before it (" + std::to_string(last) + ")" : std::string("0"));
+    if (b.below > p.max)
+      return at + "below = " + std::to_string(b.below) + " is above max (" +
+             std::to_string(p.max) + ")";
+    const Small next = k + 1 < p.bands.size() ? p.bands[k + 1].strategy : p.strategy;
+    if (b.strategy == next)
+      return at + std::string(info(b.strategy).name) + " again in the band above it (one band)";
+    last = b.below;
+  }
+  return "";
+}
+
+std::vector<Small> strategies_of(const SmallPath &p) {
+  std::vector<Small> out;
+  for (const SmallBand &b : p.bands)
+    out.push_back(b.strategy);
+  out.push_back(p.strategy);
+  return out;
+}
+
 std::string describe(const SmallPath &p) {
-  return std::string(info(p.strategy).name) + ", up to " + std::to_string(p.max) + " B";
+  std::string t;
+  for (const SmallBand &b : p.bands)
+    t += std::string(info(b.strategy).name) + " below " + std::to_string(b.below) + " B, ";
+  return t + std::string(info(p.strategy).name) + ", up to " + std::to_string(p.max) + " B";
 }
 
 } // namespace cjit::detail

@@ -12,10 +12,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cjit::detail {
 
-enum class Small : uint8_t { tree, ladder, vec, masked, stosb, branchless };
+enum class Small : uint8_t { tree, ladder, vec, masked, stosb, branchless, libc };
 
 //! Where the small path's branches land, as glibc's memset aligns its blocks
 //! (docs/results/amd-family26-model2/small-placement.txt).
@@ -32,12 +33,33 @@ std::span<const SmallInfo> small_strategies();
 const SmallInfo &info(Small s);
 std::optional<Small> small_by_name(std::string_view name);
 
-//! What a dispatcher clears itself: n in [0, max], by `strategy`.
+//! Sizes below `below` (and above the band before it) cleared by `strategy`.
+struct SmallBand {
+  unsigned below = 0;
+  Small strategy = Small::libc;
+  auto operator<=>(const SmallBand &) const = default;
+};
+
+//! What a dispatcher clears itself: n in [0, max], by `strategy`, except the sizes of `bands`:
+//! each band's strategy below its `below` (bands in increasing order, the first from 0), e.g.
+//! memset below 64 bytes and masked from there. The tuner bands a path where a strategy keeps
+//! the promise on some sizes only (memset, Small::libc, keeps it everywhere).
 struct SmallPath {
   Small strategy = Small::tree;
   unsigned max = 256;
+  std::vector<SmallBand> bands = {};
   auto operator<=>(const SmallPath &) const = default;
 };
+
+//! At most this many bands below a path's own strategy: each is one compare more for every size.
+constexpr size_t kSmallMaxBands = 3;
+
+//! Empty when `p`'s bands are in order (each `below` above the last, from 1 up to `max`), at
+//! most kSmallMaxBands, and no band has the strategy of the band above it; else what is wrong.
+std::string small_bands_error(const SmallPath &p);
+
+//! Every strategy `p` runs: its bands' and its own.
+std::vector<Small> strategies_of(const SmallPath &p);
 
 //! The values max may take: powers of two from 128 (every class kernel's own head/tail limit is
 //! at most 2 * 64, so sizes above 128 always suit its main path) to 1024.
@@ -47,8 +69,10 @@ bool valid_small_max(uint64_t max);
 //! Empty when `cpu` can run `s`, else why not ("small path masked needs AVX512BW, which this
 //! CPU lacks").
 std::string small_unsupported_reason(Small s, const CpuInfo &cpu);
+//! The same for every strategy of `p` (its bands').
+std::string small_unsupported_reason(const SmallPath &p, const CpuInfo &cpu);
 
-//! "masked, up to 256 B" style text.
+//! "masked, up to 256 B" style text ("libc below 64 B, masked up to 256 B" with bands).
 std::string describe(const SmallPath &p);
 
 } // namespace cjit::detail

@@ -1,4 +1,5 @@
-// The built-in profile and the default small path, with the measurements that chose them.
+// The built-in profile and the default small path; docs/design/small-path.md and
+// docs/design/tuner.md (the built-in profile) give the measurements that chose them.
 #include "jit/profile/defaults.hpp"
 
 #include "jit/profile/profile.hpp"
@@ -14,19 +15,13 @@ bool runs(Small s, const CpuInfo &cpu) { return small_unsupported_reason(s, cpu)
 
 } // namespace
 
-SmallPath default_small(const CpuInfo &cpu, Intent) { // both intents alike since 2026-12-04
-  // No rep stosb for reuse on AMD family 26 (Zen 5), though 0.61x..0.78x memset's time warm
-  // (docs/results/amd-family26-model2/bench-default-profile.md): 0.84x..0.86x its speed at
-  // 8..48 B cold scattered (docs/results/amd-family26-model2/small-cold-stosb.txt).
-  // masked is glibc's AVX-512 sequence plus a prefetch: its worst band against memset was 1.02x
-  // (both intents, --level quick) and 1.05x, 1.08x (reuse, stream, --level default) on the
-  // Intel Xeon family 6 model 207, where the tree's was 1.44x..2.46x
-  // (docs/results/intel-family6-model207/tune-quick.txt, tune-default.txt), and about 1.0x for
-  // stream on AMD family 26 model 2 (Zen 5)
-  // (docs/results/amd-family26-model2/small-path-study.txt).
-  if (runs(Small::masked, cpu)) return {Small::masked, 256};
-  // Without AVX-512 nothing else was measured: the tree runs everywhere.
-  return {Small::tree, 256};
+SmallPath default_small(const CpuInfo &cpu, Intent) { // both intents alike
+  // memset is the incumbent: a strategy serves a band only where a CPU of this kind measured it
+  // keeping the promise warm and cold (docs/design/small-path.md, the default small path).
+  if (!runs(Small::masked, cpu)) return {Small::libc, 256};
+  if (cpu.vendor == "AuthenticAMD") return {Small::masked, 256};
+  // Elsewhere (measured on Intel family 6 model 207) masked loses cold below 64 bytes.
+  return {Small::masked, 256, {{64, Small::libc}}};
 }
 
 Profile builtin_profile(const CpuInfo &cpu) {

@@ -11,8 +11,8 @@ namespace cjit::detail {
 struct Profile;
 
 //! The small path for a profile without [small] (and the built-in), up to 256 bytes: masked
-//! where the CPU runs it (AVX512F, AVX512BW, AVX512VL, BMI2), but stosb for reuse on AMD family
-//! 26 with ERMS and FSRM; the tree elsewhere.
+//! on AMD CPUs that run it (AVX512F, AVX512BW, AVX512VL, BMI2), memset below 64 bytes and masked
+//! above on other CPUs that run it, memset itself (Small::libc) elsewhere.
 SmallPath default_small(const CpuInfo &cpu, Intent intent);
 
 //! A profile from the CPU's features and cache sizes, for when no file applies. Reuse: vector
@@ -21,8 +21,10 @@ SmallPath default_small(const CpuInfo &cpu, Intent intent);
 //! Stream: the same up to half the L2, then non-temporal (ntavx2 with AVX, else ntsse).
 Profile builtin_profile(const CpuInfo &cpu);
 
-//! Where the built-in's reuse table turns non-temporal on CPUs other than AMD's; a fixed size,
-//! not a multiple of a VM's L3 (docs/results/intel-family6-model207/README.md).
-inline constexpr uint64_t kReuseNontemporalFrom = 4ull << 20;
+//! Where the built-in's reuse table turns non-temporal on CPUs other than AMD's: above every
+//! crossover measured for a buffer the caller just used (38..90 MiB on Intel family 6 model 207),
+//! about where glibc 2.41's memset turns non-temporal there (131 MiB); a fixed size, not a
+//! multiple of the L3 a VM reports (docs/design/tuner.md, the built-in profile).
+inline constexpr uint64_t kReuseNontemporalFrom = 128ull << 20;
 
 } // namespace cjit::detail

@@ -266,7 +266,53 @@ private:
     return h;
   }
 
-  // Optional [small.<intent>] tables: strategy = "<name>", max = <bytes>. A profile without them
+  // bands = [{ below = <bytes>, strategy = "<name>" }, ...]: the sizes below each band's `below`
+  // (from the band before it) cleared by its strategy, the rest up to max by the path's own.
+  void read_bands(const toml::node &n, const std::string &k, SmallPath &out) const {
+    const toml::array *a = n.as_array();
+    if (!a)
+      refuse(&n, k,
+             "must be an array of tables such as { below = 64, strategy = \"libc\" }, got " +
+                 std::string(type_name(n)));
+    for (size_t b = 0; b < a->size(); ++b) {
+      const toml::node &e = *a->get(b);
+      const std::string at = k + "[" + std::to_string(b) + "]";
+      const toml::table *bt = e.as_table();
+      if (!bt) refuse(&e, at, "must be a table, got " + std::string(type_name(e)));
+      for (const auto &[bk, bv] : *bt)
+        if (bk.str() != "below" && bk.str() != "strategy")
+          refuse(&bv, at + "." + std::string(bk.str()),
+                 "unknown key (a band has below and strategy)");
+      const toml::node *below = bt->get("below");
+      if (!below) refuse(bt, at + ".below", "missing: the size the band ends below");
+      const uint64_t v = size(*below, at + ".below");
+      if (v > out.max)
+        refuse(below, at + ".below",
+               std::to_string(v) + " is above the path's max (" + std::to_string(out.max) + ")");
+      out.bands.push_back({unsigned(v), strategy_of(*bt, at)});
+      if (std::string why = small_bands_error(out); !why.empty()) refuse(&e, at, why);
+    }
+  }
+
+  // A table's `strategy`: a known small-path strategy that this CPU runs (any CPU without one).
+  Small strategy_of(const toml::table &t, const std::string &k) const {
+    const toml::node *sv = t.get("strategy");
+    if (!sv) refuse(&t, k + ".strategy", "missing: the small-path strategy, e.g. \"tree\"");
+    const auto *ss = sv->as_string();
+    if (!ss) refuse(sv, k + ".strategy", "must be a string, got " + std::string(type_name(*sv)));
+    auto strategy = small_by_name(ss->get());
+    if (!strategy) {
+      std::string names;
+      for (const SmallInfo &i : small_strategies())
+        names += (names.empty() ? "" : ", ") + std::string(i.name);
+      refuse(sv, k + ".strategy", "unknown strategy \"" + ss->get() + "\" (known: " + names + ")");
+    }
+    if (std::string why = cpu_ ? small_unsupported_reason(*strategy, *cpu_) : ""; !why.empty())
+      refuse(sv, k + ".strategy", "cannot run on this CPU: " + why);
+    return *strategy;
+  }
+
+  // Optional [small.<intent>] tables: strategy = "<name>", max = <bytes>, optional bands. A profile without them
   // (format 1 before the small path was tuned) gets the best default for the CPU.
   void read_small(const toml::table &root, Profile &p) const {
     const toml::node *sn = root.get("small");
@@ -283,21 +329,7 @@ private:
       const toml::table *t = node.as_table();
       if (!t) refuse(&node, k, "must be a table, got " + std::string(type_name(node)));
       SmallPath out;
-      const toml::node *sv = t->get("strategy");
-      if (!sv) refuse(t, k + ".strategy", "missing: the small-path strategy, e.g. \"tree\"");
-      const auto *ss = sv->as_string();
-      if (!ss) refuse(sv, k + ".strategy", "must be a string, got " + std::string(type_name(*sv)));
-      auto strategy = small_by_name(ss->get());
-      if (!strategy) {
-        std::string names;
-        for (const SmallInfo &i : small_strategies())
-          names += (names.empty() ? "" : ", ") + std::string(i.name);
-        refuse(sv, k + ".strategy",
-               "unknown strategy \"" + ss->get() + "\" (known: " + names + ")");
-      }
-      if (std::string why = cpu_ ? small_unsupported_reason(*strategy, *cpu_) : ""; !why.empty())
-        refuse(sv, k + ".strategy", "cannot run on this CPU: " + why);
-      out.strategy = *strategy;
+      out.strategy = strategy_of(*t, k);
       const toml::node *mv = t->get("max");
       if (!mv) refuse(t, k + ".max", "missing: the largest size the small path clears");
       const uint64_t max = size(*mv, k + ".max");
@@ -308,6 +340,7 @@ private:
         refuse(mv, k + ".max", "must be one of " + values + ", got " + std::to_string(max));
       }
       out.max = unsigned(max);
+      if (const toml::node *bn = t->get("bands")) read_bands(*bn, k + ".bands", out);
       (key.str() == "reuse" ? p.small_reuse : p.small_stream) = out;
     }
   }
@@ -600,10 +633,11 @@ std::string missing_features(const Profile &p, const CpuInfo &cpu) {
   };
   for (Intent i : kIntents)
     if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)
-      for (Feature f : info(s->strategy).needs)
-        if (!cpu.has(f))
-          return lacks(f, "small." + std::string(intent_name(i)) + ": " +
-                              std::string(info(s->strategy).name));
+      for (Small strategy : strategies_of(*s))
+        for (Feature f : info(strategy).needs)
+          if (!cpu.has(f))
+            return lacks(f, "small." + std::string(intent_name(i)) + ": " +
+                                std::string(info(strategy).name));
   const std::pair<const char *, const std::vector<SizeClass> *> tables[] = {
       {"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}};
   for (const auto &[name, table] : tables)
@@ -611,6 +645,16 @@ std::string missing_features(const Profile &p, const CpuInfo &cpu) {
       if (const Feature f = c.kernel.info().feature; !cpu.has(f))
         return lacks(f, "dispatch." + std::string(name) + ": " + format_spec(c.kernel));
   return "";
+}
+
+// `bands = [...]` of a small path with bands, one line; "" without.
+static std::string small_bands_toml(const SmallPath &s) {
+  if (s.bands.empty()) return "";
+  std::string t = "bands = [";
+  for (size_t k = 0; k < s.bands.size(); ++k)
+    t += (k ? ", " : "") + std::string("{ below = ") + std::to_string(s.bands[k].below) +
+         ", strategy = " + toml_string(info(s.bands[k].strategy).name) + " }";
+  return t + "]\n";
 }
 
 std::string format_profile(const Profile &p, const ProfileAnnotations &annotations) {
@@ -630,7 +674,8 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
   for (Intent i : kIntents)
     if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)
       t << "\n[small." << intent_name(i) << "]\nstrategy = " << toml_string(info(s->strategy).name)
-        << "\nmax = " << s->max << "\n";
+        << "\nmax = " << s->max << "\n"
+        << small_bands_toml(*s);
   if (p.parallel_reuse || p.parallel_stream || p.parallel_cpus) {
     t << "\n[parallel]\n";
     if (p.parallel_cpus) t << "cpus = " << p.parallel_cpus << "\n";

@@ -209,7 +209,7 @@ Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<Siz
                                                            const SmallPath &small,
                                                            const CpuInfo &cpu,
                                                            const std::string &name) {
-  if (std::string why = small_unsupported_reason(small.strategy, cpu); !why.empty())
+  if (std::string why = small_unsupported_reason(small, cpu); !why.empty())
     return Result<std::unique_ptr<GeneratedCode>>::fail(why);
   return generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, small, cpu); }, name,
                   Listing::if_dumped);

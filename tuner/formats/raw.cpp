@@ -78,10 +78,16 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
       if (auto it = r.verification.small_tried.find(i); it != r.verification.small_tried.end())
         for (const SmallPath &p : it->second)
           rejected.push_back(std::string(info(p.strategy).name));
-      small[std::string(intent_name(i))] = {{"strategy", std::string(info(chosen.strategy).name)},
-                                            {"max", chosen.max},
-                                            {"ranking", std::move(ranking)},
-                                            {"rejected", std::move(rejected)}};
+      ordered_json &out = small[std::string(intent_name(i))];
+      out = {{"strategy", std::string(info(chosen.strategy).name)}, {"max", chosen.max}};
+      if (!chosen.bands.empty()) { // absent without bands: such files stay as they were
+        ordered_json bands = ordered_json::array();
+        for (const SmallBand &b : chosen.bands)
+          bands.push_back({{"below", b.below}, {"strategy", std::string(info(b.strategy).name)}});
+        out["bands"] = std::move(bands);
+      }
+      out["ranking"] = std::move(ranking);
+      out["rejected"] = std::move(rejected);
     }
   const NoAllocate &step = r.findings.stosb_no_allocate;
   return json_text(

@@ -74,6 +74,20 @@ SmallPath read_small_path(const json &v, const std::string &path, bool with_max)
     if (!valid_small_max(max))
       throw SchemaError{path + ".max: " + std::to_string(max) + " is no small-path max"};
     p.max = unsigned(max);
+    if (v.contains("bands")) {
+      const json &bands = json_array(v["bands"], path + ".bands");
+      if (bands.size() > kSmallMaxBands)
+        throw SchemaError{path + ".bands: more than " + std::to_string(kSmallMaxBands)};
+      for (size_t k = 0; k < bands.size(); ++k) {
+        const std::string at = path + ".bands[" + std::to_string(k) + "]";
+        const SmallPath b = read_small_path(bands[k], at, false);
+        const uint64_t below = json_whole_number(json_member(bands[k], "below", at), at + ".below");
+        if (below > p.max) throw SchemaError{at + ".below: above max"};
+        p.bands.push_back({unsigned(below), b.strategy});
+      }
+      if (std::string why = small_bands_error(p); !why.empty())
+        throw SchemaError{path + ".bands: " + why};
+    }
   }
   return p;
 }

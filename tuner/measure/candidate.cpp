@@ -18,7 +18,10 @@ std::strong_ordering Candidate::operator<=>(const Candidate &o) const {
 }
 
 std::string small_path_name(const SmallPath &p) {
-  return std::string(info(p.strategy).name) + ":" + std::to_string(p.max);
+  std::string t;
+  for (const SmallBand &b : p.bands)
+    t += std::string(info(b.strategy).name) + "<" + std::to_string(b.below) + ",";
+  return t + std::string(info(p.strategy).name) + ":" + std::to_string(p.max);
 }
 
 Candidate memset_candidate() { return default_spec(Method::libc); }

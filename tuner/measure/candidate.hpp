@@ -42,7 +42,8 @@ private:
   std::string name_; //!< derived from what_ once: maps compare it often
 };
 
-//! "masked:256": a small path as the small-path study's table heads its column.
+//! "masked:256": a small path as the small-path study's table heads its column; with bands
+//! "libc<64,masked:256" (memset below 64 bytes).
 std::string small_path_name(const SmallPath &p);
 
 //! A thread count as a race's candidate ("clearjit_clear_parallel threads=2"), and back (0 when

@@ -64,16 +64,35 @@ std::map<std::pair<int, uint64_t>, double> ratios_to_memset(const std::vector<Me
   return out;
 }
 
+size_t small_band(uint64_t n) {
+  size_t b = 0;
+  while (b < std::size(kSmallBandEnds) && n >= kSmallBandEnds[b])
+    ++b;
+  return b;
+}
+
+std::array<Small, kSmallBands> band_picks(const SmallPath &p) {
+  std::array<Small, kSmallBands> picks;
+  for (size_t b = 0; b < kSmallBands; ++b) {
+    const uint64_t first = b ? kSmallBandEnds[b - 1] : 0;
+    picks[b] = p.strategy;
+    for (auto it = p.bands.rbegin(); it != p.bands.rend(); ++it)
+      if (first < it->below) picks[b] = it->strategy;
+  }
+  return picks;
+}
+
+SmallPath from_band_picks(const std::array<Small, kSmallBands> &picks, unsigned max) {
+  SmallPath p{picks.back(), max};
+  for (size_t b = 0; b + 1 < kSmallBands; ++b)
+    if (picks[b] != picks[b + 1]) p.bands.push_back({kSmallBandEnds[b], picks[b]});
+  return p;
+}
+
 double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios) {
-  // Bands: 1..3, 4..15, 16..63, 64..128 and 129..256 B, then one per mix (smallpath.hpp: why).
+  // Bands: small_band's, then one per mix (smallpath.hpp: why).
   auto band = [](const Case &c) {
-    const uint64_t n = c.second;
-    return c.first != int(Mix::fixed) ? 5 + c.first
-           : n < 4                    ? 0
-           : n < 16                   ? 1
-           : n < 64                   ? 2
-           : n <= 128                 ? 3
-                                      : 4;
+    return c.first != int(Mix::fixed) ? kSmallBands + c.first : small_band(c.second);
   };
   std::map<int, std::vector<double>> bands;
   for (const auto &[key, r] : ratios)
@@ -153,6 +172,8 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
       if (!iv.bounded) continue;
       auto w = c.worst.find(candidate);
       if (w == c.worst.end() || iv.median < w->second) c.worst[candidate] = iv.median;
+      if (iv.upper >= kColdFloor) continue;
+      c.out_at[candidate].insert(point.second);
       if (iv.upper >= worst_bound) continue;
       worst_bound = iv.upper;
       c.out[candidate] = human_bytes(point.second) + " " + std::string(pattern_name(point.first)) +
@@ -200,10 +221,58 @@ std::vector<SmallPath> rank_small(const std::vector<Measurement> &ms, Intent int
   return out;
 }
 
+SmallPath band_small(const std::vector<Measurement> &ms, Intent intent, const SmallPath &chosen) {
+  const SmallCold cold = small_cold(ms, intent);
+  // Per strategy measured at 256 (unbanded): its time over memset's on each band, and whether it
+  // keeps the promise there.
+  struct Judged {
+    std::array<double, kSmallBands> warm{};
+    std::array<bool, kSmallBands> keeps{};
+  };
+  std::map<Small, Judged> judged;
+  for (const SmallInfo &info : small_strategies()) {
+    const SmallPath p{info.strategy, 256};
+    const auto ratios = ratios_to_memset(ms, intent, p);
+    if (ratios.empty()) continue;
+    std::array<std::vector<double>, kSmallBands> by_band;
+    bool mixes_kept = true; // a strategy slower than memset on a mix joins no band
+    for (const auto &[c, r] : ratios)
+      if (c.first == int(Mix::fixed))
+        by_band[small_band(c.second)].push_back(r);
+      else
+        mixes_kept &= r <= kWarmNoise;
+    std::array<bool, kSmallBands> out_cold{};
+    if (auto it = cold.out_at.find(p); it != cold.out_at.end())
+      for (uint64_t n : it->second)
+        out_cold[small_band(n)] = true;
+    out_cold[0] = out_cold[0] || out_cold[small_band(small_cold_sizes().front())];
+    Judged &j = judged[info.strategy];
+    for (size_t b = 0; b < kSmallBands; ++b) {
+      j.warm[b] = by_band[b].empty() ? INFINITY : geomean(by_band[b]);
+      j.keeps[b] = mixes_kept && !out_cold[b] && j.warm[b] <= kWarmNoise;
+    }
+  }
+  const auto mine = judged.find(chosen.strategy);
+  if (mine == judged.end() || !chosen.bands.empty()) return chosen;
+  std::array<Small, kSmallBands> picks;
+  for (size_t b = 0; b < kSmallBands; ++b) {
+    picks[b] = chosen.strategy;
+    const bool incumbent = chosen.strategy == Small::libc;
+    if (mine->second.keeps[b] && !incumbent) continue;
+    // The bar: keeping the promise where `chosen` does not; beating memset beyond the noise
+    // where `chosen` is memset.
+    double best = incumbent ? 1 / kWarmNoise : INFINITY;
+    for (const auto &[s, j] : judged)
+      if (s != chosen.strategy && j.keeps[b] && j.warm[b] < best) best = j.warm[b], picks[b] = s;
+  }
+  SmallPath banded = from_band_picks(picks, chosen.max);
+  return banded.bands.size() <= kSmallMaxBands ? banded : chosen;
+}
+
 SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback) {
   const std::vector<SmallPath> ranked = rank_small(ms, intent);
   if (ranked.empty()) return fallback;
-  return choose_small_max(ms, intent, ranked.front());
+  return choose_small_max(ms, intent, band_small(ms, intent, ranked.front()));
 }
 
 SmallPath choose_small_max(const std::vector<Measurement> &ms, Intent intent, SmallPath chosen) {
@@ -403,7 +472,7 @@ SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
     const std::vector<SmallPath> ranked = rank_small(out.measurements, i);
     for (const SmallPath &p : ranked)
       if (in[i].count(p.strategy)) {
-        chosen[size_t(i)] = p;
+        chosen[size_t(i)] = band_small(out.measurements, i, p);
         break;
       }
     out.remaining[i] = {in[i].begin(), in[i].end()};

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <array>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,8 @@ constexpr double kColdWeight = 0.1;
 struct SmallCold {
   std::map<Candidate, std::map<std::pair<Pattern, uint64_t>, double>> measured;
   std::map<Candidate, std::string> out;
+  //! The sizes at which each candidate is confidently below kColdFloor, either pattern.
+  std::map<Candidate, std::set<uint64_t>> out_at;
   std::map<Candidate, double> worst;
   std::map<Candidate, double> ratio;
 };
@@ -80,7 +84,29 @@ struct SmallScore {
 //! rank_small's strategies with their scores, best first.
 std::vector<SmallScore> small_scores(const std::vector<Measurement> &ms, Intent intent);
 
-//! Stage 1, a pure function: the first of rank_small() (the worst band, not an average: the
+//! The size bands a small path is judged and banded on, as worst_band's: [0, 4), [4, 16),
+//! [16, 64), [64, 129) and from 129 up; each band's end a `below` a banded path may have.
+constexpr unsigned kSmallBandEnds[] = {4, 16, 64, 129};
+constexpr size_t kSmallBands = std::size(kSmallBandEnds) + 1;
+size_t small_band(uint64_t n);
+
+//! The strategy of each band of `p` (at the band's first size), and the path of such picks:
+//! adjacent equal picks merged, the last band the path's own strategy.
+std::array<Small, kSmallBands> band_picks(const SmallPath &p);
+SmallPath from_band_picks(const std::array<Small, kSmallBands> &picks, unsigned max);
+
+//! memset is the incumbent of every band: `chosen` (the ranking's first) keeps a band only where
+//! it keeps the promise there (warm within kWarmNoise of memset's time on the band and on both
+//! mixes, not out cold at a point in it; the band below 4 B goes with the band at 8 B, the
+//! smallest cold point);
+//! elsewhere the strategy that does with the lowest time on the band (memset itself, libc,
+//! measured through the dispatcher like the others, unless another is faster); `chosen` where
+//! none does. Where `chosen` is memset, a band goes to a strategy that keeps the promise there
+//! and is faster than memset by more than the noise (time below 1 / kWarmNoise of memset's): the
+//! warm gain, where it is safe. More bands than kSmallMaxBands: `chosen` unbanded.
+SmallPath band_small(const std::vector<Measurement> &ms, Intent intent, const SmallPath &chosen);
+
+//! Stage 1, a pure function: the first of rank_small(), banded (band_small) (the worst band, not an average: the
 //! promise holds per size). Stage 2: that strategy's max with the lowest geometric mean over
 //! small_max_sizes(). `fallback` without measurements.
 SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback);

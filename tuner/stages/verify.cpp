@@ -3,6 +3,7 @@
 #include "jit/runtime/runtime.hpp"
 #include "tuner/choose/choose.hpp"
 #include "tuner/report/format.hpp"
+#include "tuner/stages/smallpath.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -174,6 +175,23 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
         continue; // replaced already in this round: the next measurement judges it
       std::vector<SmallPath> &seen = tried[i];
       if (std::find(seen.begin(), seen.end(), small) == seen.end()) seen.push_back(small);
+      // A cold point: its band back to memset, the incumbent (the rest of the path stays).
+      if (!point.warm) {
+        std::array<Small, kSmallBands> picks = band_picks(small);
+        Small &serving = picks[small_band(point.size)];
+        if (serving == Small::libc) {
+          r.left.push_back(why + " (memset's own band: noise)");
+          continue;
+        }
+        serving = Small::libc;
+        SmallPath replacement = from_band_picks(picks, small.max);
+        if (replacement.bands.size() > kSmallMaxBands) replacement = {Small::libc, small.max};
+        (i == Intent::reuse ? q.small_reuse : q.small_stream) = replacement;
+        r.small_changed.push_back(i);
+        r.done.push_back({i, std::string(intent_name(i)) + " small path " + describe(small) +
+                                 " -> " + describe(replacement) + " (" + why + ")"});
+        continue;
+      }
       std::optional<SmallPath> next;
       auto it = ranking.find(i);
       if (it != ranking.end())

@@ -137,7 +137,8 @@ TEST_P(emit_small_Listing, ListingMatchesFileAndZydis) {
       "dispatch_" + c.stem());
   report = cross_check(code_bytes(*whole), whole->listing);
   EXPECT_TRUE(report.empty()) << c.stem() << " in a dispatcher\n" << report;
-  if (c.max != 256) return;
+  // libc's listing holds memset's address, which ASLR moves: no golden file.
+  if (c.max != 256 || c.strategy == Small::libc) return;
   report = check_golden(golden_dir() / small_file(c), code->listing);
   EXPECT_TRUE(report.empty()) << c.stem() << " " << report;
 }
@@ -148,7 +149,15 @@ TEST_P(emit_small_Listing, ListingMatchesFileAndZydis) {
 TEST_P(emit_small_Listing, EveryLeafReturnsItself) {
   const SmallCase &c = GetParam();
   const std::string small = small_path(c)->listing;
-  EXPECT_EQ(small.find("jmp"), std::string::npos) << c.stem() << "\n" << small;
+  // memset's path is one tail call, its only leaf.
+  const size_t jmp = small.find("jmp");
+  if (c.strategy == Small::libc) {
+    ASSERT_NE(jmp, std::string::npos) << small;
+    EXPECT_EQ(small.substr(jmp, 7), "jmp rax") << small;
+    EXPECT_EQ(small.find("jmp", jmp + 1), std::string::npos) << small;
+  } else {
+    EXPECT_EQ(jmp, std::string::npos) << c.stem() << "\n" << small;
+  }
   if (std::string_view(c.cpu) == "avx512") {
     EXPECT_EQ(small.find("vzeroupper"), std::string::npos) << "EVEX registers 16-31 need none";
   }

@@ -690,6 +690,20 @@ const BadCase kBadCases[] = {
   // Cut between classes: what is left is valid TOML whose last class still has a bound.
   {"TruncatedBeforeLastClass", "bad/truncated_class.toml", 8, "dispatch.reuse[0].below",
    {"left out on the last class"}},
+  {"SmallBandsOutOfOrder", "bad/small_bands_order.toml", 12, "small.reuse.bands[1]",
+   {"band 2", "below = 16 is not above the band before it (64)"}},
+  {"SmallBandsOverlapping", "bad/small_bands_overlap.toml", 12, "small.reuse.bands[1]",
+   {"band 2", "below = 64 is not above the band before it (64)"}},
+  {"SmallBandAboveMax", "bad/small_bands_above_max.toml", 12, "small.reuse.bands[0].below",
+   {"512 is above the path's max (256)"}},
+  {"SmallBandsNotArray", "bad/small_bands_type.toml", 12, "small.reuse.bands",
+   {"must be an array of tables", "got a string"}},
+  {"SmallBandUnknownKey", "bad/small_bands_key.toml", 12, "small.reuse.bands[0].max",
+   {"unknown key", "below and strategy"}},
+  {"SmallBandSameAsAbove", "bad/small_bands_same.toml", 12, "small.reuse.bands[0]",
+   {"masked again in the band above it"}},
+  {"SmallBandBelowMissing", "bad/small_bands_below_missing.toml", 12, "small.reuse.bands[0].below",
+   {"missing"}},
   {"NulBytes", "bad/nul.toml", 2, "", {"not a text profile", "NUL byte", "column 1"}},
   {"InvalidUtf8", "bad/invalid_utf8.toml", 4, "", {"not a text profile", "invalid UTF-8", "0xff"}},
   {"OverlongUtf8", "bad/overlong_utf8.toml", 2, "", {"invalid UTF-8", "0xc0"}},
@@ -708,6 +722,21 @@ TEST_P(profile_BadSample, IsRefusedWithLineKeyAndWords) {
 
 INSTANTIATE_TEST_SUITE_P(ProfileBad, profile_BadSample, ::testing::ValuesIn(kBadCases),
                          [](const auto &info) { return std::string(info.param.name); });
+
+TEST(profile, SmallBandsLoadAndWriteBack) {
+  Profile p = good("good/small_bands.toml");
+  ASSERT_TRUE(p.small_reuse);
+  EXPECT_EQ(*p.small_reuse,
+            (SmallPath{Small::masked, 256, {{16, Small::tree}, {64, Small::libc}}}));
+  Result<Profile> back = parse_profile(format_profile(p), "written", full_cpu());
+  ASSERT_TRUE(back) << back.error;
+  EXPECT_EQ(back->small_reuse, p.small_reuse);
+  // A CPU without a band's strategy refuses the profile, naming it.
+  const Result<Profile> r = load_profile(sample("good/small_bands.toml"), test::minimal_cpu());
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error.find("small.reuse.strategy: cannot run on this CPU"), std::string::npos)
+      << r.error;
+}
 
 TEST(profile, UnknownIntentLoadsWithAWarning) {
   auto r = load_profile(sample("good/intent_unknown.toml"), full_cpu());

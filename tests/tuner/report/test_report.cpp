@@ -67,7 +67,8 @@ TEST(report_Verification, TheWorstPointsAndWhatWasTakenBack) {
 
 TEST(report_Small, EachStrategyAgainstMemset) {
   // The study as the tuner hands it to --report: each strategy's worst ratio and mixes against
-  // memset, the chosen one marked, the one out cold with its reason.
+  // memset, the chosen one marked, the one out cold with its reason. masked is out at every cold
+  // point, vec loses on the mixes: no band goes to either (band_small).
   std::vector<Measurement> ms;
   add_warm_study(ms, memset_spec(), 2.5, 2.5);
   add_warm_study(ms, "small:vec:256", 2.0, 3.0);
@@ -76,8 +77,7 @@ TEST(report_Small, EachStrategyAgainstMemset) {
   for (int round = 0; round < 4; ++round)
     for (uint64_t size : small_cold_sizes())
       for (const char *label : {"libc", "small:vec:256", "small:masked:256", "small:tree:256"})
-        ms.push_back(cold_point(label, size,
-                                size == 8 && std::string(label) == "small:masked:256" ? 5.8 : 3.2,
+        ms.push_back(cold_point(label, size, std::string(label) == "small:masked:256" ? 5.8 : 3.2,
                                 Intent::stream));
   TuneResult r;
   r.small = SmallStudy{ms, {Small::tree, 256}, choose_small(ms, Intent::stream, {})};

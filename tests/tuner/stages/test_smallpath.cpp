@@ -4,6 +4,7 @@
 // of synthetic timings: who leaves, when the race stops and what is chosen. No timing is
 // measured or asserted; the dispatchers are generated for this CPU but never run.
 #include "tests/support/candidate_text.hpp"
+#include "tests/support/cpu_kinds.hpp"
 #include "tests/support/small_study.hpp"
 #include "tests/support/support.hpp"
 #include "tests/support/synthetic_bench.hpp"
@@ -158,6 +159,64 @@ TEST(smallpath_Study, AWarmLeaderDoesNotPutOutTheSmallestLoss) {
     EXPECT_TRUE(s.none_kept.count(i)) << small_race_text(s, i);
     EXPECT_NE(small_race_text(s, i).find("none keeps the promise"), npos) << small_race_text(s, i);
   }
+}
+
+// The Intel family 6 model 207 shape (issue 40): every strategy loses cold at 16..48 B (0.8x
+// memset's speed), masked is 1.1x memset's speed warm, the rest 0.9x; memset itself (libc, through
+// the dispatcher) at its own speed. memset keeps 16..63 B, masked takes the bands where it keeps
+// the promise and beats memset beyond the noise. On every kind of CPU (memset alone without
+// masked).
+class smallpath_Kinds : public testing::TestWithParam<CpuKind> {};
+INSTANTIATE_TEST_SUITE_P(Study, smallpath_Kinds, testing::ValuesIn(cpu_kinds()),
+                         [](const auto &info) { return info.param.name; });
+TEST_P(smallpath_Kinds, WhereEveryStrategyLosesColdMemsetKeepsTheBand) {
+  const CpuInfo &cpu = GetParam().info;
+  SyntheticBench b(0.03, 9);
+  for (const SmallInfo &st : small_strategies()) {
+    const std::string name = Candidate(SmallPath{st.strategy, 256}).name();
+    if (st.strategy == Small::libc) continue; // memset's speed (the bench's default)
+    b.set_warm(name, st.strategy == Small::masked ? 1.1 : 0.9);
+    for (uint64_t n : {16, 32, 48})
+      b.set_at(name, n, 0.8);
+  }
+  Profile tables = memset_tables();
+  tables.host = profile_host(cpu);
+  const SmallStudy s = study_small(b, tables, cpu, kOptions, race());
+  const bool masked = small_unsupported_reason(Small::masked, cpu).empty();
+  for (Intent i : kIntents) {
+    const SmallPath &p = i == Intent::reuse ? s.reuse : s.stream;
+    const std::array<Small, kSmallBands> picks = band_picks(p);
+    EXPECT_EQ(picks[small_band(16)], Small::libc) << describe(p) << "\n" << small_race_text(s, i);
+    EXPECT_EQ(picks[small_band(48)], Small::libc) << describe(p);
+    for (uint64_t n : {0, 1, 8, 64, 128, 256}) // masked where it keeps the promise, else memset
+      EXPECT_EQ(picks[small_band(n)], masked ? Small::masked : Small::libc)
+          << n << ": " << describe(p);
+    EXPECT_EQ(small_bands_error(p), "");
+    EXPECT_NO_THROW(make_dispatcher({{0, *parse_spec("libc").value}}, cpu, p));
+  }
+}
+
+// Where the chosen strategy keeps the promise everywhere, no band: one compare fewer.
+TEST(smallpath_Bands, AStrategyThatKeepsThePromiseEverywhereIsNotBanded) {
+  const CpuInfo &cpu = cpu_kind("IntelEmeraldRapids");
+  SyntheticBench b = bench_with(0.02, 10, 0.5, {{"masked", 1.2}, {"libc", 1.0}});
+  Profile tables = memset_tables();
+  tables.host = profile_host(cpu);
+  const SmallStudy s = study_small(b, tables, cpu, kOptions, race());
+  for (const SmallPath &p : {s.reuse, s.stream})
+    EXPECT_EQ(p, (SmallPath{Small::masked, p.max})) << describe(p);
+}
+
+TEST(smallpath_Bands, PicksRoundTrip) {
+  const SmallPath p{Small::masked, 512, {{16, Small::tree}, {64, Small::libc}}};
+  const std::array<Small, kSmallBands> picks = band_picks(p);
+  EXPECT_EQ(picks, (std::array<Small, kSmallBands>{Small::tree, Small::tree, Small::libc,
+                                                   Small::masked, Small::masked}));
+  EXPECT_EQ(from_band_picks(picks, 512), p);
+  EXPECT_EQ(from_band_picks({Small::libc, Small::libc, Small::libc, Small::libc, Small::libc}, 256),
+            (SmallPath{Small::libc, 256}));
+  EXPECT_EQ(small_path_name(p), "tree<16,libc<64,masked:512");
+  EXPECT_EQ(describe(p), "tree below 16 B, libc below 64 B, masked, up to 512 B");
 }
 
 TEST(smallpath_Study, NearEqualsRunToTheLastRound) {
