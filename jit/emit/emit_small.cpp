@@ -259,26 +259,25 @@ void emit_small(Assembler &a, const SmallPath &p, const CpuInfo &cpu, const Labe
   const unsigned widest = cpu.has(Feature::avx512f) ? 64 : cpu.has(Feature::avx) ? 32 : 16;
   Emitter e(a, Emitter::for_small(cpu));
   const SmallFrame f{p.max, big, target_align, widest};
-  std::vector<std::pair<Small, Label>> entries; // each strategy's first instruction
+  std::vector<std::pair<Small, Label>> entries; // a band's strategy's first instruction
   auto entry = [&](Small s) {
     for (const auto &[strategy, label] : entries)
       if (strategy == s) return label;
     entries.push_back({s, a.newLabel()});
     return entries.back().second;
   };
-  entries.push_back({p.strategy, a.newLabel()}); // bound only where a band jumps to it
-  bool own_used = false;
   for (const SmallBand &b : p.bands) {
     e.cmp_n(b.below);
     a.jb(entry(b.strategy));
-    own_used |= b.strategy == p.strategy;
   }
-  if (own_used) a.bind(entries[0].second);
+  for (const auto &[strategy, label] : entries)
+    if (strategy == p.strategy) a.bind(label); // a band of the path's own strategy
   e.small_path(p.strategy, f);
-  for (size_t k = 1; k < entries.size(); ++k) {
-    e.bind_aligned(entries[k].second, target_align);
-    e.small_path(entries[k].first, f);
-  }
+  for (const auto &[strategy, label] : entries)
+    if (strategy != p.strategy) {
+      e.bind_aligned(label, target_align);
+      e.small_path(strategy, f);
+    }
 }
 
 } // namespace cjit::detail

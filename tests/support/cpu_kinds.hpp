@@ -7,6 +7,7 @@
 #include "jit/model/cpu.hpp"
 
 #include <initializer_list>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ inline CpuInfo kind_cpu(const char *vendor, uint32_t family, uint32_t model, uin
   return c;
 }
 
+inline void PrintTo(const CpuKind &k, std::ostream *os) { *os << k.name; }
+
 //! Zen 3, Zen 4, Zen 4 with AVX-512 hidden, Zen 5 with and without MOVDIR64B (L3 508 and 32
 //! MiB), Intel family 6 model 207 (Emerald Rapids).
 inline const std::vector<CpuKind> &cpu_kinds() {
@@ -45,18 +48,17 @@ inline const std::vector<CpuKind> &cpu_kinds() {
                         {sse2, avx, avx2, erms, fsrm, clzero, bmi2})},
       {"Zen4", kind_cpu("AuthenticAMD", 25, 17, 1, 1 * M, 32 * M,
                         {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, clzero, bmi2})},
-      {"Zen4NoAvx512",
-       kind_cpu("AuthenticAMD", 25, 17, 1, 1 * M, 32 * M, {sse2, avx, avx2, erms, fsrm, clzero, bmi2})},
-      {"Zen5L3_508M",
-       kind_cpu("AuthenticAMD", 26, 2, 1, 1 * M, 508 * M,
-                {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, clzero, movdir64b, bmi2})},
+      {"Zen4NoAvx512", kind_cpu("AuthenticAMD", 25, 17, 1, 1 * M, 32 * M,
+                                {sse2, avx, avx2, erms, fsrm, clzero, bmi2})},
+      {"Zen5L3_508M", kind_cpu("AuthenticAMD", 26, 2, 1, 1 * M, 508 * M,
+                               {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, clzero,
+                                movdir64b, bmi2})},
       {"Zen5NoMovdir64b",
        kind_cpu("AuthenticAMD", 26, 2, 1, 1 * M, 32 * M,
                 {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, clzero, bmi2})},
-      {"IntelEmeraldRapids",
-       kind_cpu("GenuineIntel", 6, 207, 2, 2 * M, 260 * M,
-                {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm, fzrm, fsrs, movdir64b,
-                 bmi2})},
+      {"IntelEmeraldRapids", kind_cpu("GenuineIntel", 6, 207, 2, 2 * M, 260 * M,
+                                      {sse2, avx, avx2, avx512f, avx512bw, avx512vl, erms, fsrm,
+                                       fzrm, fsrs, movdir64b, bmi2})},
   };
   return kinds;
 }

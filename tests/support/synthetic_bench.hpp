@@ -17,7 +17,13 @@ namespace cjit::test {
 class SyntheticBench final : public detail::Bench {
 public:
   //! `noise`: the standard deviation of a sample's log (0.05: about 5%).
-  explicit SyntheticBench(double noise, uint64_t seed = 1) : noise_(noise), rng_(seed) {}
+  explicit SyntheticBench(double noise, uint64_t seed = 1)
+      : noise_(noise), seed_(seed), rng_(seed) {}
+
+  //! Draws each kind of job's noise from a stream of its own, so that its samples do not depend
+  //! on which other jobs run: a test over CPU kinds that run different strategies sees the same
+  //! noise on the strategies they share.
+  void noise_per_job() { per_job_ = true; }
 
   //! `candidate` runs at `factor` times memset's speed in `pattern` (1 where not set).
   void set(const std::string &candidate, detail::Pattern pattern, double factor) {
@@ -62,8 +68,9 @@ public:
       const auto warm = j.warm ? warm_.find(j.candidate.name()) : warm_.end();
       const double speed =
           10 * (warm != warm_.end() ? warm->second : factor(j.candidate.name(), j.size, j.pattern));
+      std::mt19937_64 &rng = per_job_ ? stream(j) : rng_;
       for (int r = 0; r < o.repetitions; ++r) {
-        const double s = speed * std::exp(n(rng_));
+        const double s = speed * std::exp(n(rng));
         m.samples.push_back(j.warm ? 1 / s : s); // warm: ns per call
       }
       detail::summarize(m);
@@ -83,6 +90,19 @@ public:
   size_t jobs_run = 0; //!< jobs measured
 
 private:
+  // noise_per_job(): each stream seeded from the bench's seed and the job's description.
+  std::mt19937_64 &stream(const detail::Job &j) {
+    const std::string key = j.candidate.name() + "|" + std::to_string(j.size) + "|" +
+                            std::to_string(int(j.intent)) + "|" + std::to_string(int(j.pattern)) +
+                            "|" + std::to_string(j.batched) + std::to_string(j.warm) + "|" +
+                            std::to_string(int(j.mix)) + "|" + std::to_string(j.place) + "|" +
+                            std::to_string(j.draw) + "|" + std::to_string(j.threads);
+    auto it = streams_.find(key);
+    if (it == streams_.end())
+      it = streams_.emplace(key, std::mt19937_64(seed_ ^ std::hash<std::string>{}(key))).first;
+    return it->second;
+  }
+
   double factor(const std::string &candidate, uint64_t size, detail::Pattern p) const {
     if (auto at = sized_.find({candidate, size}); at != sized_.end()) return at->second;
     if (auto steps = from_.find(candidate); steps != from_.end()) {
@@ -95,7 +115,10 @@ private:
     return it == factors_.end() ? 1 : it->second;
   }
   double noise_;
+  uint64_t seed_;
   std::mt19937_64 rng_;
+  bool per_job_ = false;
+  std::map<std::string, std::mt19937_64> streams_;
   std::map<std::pair<std::string, detail::Pattern>, double> factors_;
   std::map<std::pair<std::string, uint64_t>, double> sized_;
   std::map<std::string, std::vector<std::pair<uint64_t, double>>> from_;
