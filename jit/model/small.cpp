@@ -94,8 +94,8 @@ std::string small_bands_error(const SmallPath &p) {
       return at + "below = " + std::to_string(b.below) + " is not above " +
              (k ? "the band before it (" + std::to_string(last) + ")" : std::string("0"));
     if (b.below > p.max)
-      return at + "below = " + std::to_string(b.below) + " is above max (" +
-             std::to_string(p.max) + ")";
+      return at + "below = " + std::to_string(b.below) + " is above max (" + std::to_string(p.max) +
+             ")";
     const Small next = k + 1 < p.bands.size() ? p.bands[k + 1].strategy : p.strategy;
     if (b.strategy == next)
       return at + std::string(info(b.strategy).name) + " again in the band above it (one band)";

@@ -312,8 +312,8 @@ private:
     return *strategy;
   }
 
-  // Optional [small.<intent>] tables: strategy = "<name>", max = <bytes>, optional bands. A profile without them
-  // (format 1 before the small path was tuned) gets the best default for the CPU.
+  // Optional [small.<intent>] tables: strategy = "<name>", max = <bytes>, optional bands. A profile
+  // without them (format 1 before the small path was tuned) gets the best default for the CPU.
   void read_small(const toml::table &root, Profile &p) const {
     const toml::node *sn = root.get("small");
     if (!sn) return;

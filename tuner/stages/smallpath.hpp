@@ -6,8 +6,8 @@
 #include "tuner/measure/measure.hpp"
 
 #include <algorithm>
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -106,9 +106,9 @@ SmallPath from_band_picks(const std::array<Small, kSmallBands> &picks, unsigned 
 //! warm gain, where it is safe. More bands than kSmallMaxBands: `chosen` unbanded.
 SmallPath band_small(const std::vector<Measurement> &ms, Intent intent, const SmallPath &chosen);
 
-//! Stage 1, a pure function: the first of rank_small(), banded (band_small) (the worst band, not an average: the
-//! promise holds per size). Stage 2: that strategy's max with the lowest geometric mean over
-//! small_max_sizes(). `fallback` without measurements.
+//! Stage 1, a pure function: the first of rank_small(), banded (band_small) (the worst band, not an
+//! average: the promise holds per size). Stage 2: that strategy's max with the lowest geometric
+//! mean over small_max_sizes(). `fallback` without measurements.
 SmallPath choose_small(const std::vector<Measurement> &ms, Intent intent, SmallPath fallback);
 
 //! Stage 2 alone, from kSmallTunedFrom up; `chosen` as it is without measurements.

@@ -154,10 +154,9 @@ TEST(defaults_Builtin, AmdWithoutErmsUsesVectorStores) {
   CpuInfo cpu = amd_like();
   cpu.set(Feature::erms, false);
   const Profile p = builtin_profile(cpu);
-  EXPECT_EQ(
-      table_diff(p.reuse,
-                 {{2048, "avx2:unroll=4"}, {128ull << 20, "avx2:unroll=4"}, {0, "ntavx2"}}),
-      "");
+  EXPECT_EQ(table_diff(p.reuse,
+                       {{2048, "avx2:unroll=4"}, {128ull << 20, "avx2:unroll=4"}, {0, "ntavx2"}}),
+            "");
   expect_valid_builtin(p, cpu);
 }
 
