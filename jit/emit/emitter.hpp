@@ -110,6 +110,8 @@ public:
   // Small paths (emit_small.cpp): sizes 0..f.max cleared and returned from, larger ones to f.big.
 
   void small_path(Small strategy, const SmallFrame &f);
+  //! memset(dst, 0, n) by a direct jump: the small path's libc leaf.
+  void memset_jump();
 
 private:
   // Kernel parts (emit.cpp).

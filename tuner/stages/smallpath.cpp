@@ -252,19 +252,30 @@ SmallPath band_small(const std::vector<Measurement> &ms, Intent intent, const Sm
       j.keeps[b] = mixes_kept && !out_cold[b] && j.warm[b] <= kWarmNoise;
     }
   }
-  const auto mine = judged.find(chosen.strategy);
-  if (mine == judged.end() || !chosen.bands.empty()) return chosen;
-  std::array<Small, kSmallBands> picks;
-  for (size_t b = 0; b < kSmallBands; ++b) {
-    picks[b] = chosen.strategy;
-    const bool incumbent = chosen.strategy == Small::libc;
-    if (mine->second.keeps[b] && !incumbent) continue;
-    // The bar: keeping the promise where `chosen` does not; beating memset beyond the noise
-    // where `chosen` is memset.
-    double best = incumbent ? 1 / kWarmNoise : INFINITY;
-    for (const auto &[s, j] : judged)
-      if (s != chosen.strategy && j.keeps[b] && j.warm[b] < best) best = j.warm[b], picks[b] = s;
+  // Two strategies at most, memset one of them: a path through several others would pay their
+  // branches on a mix, and no measurement here has seen such a path.
+  const auto libc = judged.find(Small::libc);
+  if (!chosen.bands.empty() || libc == judged.end() || !judged.count(chosen.strategy))
+    return chosen;
+  const bool incumbent = chosen.strategy == Small::libc;
+  // Where `chosen` is memset: the strategy that keeps the promise and beats memset beyond the
+  // noise on the most bands (the lowest time over them on a tie).
+  auto gains = [&](const Judged &j, size_t b) { return j.keeps[b] && j.warm[b] < 1 / kWarmNoise; };
+  Small other = chosen.strategy;
+  if (incumbent) {
+    std::pair<int, double> best{0, 0};
+    for (const auto &[st, j] : judged) {
+      std::pair<int, double> mine{0, 0};
+      for (size_t b = 0; b < kSmallBands; ++b)
+        if (gains(j, b)) mine.first++, mine.second -= std::log(j.warm[b]);
+      if (st != Small::libc && mine > best) best = mine, other = st;
+    }
   }
+  const Judged &o = judged.at(other);
+  std::array<Small, kSmallBands> picks;
+  for (size_t b = 0; b < kSmallBands; ++b)
+    picks[b] = incumbent ? (gains(o, b) ? other : Small::libc)
+                         : (o.keeps[b] || !libc->second.keeps[b] ? other : Small::libc);
   SmallPath banded = from_band_picks(picks, chosen.max);
   return banded.bands.size() <= kSmallMaxBands ? banded : chosen;
 }

@@ -95,15 +95,14 @@ size_t small_band(uint64_t n);
 std::array<Small, kSmallBands> band_picks(const SmallPath &p);
 SmallPath from_band_picks(const std::array<Small, kSmallBands> &picks, unsigned max);
 
-//! memset is the incumbent of every band: `chosen` (the ranking's first) keeps a band only where
-//! it keeps the promise there (warm within kWarmNoise of memset's time on the band and on both
-//! mixes, not out cold at a point in it; the band below 4 B goes with the band at 8 B, the
-//! smallest cold point);
-//! elsewhere the strategy that does with the lowest time on the band (memset itself, libc,
-//! measured through the dispatcher like the others, unless another is faster); `chosen` where
-//! none does. Where `chosen` is memset, a band goes to a strategy that keeps the promise there
-//! and is faster than memset by more than the noise (time below 1 / kWarmNoise of memset's): the
-//! warm gain, where it is safe. More bands than kSmallMaxBands: `chosen` unbanded.
+//! memset is the incumbent of every band, and a path holds at most one strategy beside it (a
+//! path through several would pay their branches on a mix, which nothing measured). `chosen`
+//! (the ranking's first) keeps a band where it keeps the promise there: warm within kWarmNoise of
+//! memset's time on the band and on both mixes, not out cold at a point in it (the band below 4 B
+//! goes with the band at 8 B, the smallest cold point); elsewhere memset (libc, measured through
+//! the dispatcher like the others) takes the band where it keeps the promise. Where `chosen` is
+//! memset, the strategy that keeps the promise and beats memset beyond the noise (time below 1 /
+//! kWarmNoise of memset's) on the most bands takes those bands: the warm gain, where it is safe.
 SmallPath band_small(const std::vector<Measurement> &ms, Intent intent, const SmallPath &chosen);
 
 //! Stage 1, a pure function: the first of rank_small(), banded (band_small) (the worst band, not an

@@ -175,7 +175,8 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
         continue; // replaced already in this round: the next measurement judges it
       std::vector<SmallPath> &seen = tried[i];
       if (std::find(seen.begin(), seen.end(), small) == seen.end()) seen.push_back(small);
-      // A cold point: its band back to memset, the incumbent (the rest of the path stays).
+      // A cold point: its band back to memset, the incumbent (the rest of the path stays); once
+      // that was tried and taken back, the ranking's next strategy as for a warm point.
       if (!point.warm) {
         std::array<Small, kSmallBands> picks = band_picks(small);
         Small &serving = picks[small_band(point.size)];
@@ -186,11 +187,13 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
         serving = Small::libc;
         SmallPath replacement = from_band_picks(picks, small.max);
         if (replacement.bands.size() > kSmallMaxBands) replacement = {Small::libc, small.max};
-        (i == Intent::reuse ? q.small_reuse : q.small_stream) = replacement;
-        r.small_changed.push_back(i);
-        r.done.push_back({i, std::string(intent_name(i)) + " small path " + describe(small) +
-                                 " -> " + describe(replacement) + " (" + why + ")"});
-        continue;
+        if (std::find(seen.begin(), seen.end(), replacement) == seen.end()) {
+          (i == Intent::reuse ? q.small_reuse : q.small_stream) = replacement;
+          r.small_changed.push_back(i);
+          r.done.push_back({i, std::string(intent_name(i)) + " small path " + describe(small) +
+                                   " -> " + describe(replacement) + " (" + why + ")"});
+          continue;
+        }
       }
       std::optional<SmallPath> next;
       auto it = ranking.find(i);

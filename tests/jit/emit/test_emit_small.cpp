@@ -153,7 +153,7 @@ TEST_P(emit_small_Listing, EveryLeafReturnsItself) {
   const size_t jmp = small.find("jmp");
   if (c.strategy == Small::libc) {
     ASSERT_NE(jmp, std::string::npos) << small;
-    EXPECT_EQ(small.substr(jmp, 7), "jmp rax") << small;
+    EXPECT_EQ(small.find("call"), std::string::npos) << small;
     EXPECT_EQ(small.find("jmp", jmp + 1), std::string::npos) << small;
   } else {
     EXPECT_EQ(jmp, std::string::npos) << c.stem() << "\n" << small;
