@@ -1,7 +1,8 @@
 // clearjit choose: races judged again from raw files (replay_race), merged over hosts, and the
 // tables chosen from the merged standings. A whole tune on a Bench of synthetic timings gives
-// the raw file of the single-host case; hand-made races give hosts that disagree. No timing is
-// measured or asserted.
+// the raw file of the single-host case, on each kind of CPU of cpu_kinds.hpp (and this host);
+// hand-made races give hosts that disagree. No timing is measured or asserted.
+#include "tests/support/cpu_kinds.hpp"
 #include "tests/support/support.hpp"
 #include "tests/support/synthetic_bench.hpp"
 #include "tuner/choose/fleet.hpp"
@@ -92,29 +93,66 @@ TEST(fleet, ReplayingARaceGivesTheOutcomeRacingGave) {
   }
 }
 
-// The raw file of a whole tune, read back and chosen from alone, gives the profile that tune
-// wrote: its tables, small paths, thread counts and no-allocate step. At every level (default
-// reads sizes from their variants' races), and cut short by a time limit (races of no rounds).
-class fleet_OneHost : public testing::TestWithParam<std::pair<Level, double>> {};
-INSTANTIATE_TEST_SUITE_P(Fleet, fleet_OneHost,
-                         testing::Values(std::pair{Level::quick, 0.0},
-                                         std::pair{Level::default_, 0.0},
-                                         std::pair{Level::quick, 0.2}));
-TEST_P(fleet_OneHost, FileGivesTheProfileItsTuneWrote) {
-  SyntheticBench bench(0.03, 11);
-  bench.set("avx2", 1.25);
-  bench.set("avx2", Pattern::hot, 1.1);
-  bench.set("stosb", 1.05);
+namespace {
+
+// The CPUs the whole-tune tests run over: every kind of cpu_kinds.hpp, and this host, whose
+// assertions hold on any CPU.
+std::vector<std::string> cpu_names() {
+  std::vector<std::string> out;
+  for (const CpuKind &k : cpu_kinds())
+    out.push_back(k.name);
+  out.push_back("Host");
+  return out;
+}
+
+const CpuInfo &cpu_named(const std::string &name) {
+  return name == "Host" ? host_cpu() : cpu_kind(name);
+}
+
+// Synthetic timings under which kernels win on every kind of CPU, at different sizes: the
+// widest temporal vector kernel the CPU has (the tuner races only that one) below 64 MiB, and
+// rep stosb, which every CPU runs, from there; clzero, where the CPU has it, cold only.
+void kernels_win_on_every_cpu(SyntheticBench &bench) {
+  for (const char *vec : {"sse", "avx2", "avx512"}) {
+    bench.set(vec, 1.25);
+    bench.set(vec, Pattern::hot, 1.1);
+  }
+  bench.set_from("stosb", 64 << 20, 1.6);
   bench.set("clzero", Pattern::scattered, 1.6);
   bench.set("clzero", Pattern::consecutive, 1.6);
   bench.set("clzero", Pattern::hot, 0.5);
   bench.set_at("clearjit_clear_parallel threads=2", 256 << 20, 1.5);
+}
+
+} // namespace
+
+// The raw file of a whole tune, read back and chosen from alone, gives the profile that tune
+// wrote: its tables, small paths, thread counts and no-allocate step. On every kind of CPU, at
+// every level (default reads sizes from their variants' races), and cut short by a time limit
+// (races of no rounds).
+using OneHostCase = std::tuple<std::string, std::pair<Level, double>>;
+std::string case_name(const testing::TestParamInfo<OneHostCase> &i) {
+  const std::pair<Level, double> run = std::get<1>(i.param);
+  return std::get<0>(i.param) + "_" + std::string(level_name(run.first)) +
+         (run.second > 0 ? "_cut" : "");
+}
+class fleet_OneHost : public testing::TestWithParam<OneHostCase> {};
+INSTANTIATE_TEST_SUITE_P(Fleet, fleet_OneHost,
+                         testing::Combine(testing::ValuesIn(cpu_names()),
+                                          testing::Values(std::pair{Level::quick, 0.0},
+                                                          std::pair{Level::default_, 0.0},
+                                                          std::pair{Level::quick, 0.2})),
+                         case_name);
+TEST_P(fleet_OneHost, FileGivesTheProfileItsTuneWrote) {
+  const auto &[cpu_name, run] = GetParam();
+  SyntheticBench bench(0.03, 11);
+  kernels_win_on_every_cpu(bench);
   TuneOptions o;
-  o.level = GetParam().first;
-  o.time_limit = GetParam().second;
+  o.level = run.first;
+  o.time_limit = run.second;
   o.max_size = 512 << 20;
   o.progress = false;
-  const CpuInfo &cpu = host_cpu();
+  const CpuInfo &cpu = cpu_named(cpu_name);
   const TuneResult r = tune(o, cpu, bench);
   Result<RawTune> raw = read_raw(measurements_json(r, cpu), "tune.json");
   ASSERT_TRUE(raw) << raw.error;
@@ -132,7 +170,8 @@ TEST_P(fleet_OneHost, FileGivesTheProfileItsTuneWrote) {
   EXPECT_EQ(c.profile.host, profile_host(cpu));
   EXPECT_EQ(c.nontemporal_reuse, r.findings.nontemporal_reuse);
   EXPECT_EQ(c.nontemporal_stream, r.findings.nontemporal_stream);
-  // Not a vacuous comparison: the synthetic timings make kernels win somewhere.
+  // Not a vacuous comparison: the synthetic timings make kernels win, and the winner change
+  // with the size, on every CPU.
   if (o.time_limit == 0) {
     EXPECT_GT(r.reuse.size() + r.stream.size(), 2u);
   }
