@@ -6,7 +6,9 @@
 #include "tuner/formats/json_read.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace cjit::detail {
 
@@ -180,12 +182,21 @@ RawTune read_tune(const json &doc) {
   const json &races = json_array(json_member(doc, "races", ""), "races");
   if (races.size() > kMaxRaces) throw SchemaError{"races: more than " + std::to_string(kMaxRaces)};
   std::set<std::string> names;
+  std::map<std::tuple<std::string, Intent, uint64_t>, size_t> decisions;
   for (size_t k = 0; k < races.size(); ++k) {
-    t.races.push_back(read_race(races[k], "races[" + std::to_string(k) + "]"));
-    // A decision's race is found by its name: one of each (the studies' are not read again).
-    if (t.races.back().decides != "study" && !names.insert(t.races.back().race.name).second)
-      throw SchemaError{"races[" + std::to_string(k) + "].name: \"" + t.races.back().race.name +
-                        "\" twice"};
+    const std::string at = "races[" + std::to_string(k) + "]";
+    const RaceRecord &r = t.races.emplace_back(read_race(races[k], at));
+    if (r.decides == "study") continue; // the studies' are not read again
+    // A decision's race is found by its name, and a size's by its table and size: one of each.
+    if (!names.insert(r.race.name).second)
+      throw SchemaError{at + ".name: \"" + r.race.name + "\" twice"};
+    if (auto [it, added] = decisions.emplace(std::tuple{r.decides, r.intent, r.size}, k); !added)
+      throw SchemaError{at + ": a second race deciding " + r.decides +
+                        (r.decides == intent_name(r.intent)
+                             ? ""
+                             : " (" + std::string(intent_name(r.intent)) + ")") +
+                        " at " + std::to_string(r.size) + " bytes, after races[" +
+                        std::to_string(it->second) + "]"};
   }
   const json &repairs = json_array(json_member(doc, "memset_repairs", ""), "memset_repairs");
   if (repairs.size() > 2 * kMaxClasses) throw SchemaError{"memset_repairs: too many"};

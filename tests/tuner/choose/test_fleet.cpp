@@ -114,12 +114,12 @@ const CpuInfo &cpu_named(const std::string &name) {
 // rep stosb, which every CPU runs, from there; clzero, where the CPU has it, cold only.
 void kernels_win_on_every_cpu(SyntheticBench &bench) {
   for (const char *vec : {"sse", "avx2", "avx512"}) {
-    bench.set(vec, 1.25);
-    bench.set(vec, Pattern::hot, 1.1);
+    bench.set(vec, 1.3);
+    bench.set(vec, Pattern::hot, 1.2);
   }
   bench.set_from("stosb", 64 << 20, 1.6);
-  bench.set("clzero", Pattern::scattered, 1.6);
-  bench.set("clzero", Pattern::consecutive, 1.6);
+  bench.set("clzero", Pattern::scattered, 1.4);
+  bench.set("clzero", Pattern::consecutive, 1.4);
   bench.set("clzero", Pattern::hot, 0.5);
   bench.set_at("clearjit_clear_parallel threads=2", 256 << 20, 1.5);
 }
@@ -183,6 +183,43 @@ TEST_P(fleet_OneHost, FileGivesTheProfileItsTuneWrote) {
   }
 }
 
+// The raw files of a default tune (two sizes per octave, variants' races) and a quick one (one
+// per octave) give tables where no kernel serves two separated ranges, and every class has a
+// speed: each host judges the sizes it did not race by its raced sizes around them. On every
+// kind of CPU.
+class fleet_TwoLevels : public testing::TestWithParam<std::string> {};
+INSTANTIATE_TEST_SUITE_P(Fleet, fleet_TwoLevels, testing::ValuesIn(cpu_names()),
+                         [](const testing::TestParamInfo<std::string> &i) { return i.param; });
+TEST_P(fleet_TwoLevels, NoKernelServesTwoSeparatedRanges) {
+  const CpuInfo &cpu = cpu_named(GetParam());
+  std::vector<RawTune> runs;
+  for (auto [level, seed] : {std::pair{Level::default_, 11}, {Level::quick, 12}}) {
+    SyntheticBench bench(0.03, seed); // two hosts: two draws of the noise
+    kernels_win_on_every_cpu(bench);
+    TuneOptions o;
+    o.level = level;
+    o.max_size = 512 << 20;
+    o.progress = false;
+    Result<RawTune> raw = read_raw(measurements_json(tune(o, cpu, bench), cpu),
+                                   std::string(level_name(level)) + ".json");
+    ASSERT_TRUE(raw) << raw.error;
+    runs.push_back(*raw.value);
+  }
+  const FleetChoice c = choose_or_fail(runs);
+  for (const std::vector<SizeClass> *t : {&c.profile.reuse, &c.profile.stream, &c.profile.batch}) {
+    std::set<Spec> kernels;
+    for (const SizeClass &k : *t) {
+      EXPECT_TRUE(kernels.insert(k.kernel).second) << format_spec(k.kernel) << " twice";
+      EXPECT_GT(k.gbps, 0) << format_spec(k.kernel);
+    }
+  }
+  // Not vacuous: kernels win in the choice, and the quick file's sizes were not all the default's.
+  EXPECT_GT(c.profile.reuse.size(), 1u);
+  EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string &n) {
+    return n.starts_with("quick.json (quick): ") && n.find("judged by the worse") != n.npos;
+  }));
+}
+
 TEST(fleet, TheWorstHostDecides) {
   // avx512 is far ahead on one host and barely ahead on the other: avx2, ahead on both.
   const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}, {"avx512", 1.6}})});
@@ -220,19 +257,46 @@ TEST(fleet, AKernelOnlyOneHostRanIsExcluded) {
   EXPECT_EQ(kernel_at(c.profile.reuse, 64 << 10), *parse_spec("avx2"));
 }
 
-TEST(fleet, ASizeNotRacedOnEveryHostIsMemsets) {
-  // b raced 64 KiB only, a 64 KiB and 1 MiB (avx2 1.3x at both); and a race of no rounds.
-  RaceRecord empty = reuse_race({{"avx2", 1.3}}, 16 << 20);
+TEST(fleet, ASizeAHostDidNotRaceIsJudgedByItsRacedSizesAround) {
+  // a raced 1..8 MiB twice per octave, b 1..4 MiB once per octave (a quick tune beside a default
+  // one). avx2 is 1.3x memset on a everywhere; on b 0.9x at 1 MiB, 1.3x at 2 and 4 MiB.
+  constexpr uint64_t M = 1 << 20;
+  auto race = [](double avx2, uint64_t size) { return reuse_race({{"avx2", avx2}}, size); };
+  std::vector<RaceRecord> a_races;
+  for (uint64_t size : {M, 3 * M / 2, 2 * M, 3 * M, 4 * M, 6 * M, 8 * M})
+    a_races.push_back(race(1.3, size));
+  const RawTune a = host("a.json", a_races);
+  const RawTune b = host("b.json", {race(0.9, M), race(1.3, 2 * M), race(1.3, 4 * M)});
+  const FleetChoice c = choose_or_fail({a, b});
+  // 1.5 MiB: b's worse neighbour (1 MiB) loses; 3 MiB: both of b's beat; 6 and 8 MiB are beyond
+  // b's sizes, where it has no evidence: memset.
+  const std::vector<SizeClass> &t = c.profile.reuse;
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].kernel.method, Method::libc);
+  EXPECT_EQ(t[0].below, round_boundary(std::sqrt(1.5 * 2) * M));
+  EXPECT_EQ(t[1].kernel, *parse_spec("avx2"));
+  EXPECT_EQ(t[1].below, round_boundary(std::sqrt(4.0 * 6) * M));
+  EXPECT_EQ(t[2].kernel.method, Method::libc);
+  for (const SizeClass &k : t)
+    EXPECT_GT(k.gbps, 0);
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_NE(c.notes[0].find("b.json: 2 races at sizes it did not race (1.5 MiB .. 3 MiB) judged "
+                            "by the worse of its raced sizes on either side; 2 races beyond the "
+                            "sizes it raced (6 MiB .. 8 MiB)"),
+            std::string::npos)
+      << c.notes[0];
+}
+
+TEST(fleet, ARaceOfNoRoundsOrNoStateInCommonIsMemsets) {
+  // b's race at 64 KiB ran no rounds (a tune cut short): no evidence there.
+  RaceRecord empty = reuse_race({{"avx2", 1.3}});
   for (auto &per_contender : empty.samples)
     for (auto &rounds : per_contender)
       rounds.clear();
-  const RawTune a =
-      host("a.json", {reuse_race({{"avx2", 1.3}}), reuse_race({{"avx2", 1.3}}, 1 << 20), empty});
-  const RawTune b = host("b.json", {reuse_race({{"avx2", 1.3}}), empty});
-  const FleetChoice c = choose_or_fail({a, b});
-  EXPECT_EQ(kernel_at(c.profile.reuse, 64 << 10), *parse_spec("avx2"));
-  EXPECT_EQ(kernel_at(c.profile.reuse, 1 << 20).method, Method::libc);
-  EXPECT_EQ(kernel_at(c.profile.reuse, 16 << 20).method, Method::libc);
+  const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}})});
+  const RawTune b = host("b.json", {empty});
+  EXPECT_EQ(kernel_at(choose_or_fail({a}).profile.reuse, 64 << 10), *parse_spec("avx2"));
+  EXPECT_EQ(kernel_at(choose_or_fail({a, b}).profile.reuse, 64 << 10).method, Method::libc);
   // Hosts that measured no state in common: memset too.
   RawTune d = host("d.json", {reuse_race({{"avx2", 1.3}})});
   d.races[0].race.conditions[0].job.pattern = Pattern::consecutive;

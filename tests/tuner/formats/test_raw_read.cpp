@@ -117,6 +117,11 @@ TEST(raw_read, TheReaderRefusesWhatTheChooserCouldNotJudge) {
        "races[0]: \"avx2\" is a contender twice"},
       {[](nlohmann::json &j) { j["races"][1]["name"] = "reuse 64 KiB"; },
        "races[1].name: \"reuse 64 KiB\" twice"},
+      {[](nlohmann::json &j) { // a size's race is found by its table and size
+         j["races"].push_back(j["races"][0]);
+         j["races"][2]["name"] = "reuse 64K";
+       },
+       "races[2]: a second race deciding reuse at 65536 bytes, after races[0]"},
       {[](nlohmann::json &j) { j["races"][0]["samples"][0][0] = std::vector<double>(65, 1.0); },
        "races[0].samples[0][0]: more than 64 rounds"},
       {[](nlohmann::json &j) { j["races"][0]["samples"].erase(2); },
