@@ -6,6 +6,7 @@
 #include "tuner/stages/parallel_stage.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -377,6 +378,69 @@ CpuInfo fleet_cpu(const ProfileHost &h) {
   return cpu;
 }
 
+// Whether two files hold one tune (one file under two names, or a copy): the same host, date
+// and samples of every race. Two hosts never measure the same samples.
+bool same_tune(const RawTune &a, const RawTune &b) {
+  if (!(a.host == b.host) || a.date != b.date || a.races.size() != b.races.size()) return false;
+  for (size_t k = 0; k < a.races.size(); ++k)
+    if (a.races[k].samples != b.races[k].samples) return false;
+  return true;
+}
+
+// A note per [host] key the hosts differ in: each value with its files, and what the profile
+// says. Features: those not every host has, with the hosts that have them.
+std::vector<std::string> differences(const std::vector<RawTune> &runs) {
+  std::vector<std::string> out;
+  auto differ = [&](const std::string &key, const std::function<std::string(const RawTune &)> &of,
+                    const std::string &says) {
+    std::vector<std::pair<std::string, std::string>> values; // value, its files
+    for (const RawTune &t : runs) {
+      const std::string v = of(t);
+      auto it = std::find_if(values.begin(), values.end(), [&](auto &p) { return p.first == v; });
+      if (it == values.end())
+        values.push_back({v, t.name});
+      else
+        it->second += ", " + t.name;
+    }
+    if (values.size() < 2) return;
+    std::string n = "the hosts differ in " + key + ": ";
+    for (size_t k = 0; k < values.size(); ++k)
+      n += (k ? ", " : "") + values[k].first + " (" + values[k].second + ")";
+    out.push_back(n + "; " + says);
+  };
+  auto bytes = [](int64_t ProfileHost::*f) {
+    return [f](const RawTune &t) { return human_bytes(uint64_t(t.host.*f)); };
+  };
+  differ(
+      "brand", [](const RawTune &t) { return toml_string(t.host.brand); },
+      "[host] leaves it empty, [[host.each]] has each");
+  differ(
+      "stepping", [](const RawTune &t) { return std::to_string(t.host.stepping); },
+      "[host] says 0, [[host.each]] has each");
+  differ("l1d", bytes(&ProfileHost::l1d), "[host] says the smallest");
+  differ("l2", bytes(&ProfileHost::l2), "[host] says the smallest");
+  differ("l3", bytes(&ProfileHost::l3), "[host] says the smallest");
+  differ(
+      "hypervisor", [](const RawTune &t) { return t.host.hypervisor ? "yes" : "no"; },
+      "[host] says yes");
+  differ(
+      "CPUs", [](const RawTune &t) { return std::to_string(t.cpus); },
+      "[parallel] cpus is the fewest");
+  std::set<std::string> all;
+  for (const RawTune &t : runs)
+    all.insert(t.host.features.begin(), t.host.features.end());
+  for (const std::string &f : all)
+    differ(
+        "feature " + f,
+        [&](const RawTune &t) {
+          const auto &fs = t.host.features;
+          return std::string(std::find(fs.begin(), fs.end(), f) != fs.end() ? "has it"
+                                                                            : "lacks it");
+        },
+        "[host] lists those every host has: nothing chosen needs " + f);
+  return out;
+}
+
 std::string model_of(const RawTune &t) {
   return t.name + " is " + t.host.vendor + " family " + std::to_string(t.host.family) + " model " +
          std::to_string(t.host.model);
@@ -386,24 +450,32 @@ std::string model_of(const RawTune &t) {
 
 Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
   if (runs.empty()) return Result<FleetChoice>::fail("no raw measurements given");
+  for (size_t a = 0; a < runs.size(); ++a)
+    for (size_t b = a + 1; b < runs.size(); ++b)
+      if (same_tune(runs[a], runs[b]))
+        return Result<FleetChoice>::fail(
+            runs[a].name + " and " + runs[b].name + " are one tune (the same host, date " +
+            runs[a].date + " and samples): each host counts once, give its tune once");
   FleetChoice c;
   ProfileHost &h = c.profile.host;
   h = runs[0].host;
   for (const RawTune &t : runs) {
-    c.files.push_back(t.name);
+    c.each.push_back({t.name, t.level, t.date, t.host, t.cpus});
     if (t.host.vendor != h.vendor || t.host.family != h.family || t.host.model != h.model)
       return Result<FleetChoice>::fail("hosts of different CPU models: " + model_of(runs[0]) +
                                        ", " + model_of(t) + "; a profile is chosen for one model");
     std::erase_if(h.features, [&](const std::string &f) {
       return std::find(t.host.features.begin(), t.host.features.end(), f) == t.host.features.end();
     });
-    if (t.host.brand != h.brand || t.host.stepping != h.stepping) h.brand = "", h.stepping = 0;
+    if (t.host.brand != runs[0].host.brand) h.brand = ""; // each host's: [[host.each]]
+    if (t.host.stepping != runs[0].host.stepping) h.stepping = 0;
     h.l1d = std::min(h.l1d, t.host.l1d);
     h.l2 = std::min(h.l2, t.host.l2);
     h.l3 = std::min(h.l3, t.host.l3);
     h.hypervisor = h.hypervisor || t.host.hypervisor;
   }
   h.hosts = int64_t(runs.size());
+  c.notes = differences(runs);
   const CpuInfo &fleet = c.cpu = fleet_cpu(h);
   Chooser chooser(runs, fleet);
 
@@ -549,9 +621,16 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
 
 std::string fleet_toml(const FleetChoice &c) {
   std::ostringstream t;
+  // Each host's own [host] keys, with its file (what [host] cannot say of several), after
+  // [host]'s keys.
+  if (c.each.size() > 1)
+    for (const FleetHost &e : c.each)
+      t << "\n[[host.each]]\nfile = " << toml_string(e.file) << "\nlevel = " << toml_string(e.level)
+        << "\ndate = " << toml_string(e.date) << "\ncpus = " << e.cpus << "\n"
+        << format_host(e.host);
   t << "\n[tuning]\ntool = \"clearjit " CLEARJIT_VERSION " choose\"\nfiles = [";
-  for (size_t k = 0; k < c.files.size(); ++k)
-    t << (k ? ", " : "") << toml_string(c.files[k]);
+  for (size_t k = 0; k < c.each.size(); ++k)
+    t << (k ? ", " : "") << toml_string(c.each[k].file);
   t << "]\n";
   for (const std::string &n : c.notes)
     t << "# " << n << "\n";

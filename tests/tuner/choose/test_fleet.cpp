@@ -47,6 +47,8 @@ RawTune host(const std::string &name, std::vector<RaceRecord> races,
              const CpuInfo &cpu = full_cpu()) {
   RawTune t;
   t.name = name;
+  t.level = "quick";
+  t.date = "2026-12-04T12:00:00Z, " + name; // each a tune of its own (choose refuses one twice)
   t.host = profile_host(cpu);
   t.cpus = 2;
   t.options.confidence = 0.95;
@@ -280,10 +282,11 @@ TEST(fleet, ASizeAHostDidNotRaceIsJudgedByItsRacedSizesAround) {
   for (const SizeClass &k : t)
     EXPECT_GT(k.gbps, 0);
   ASSERT_EQ(c.notes.size(), 1u);
-  EXPECT_NE(c.notes[0].find("b.json: 2 races at sizes it did not race (1.5 MiB .. 3 MiB) judged "
-                            "by the worse of its raced sizes on either side; 2 races beyond the "
-                            "sizes it raced (6 MiB .. 8 MiB)"),
-            std::string::npos)
+  EXPECT_NE(
+      c.notes[0].find("b.json (quick): 2 races at sizes it did not race (1.5 MiB .. 3 MiB) judged "
+                      "by the worse of its raced sizes on either side; 2 races beyond the "
+                      "sizes it raced (6 MiB .. 8 MiB)"),
+      std::string::npos)
       << c.notes[0];
 }
 
@@ -352,6 +355,81 @@ TEST(fleet, AVerificationRepairOnAnyHostIsKept) {
   EXPECT_EQ(t[1].kernel.method, Method::libc);
   EXPECT_EQ(t[2].below, 0u);
   EXPECT_EQ(t[2].kernel, *parse_spec("avx2"));
+  // memset's class gets memset's speed at 64 KiB (10 GB/s): inside it, or, where a repair cut
+  // the class between raced sizes (32..48 KiB), the nearest.
+  EXPECT_NEAR(t[1].gbps, 10, 0.1);
+  b.memset_repairs = {{Intent::reuse, 32 << 10, 48 << 10, *parse_spec("avx2")}};
+  const std::vector<SizeClass> cut = choose_or_fail({a, b}).profile.reuse;
+  ASSERT_EQ(cut.size(), 3u);
+  EXPECT_EQ(cut[1].kernel.method, Method::libc);
+  EXPECT_EQ(cut[1].below, 48u << 10);
+  EXPECT_NEAR(cut[1].gbps, 10, 0.1);
+}
+
+TEST(fleet, OneTuneGivenTwiceIsRefusedNamingBoth) {
+  const RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}})});
+  RawTune copy = a;
+  copy.name = "copy.json";
+  for (const RawTune &second : {a, copy}) {
+    Result<FleetChoice> c =
+        choose_fleet({a, host("b.json", {reuse_race({{"avx2", 1.2}})}), second});
+    ASSERT_FALSE(c);
+    EXPECT_NE(c.error.find("a.json and " + second.name + " are one tune (the same host, date " +
+                           a.date + " and samples): each host counts once"),
+              std::string::npos)
+        << c.error;
+  }
+  // Two hosts of one model tuned at the same second: their samples differ.
+  RawTune twin = host("twin.json", {reuse_race({{"avx2", 1.31}})});
+  twin.date = a.date;
+  EXPECT_EQ(choose_or_fail({a, twin}).profile.host.hosts, 2);
+}
+
+TEST(fleet, HowTheHostsDifferIsSaidAndEachHostKept) {
+  CpuInfo other = cpu_without(Feature::avx512f);
+  other.stepping = 2;
+  other.brand = "Test CPU B";
+  RawTune a = host("a.json", {reuse_race({{"avx2", 1.3}})});
+  RawTune b = host("b.json", {reuse_race({{"avx2", 1.2}})}, other);
+  a.host.l3 = 64 << 20;
+  b.host.l3 = 32 << 20;
+  b.cpus = 4;
+  const FleetChoice c = choose_or_fail({a, b});
+  const std::vector<std::string> said = {
+      "the hosts differ in brand: \"Test CPU\" (a.json), \"Test CPU B\" (b.json); [host] "
+      "leaves it empty, [[host.each]] has each",
+      "the hosts differ in stepping: 1 (a.json), 2 (b.json); [host] says 0, [[host.each]] has "
+      "each",
+      "the hosts differ in l3: 64 MiB (a.json), 32 MiB (b.json); [host] says the smallest",
+      "the hosts differ in CPUs: 2 (a.json), 4 (b.json); [parallel] cpus is the fewest",
+      "the hosts differ in feature avx512f: has it (a.json), lacks it (b.json); [host] lists "
+      "those every host has: nothing chosen needs avx512f"};
+  for (const std::string &n : said)
+    EXPECT_NE(std::find(c.notes.begin(), c.notes.end(), n), c.notes.end()) << n;
+  EXPECT_EQ(c.profile.host.brand, "");
+  EXPECT_EQ(c.profile.host.stepping, 0);
+  // Each host's [host] in [[host.each]]; the loader reads the profile as before.
+  const std::string toml = fleet_toml(c);
+  EXPECT_NE(toml.find("\n[[host.each]]\nfile = \"a.json\"\nlevel = \"quick\"\ndate = \"" + a.date +
+                      "\"\ncpus = 2\n" + format_host(a.host)),
+            std::string::npos)
+      << toml;
+  EXPECT_NE(toml.find("\ncpus = 4\n" + format_host(b.host)), std::string::npos) << toml;
+  EXPECT_NE(format_host(b.host).find("\nstepping = 2\nbrand = \"Test CPU B\"\n"),
+            std::string::npos);
+  Result<Profile> back = parse_profile(toml, "chosen.toml", c.cpu);
+  ASSERT_TRUE(back) << back.error;
+  Profile read = *back.value;
+  read.source.clear();
+  EXPECT_EQ(read, c.profile);
+  EXPECT_TRUE(back->warnings.empty());
+  // Only the brands differ: the stepping stays.
+  RawTune renamed = host("renamed.json", {reuse_race({{"avx2", 1.2}})});
+  renamed.host.brand = "Test CPU B";
+  EXPECT_EQ(choose_or_fail({a, renamed}).profile.host.stepping, 1);
+  // One host: no differences, and no [[host.each]] (its [host] says it all).
+  const FleetChoice one = choose_or_fail({a});
+  EXPECT_EQ(fleet_toml(one).find("[[host.each]]"), std::string::npos);
 }
 
 TEST(fleet, SmallPathsAndThreadCountsEveryHostRuns) {
