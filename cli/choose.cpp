@@ -11,6 +11,26 @@ namespace cjit::cli {
 
 using namespace cjit::detail;
 
+namespace {
+
+// What the choice says of itself: the hosts, every merged race, the notes; each line after
+// `prefix`.
+std::string report_text(const FleetChoice &c, const std::string &prefix) {
+  std::string t = prefix + "clearjit choose: " + std::to_string(c.each.size()) + " host" +
+                  (c.each.size() > 1 ? "s" : "") + ", features every host has:";
+  for (const std::string &f : c.profile.host.features)
+    t += " " + f;
+  t += "\n" + prefix + "\n" + prefix +
+       "races (each candidate's worst host; bounds at the tunes' confidence)\n";
+  for (const std::string &r : c.races)
+    t += prefix + "  " + r + "\n";
+  for (const std::string &n : c.notes)
+    t += prefix + "note: " + n + "\n";
+  return t;
+}
+
+} // namespace
+
 int cmd_choose(const ChooseArgs &a) {
   if (!a.output.empty())
     if (std::string e = check_output_path(a.output); !e.empty()) {
@@ -19,8 +39,12 @@ int cmd_choose(const ChooseArgs &a) {
     }
   std::vector<RawTune> runs;
   for (const std::string &path : a.raw) {
-    Result<std::string> text = read_small_file(
-        path, {.max_bytes = kRawJsonMaxBytes, .what = "a raw measurements file (tune --json)"});
+    // A pipe is read as `check` reads one (`clearjit choose <(ssh host cat raw.json)`): given on
+    // the command line, bounded in size and time.
+    Result<std::string> text =
+        read_small_file(path, {.max_bytes = kRawJsonMaxBytes,
+                               .allow_pipe = true,
+                               .what = "a raw measurements file (tune --json)"});
     if (!text) {
       std::cerr << "clearjit choose: " << text.error << "\n";
       return 2;
@@ -48,19 +72,14 @@ int cmd_choose(const ChooseArgs &a) {
     std::cerr << "clearjit choose: internal error: " << back.error << "\n";
     return 2;
   }
+  // The report, before the profile on stdout (as TOML comments, so that the output stays a
+  // profile) or before writing it.
+  const std::string report = report_text(*choice, a.output.empty() ? "# " : "");
   if (a.output.empty()) {
-    std::cout << toml;
+    std::cout << report << "\n" << toml;
     return 0;
   }
-  std::cout << "clearjit choose: " << runs.size() << " host" << (runs.size() > 1 ? "s" : "")
-            << ", features every host has: ";
-  for (const std::string &f : choice->profile.host.features)
-    std::cout << f << " ";
-  std::cout << "\n\nraces (each candidate's worst host; bounds at the tunes' confidence)\n";
-  for (const std::string &r : choice->races)
-    std::cout << "  " << r << "\n";
-  for (const std::string &n : choice->notes)
-    std::cout << "note: " << n << "\n";
+  std::cout << report;
   if (std::string e = write_file_atomically(a.output, toml); !e.empty()) {
     std::cerr << "clearjit choose: " << e << "\n";
     return 2;

@@ -199,8 +199,11 @@ int main(int argc, char **argv) {
   auto *choose = app.add_subcommand(
       "choose", "Choose one profile from several hosts' raw measurements (clearjit tune --json) "
                 "of one CPU model: kernels every host runs, each class's worst host decides");
-  choose->add_option("RAW", choose_args.raw, "raw measurement files (JSON)")->required();
-  choose->add_option("-o,--output", choose_args.output, "profile to write (default: print it)");
+  choose->add_option("RAW", choose_args.raw, "raw measurement files (JSON; a pipe too)")
+      ->required();
+  choose->add_option("-o,--output", choose_args.output,
+                     "profile to write (default: print it, after the races and notes as "
+                     "TOML comments)");
 
   BenchArgs bench_args;
   auto *bench = app.add_subcommand(

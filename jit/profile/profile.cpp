@@ -657,12 +657,9 @@ static std::string small_bands_toml(const SmallPath &s) {
   return t + "]\n";
 }
 
-std::string format_profile(const Profile &p, const ProfileAnnotations &annotations) {
-  const ProfileHost &h = p.host;
+std::string format_host(const ProfileHost &h) {
   std::ostringstream t;
-  t << "# clearjit profile: which kernel clears each size fastest on this CPU.\n"
-    << annotations.comments << "format = 1\n\n[host]\n"
-    << "vendor = " << toml_string(h.vendor) << "\n"
+  t << "vendor = " << toml_string(h.vendor) << "\n"
     << "family = " << h.family << "\nmodel = " << h.model << "\nstepping = " << h.stepping << "\n"
     << "brand = " << toml_string(h.brand) << "\nfeatures = [";
   for (size_t i = 0; i < h.features.size(); ++i)
@@ -670,7 +667,14 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
   t << "]\nl1d = " << h.l1d << "\nl2 = " << h.l2 << "\nl3 = " << h.l3
     << "\nhypervisor = " << (h.hypervisor ? "true" : "false") << "\n";
   if (h.hosts > 1) t << "hosts = " << h.hosts << "\n";
-  t << annotations.tables;
+  return t.str();
+}
+
+std::string format_profile(const Profile &p, const ProfileAnnotations &annotations) {
+  std::ostringstream t;
+  t << "# clearjit profile: which kernel clears each size fastest on this CPU.\n"
+    << annotations.comments << "format = 1\n\n[host]\n"
+    << format_host(p.host) << annotations.tables;
   for (Intent i : kIntents)
     if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)
       t << "\n[small." << intent_name(i) << "]\nstrategy = " << toml_string(info(s->strategy).name)

@@ -103,6 +103,8 @@ struct ProfileAnnotations {
 //! The profile as TOML that parse_profile reads back to `p` (but source and warnings): every
 //! key it reads, sizes in bytes, gbps with one decimal.
 std::string format_profile(const Profile &p, const ProfileAnnotations &annotations = {});
+//! The keys of a [host] table as format_profile writes them, one a line.
+std::string format_host(const ProfileHost &h);
 //! A TOML basic string, quotes included: for annotations' values.
 std::string toml_string(std::string_view s);
 

@@ -11,19 +11,28 @@
 
 namespace cjit::detail {
 
+//! One host as its file describes it: the profile keeps each in [[host.each]].
+struct FleetHost {
+  std::string file, level, date;
+  ProfileHost host;
+  unsigned cpus = 0;
+};
+
 struct FleetChoice {
-  Profile profile; //!< [host]: the first host's model, the features every host has, `hosts`
+  //! [host]: the model, the features every host has, the smallest caches, `hosts`; brand and
+  //! stepping where every host has the same, else empty and 0 (each host's in `each`).
+  Profile profile;
   NoAllocate stosb_no_allocate;
   std::optional<uint64_t> nontemporal_reuse, nontemporal_stream;
   std::vector<std::string> races; //!< every merged decision in a line (race_text)
-  std::vector<std::string> notes; //!< what was left out, and why
-  std::vector<std::string> files;
+  std::vector<std::string> notes; //!< how the hosts differ, what was judged how, and why
+  std::vector<FleetHost> each;    //!< every host, in the order given
   CpuInfo cpu; //!< what every host has: the features of the intersection, the smallest caches
 };
 
 //! Chooses one profile from `runs` (at least one; one run gives the profile its tune wrote,
 //! without the [verification] table). Fails, naming them, where the runs are of different CPU
-//! models.
+//! models, or two of them are one tune (one file given twice, or a copy).
 Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs);
 
 //! The profile file of a choice, with its [tuning] (the files, the notes) and [findings] tables.

@@ -4,9 +4,12 @@
 
 #include "jit/runtime/pool.hpp"
 #include "tuner/formats/json_read.hpp"
+#include "tuner/stages/candidates.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace cjit::detail {
 
@@ -137,6 +140,10 @@ RaceRecord read_race(const json &v, const std::string &path) {
   if (samples.size() != contenders)
     throw SchemaError{sp + ": " + std::to_string(samples.size()) + " contenders, not " +
                       std::to_string(contenders)};
+  // Rounds as Racing runs them: every contender in every condition of a round it is in; the
+  // incumbent and those beside in every round, a candidate until it leaves. A race of no rounds
+  // (a tune cut short) has every array empty.
+  size_t rounds = 0;
   for (size_t c = 0; c < contenders; ++c) {
     const std::string cp = sp + "[" + std::to_string(c) + "]";
     if (json_array(samples[c], cp).size() != conditions.size())
@@ -145,10 +152,19 @@ RaceRecord read_race(const json &v, const std::string &path) {
     r.samples.emplace_back();
     for (size_t k = 0; k < conditions.size(); ++k) {
       const std::string kp = cp + "[" + std::to_string(k) + "]";
-      if (json_array(samples[c][k], kp).size() > kMaxRounds)
+      const size_t n = json_array(samples[c][k], kp).size();
+      if (n > kMaxRounds)
         throw SchemaError{kp + ": more than " + std::to_string(kMaxRounds) + " rounds"};
+      if (c == 0 && k == 0) rounds = n;
+      const bool every_round = c == 0 || c > r.race.candidates.size();
+      if (n > rounds || (every_round && n < rounds) || (n == 0 && rounds > 0) ||
+          (k > 0 && n != samples[c][0].size()))
+        throw SchemaError{kp + ": " + std::to_string(n) + " rounds, where " + sp + "[0][0] has " +
+                          std::to_string(rounds) +
+                          " (every contender has a sample in each condition of each round it "
+                          "ran, the incumbent and those beside in every round)"};
       r.samples.back().emplace_back();
-      for (size_t j = 0; j < samples[c][k].size(); ++j) {
+      for (size_t j = 0; j < n; ++j) {
         const double x = json_number(samples[c][k][j], kp + "[" + std::to_string(j) + "]");
         if (x < 0) throw SchemaError{kp + "[" + std::to_string(j) + "]: a speed below 0"};
         r.samples.back().back().push_back(x);
@@ -182,6 +198,8 @@ RawTune read_tune(const json &doc) {
   t.cpus = unsigned(std::min<uint64_t>(
       json_whole_number(json_member(host, "cpus", "host"), "host.cpus"), kMaxThreads));
   t.level = json_string(json_member(doc, "level", ""), "level");
+  if (!level_by_name(t.level))
+    throw SchemaError{"level: \"" + t.level + "\" is not quick, default or exhaustive"};
   t.date = json_string(json_member(doc, "date", ""), "date");
   const json &options = json_member(doc, "race_options", "");
   t.options.confidence =
@@ -194,12 +212,21 @@ RawTune read_tune(const json &doc) {
   const json &races = json_array(json_member(doc, "races", ""), "races");
   if (races.size() > kMaxRaces) throw SchemaError{"races: more than " + std::to_string(kMaxRaces)};
   std::set<std::string> names;
+  std::map<std::tuple<std::string, Intent, uint64_t>, size_t> decisions;
   for (size_t k = 0; k < races.size(); ++k) {
-    t.races.push_back(read_race(races[k], "races[" + std::to_string(k) + "]"));
-    // A decision's race is found by its name: one of each (the studies' are not read again).
-    if (t.races.back().decides != "study" && !names.insert(t.races.back().race.name).second)
-      throw SchemaError{"races[" + std::to_string(k) + "].name: \"" + t.races.back().race.name +
-                        "\" twice"};
+    const std::string at = "races[" + std::to_string(k) + "]";
+    const RaceRecord &r = t.races.emplace_back(read_race(races[k], at));
+    if (r.decides == "study") continue; // the studies' are not read again
+    // A decision's race is found by its name, and a size's by its table and size: one of each.
+    if (!names.insert(r.race.name).second)
+      throw SchemaError{at + ".name: \"" + r.race.name + "\" twice"};
+    if (auto [it, added] = decisions.emplace(std::tuple{r.decides, r.intent, r.size}, k); !added)
+      throw SchemaError{at + ": a second race deciding " + r.decides +
+                        (r.decides == intent_name(r.intent)
+                             ? ""
+                             : " (" + std::string(intent_name(r.intent)) + ")") +
+                        " at " + std::to_string(r.size) + " bytes, after races[" +
+                        std::to_string(it->second) + "]"};
   }
   const json &repairs = json_array(json_member(doc, "memset_repairs", ""), "memset_repairs");
   if (repairs.size() > 2 * kMaxClasses) throw SchemaError{"memset_repairs: too many"};
@@ -247,10 +274,20 @@ RawTune read_tune(const json &doc) {
   return t;
 }
 
+// Whether `text` begins as a TOML profile does (a comment, `format`, a table header), which
+// no JSON document does.
+bool looks_like_toml(std::string_view text) {
+  const size_t at = text.find_first_not_of(" \t\r\n");
+  if (at == text.npos) return false;
+  text.remove_prefix(at);
+  return text.starts_with('#') || text.starts_with("format") || text.starts_with("[host]") ||
+         text.starts_with("[[dispatch.");
+}
+
 } // namespace
 
 Result<RawTune> read_raw(std::string_view text, std::string_view name) {
-  return read_json_file<RawTune>(
+  Result<RawTune> r = read_json_file<RawTune>(
       text, name, kRawJsonMaxBytes, "a tune's raw measurements",
       [&](const json &doc) {
         RawTune t = read_tune(doc);
@@ -258,6 +295,10 @@ Result<RawTune> read_raw(std::string_view text, std::string_view name) {
         return t;
       },
       " (clearjit choose reads the files of `clearjit tune --json`)");
+  if (!r && looks_like_toml(text))
+    r.error += "; this looks like a TOML profile; choose reads the raw JSON of `clearjit tune "
+               "--json`";
+  return r;
 }
 
 } // namespace cjit::detail

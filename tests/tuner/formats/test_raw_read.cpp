@@ -33,10 +33,10 @@ TuneResult everything() {
   rec.race.candidates = {*parse_spec("ntavx2"), *parse_spec("stosb:chunk=4K")};
   rec.race.beside = {*parse_spec("avx2:unroll=2")};
   // [contender][condition][round], unrounded: 1/3 keeps its 17 digits.
-  rec.samples = {{{10.0, 1.0 / 3}, {20.5}},
-                 {{15.25, 16.0}, {12.0}},
-                 {{11.0, 11.5}, {21.0}},
-                 {{9.0, 9.5}, {19.0}}};
+  rec.samples = {{{10.0, 1.0 / 3}, {20.5, 20.0}},
+                 {{15.25, 16.0}, {12.0, 12.5}},
+                 {{11.0}, {21.0}}, // left after one round
+                 {{9.0, 9.5}, {19.0, 19.5}}};
   r.race_records = {rec};
   r.memset_repairs = {{Intent::reuse, 8192, 65536, *parse_spec("avx2")},
                       {Intent::stream, 1 << 20, 0, *parse_spec("ntavx2")}};
@@ -117,12 +117,30 @@ TEST(raw_read, TheReaderRefusesWhatTheChooserCouldNotJudge) {
        "races[0]: \"avx2\" is a contender twice"},
       {[](nlohmann::json &j) { j["races"][1]["name"] = "reuse 64 KiB"; },
        "races[1].name: \"reuse 64 KiB\" twice"},
+      {[](nlohmann::json &j) { // a size's race is found by its table and size
+         j["races"].push_back(j["races"][0]);
+         j["races"][2]["name"] = "reuse 64K";
+       },
+       "races[2]: a second race deciding reuse at 65536 bytes, after races[0]"},
       {[](nlohmann::json &j) { j["races"][0]["samples"][0][0] = std::vector<double>(65, 1.0); },
        "races[0].samples[0][0]: more than 64 rounds"},
       {[](nlohmann::json &j) { j["races"][0]["samples"].erase(2); },
        "races[0].samples: 2 contenders, not 3"},
       {[](nlohmann::json &j) { j["small"]["reuse"]["rejected"] = {"nothing"}; },
        "small.reuse.rejected[0]: no small-path strategy"},
+      {[](nlohmann::json &j) { j["level"] = "turbo"; },
+       "level: \"turbo\" is not quick, default or exhaustive"},
+      // Rounds as Racing runs them (the incumbent ran 3): a candidate with none, one condition
+      // of the incumbent with a round more, a candidate with more than the incumbent.
+      {[](nlohmann::json &j) { j["races"][0]["samples"][1][0] = nlohmann::json::array(); },
+       "races[0].samples[1][0]: 0 rounds, where races[0].samples[0][0] has 3"},
+      {[](nlohmann::json &j) { j["races"][0]["samples"][0][1].push_back(1.0); },
+       "races[0].samples[0][1]: 4 rounds, where races[0].samples[0][0] has 3"},
+      {[](nlohmann::json &j) {
+         j["races"][0]["samples"][2][0].push_back(1.0);
+         j["races"][0]["samples"][2][0].push_back(1.0);
+       },
+       "races[0].samples[2][0]: 4 rounds, where races[0].samples[0][0] has 3"},
   };
   for (const Bad &b : cases) {
     nlohmann::json j = good;
@@ -130,7 +148,12 @@ TEST(raw_read, TheReaderRefusesWhatTheChooserCouldNotJudge) {
     Result<RawTune> r = read_raw(j.dump(), "x.json");
     ASSERT_FALSE(r) << b.error;
     EXPECT_NE(r.error.find("x.json: " + b.error), std::string::npos) << r.error;
-  }
+  } // A race of no rounds (a tune cut short by its time limit) has every array empty.
+  nlohmann::json cut = good;
+  for (auto &per_contender : cut["races"][0]["samples"])
+    for (auto &rounds : per_contender)
+      rounds = nlohmann::json::array();
+  EXPECT_TRUE(read_raw(cut.dump(), "cut.json")) << read_raw(cut.dump(), "cut.json").error;
 }
 
 TEST(raw_read, ABrokenRawFileIsRefusedWithItsPlace) {
@@ -146,6 +169,15 @@ TEST(raw_read, ABrokenRawFileIsRefusedWithItsPlace) {
   r = read_raw("{\"host\":", "cut.json");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error.find("cut.json: byte"), std::string::npos) << r.error;
+  EXPECT_EQ(r.error.find("TOML"), std::string::npos) << r.error;
+  // A profile given for a raw file: the parser's error, and a hint.
+  r = read_raw("# clearjit profile\nformat = 1\n", "p.toml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error.find("p.toml: byte 1: "), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("; this looks like a TOML profile; choose reads the raw JSON of "
+                         "`clearjit tune --json`"),
+            std::string::npos)
+      << r.error;
 }
 
 } // namespace
