@@ -19,6 +19,7 @@
 // the child inherits the state: ready with the code, idle to generate itself, or generating from
 // a parent thread that was generating, which leaves the child on libc.
 #include "clearjit/clearjit.h"
+#include "jit/emit/emit.hpp"
 #include "jit/model/spec.hpp"
 #include "jit/runtime/runtime.hpp"
 
@@ -215,6 +216,8 @@ __attribute__((constructor)) void set_up() {
     state.store(off, std::memory_order_release);
     return;
   }
+  // `libc` kernels call memset, which here is this library's: they must call libc's.
+  cjit::detail::memset_target = libc_memset.load();
   if (const char *min = secure_getenv("CLEARJIT_PRELOAD_MIN")) {
     if (auto v = cjit::detail::parse_size(min))
       min_size = *v;
