@@ -141,7 +141,8 @@ void run_generator() {
 }
 
 // Run by the owner (state generating) for a zero fill of n bytes; returns the state it leaves.
-// errno is the caller's again afterwards: memset does not change it.
+// errno is the caller's again afterwards, and cancellation is off meanwhile: memset neither
+// changes errno nor is a cancellation point, though the lookup's open and read are.
 int generate(size_t n) {
   const int saved_errno = errno;
   int next = off;
@@ -156,6 +157,8 @@ int generate(size_t n) {
     }
   } else {
     generating_for = n;
+    int cancel_state;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
     void *stack = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (stack != MAP_FAILED) {
@@ -168,6 +171,7 @@ int generate(size_t n) {
       }
       munmap(stack, kStackSize);
     }
+    pthread_setcancelstate(cancel_state, nullptr);
     next = dispatcher ? ready : off;
   }
   state.store(next, std::memory_order_release);
