@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The preload under real use: the checker with and without it, silence unless CLEARJIT_VERBOSE=1,
-# a bad profile, switched off, a `libc` kernel, the lazy path (when the code is generated: never
-# for small fills, not in a signal handler, once when threads race, in a forked child, on a small
-# stack, with a cancellation pending), ordinary programs (shell, coreutils, Python) starting
-# under it.
+# CLEARJIT_PRELOAD_MIN's values, no generator beside it, a bad profile, switched off, a `libc`
+# kernel, the lazy path (when the code is generated: never for small fills, not in a signal
+# handler, once when threads race, in a forked child, on a small stack, with a cancellation
+# pending), ordinary programs (shell, coreutils, Python) starting under it.
 # Usage: run.sh libclearjit-preload.so preload_check
 set -euo pipefail
 PRELOAD="$1" CHECK="$2"
@@ -20,6 +20,21 @@ LD_PRELOAD="$PRELOAD" "$CHECK" --expect-preload >"$WORK/out" 2>"$WORK/err" || { 
 # Every size through clearjit, and every size through libc.
 LD_PRELOAD="$PRELOAD" CLEARJIT_PRELOAD_MIN=0 "$CHECK" --expect-preload >/dev/null || fail "CLEARJIT_PRELOAD_MIN=0"
 LD_PRELOAD="$PRELOAD" CLEARJIT_PRELOAD=off "$CHECK" --expect-preload >/dev/null || fail "CLEARJIT_PRELOAD=off"
+# CLEARJIT_PRELOAD_MIN as parse_size reads K, M and G; anything else keeps 16 KiB, said.
+for min in 0=0 4096=4096 64K=65536 3M=3145728 1G=1073741824 x=16384 K=16384 4k=16384 4KiB=16384 \
+  -1=16384 18446744073709551616=16384 17179869184G=16384; do
+  LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=1 CLEARJIT_PRELOAD_MIN="${min%=*}" /bin/true 2>"$WORK/err"
+  grep -q "^clearjit-preload: on from ${min#*=} bytes" "$WORK/err" || fail "MIN=${min%=*}: $(cat "$WORK/err")"
+  [[ ${min#*=} != 16384 ]] || grep -q "CLEARJIT_PRELOAD_MIN=${min%=*} is not a size" "$WORK/err" ||
+    fail "MIN=${min%=*}: not said: $(cat "$WORK/err")"
+done
+# Without the generator beside it: everything to libc, said under CLEARJIT_VERBOSE=1.
+mkdir "$WORK/alone"
+cp "$PRELOAD" "$WORK/alone/"
+LD_PRELOAD="$WORK/alone/$(basename "$PRELOAD")" CLEARJIT_VERBOSE=1 "$CHECK" >/dev/null 2>"$WORK/err" ||
+  fail "without the generator"
+grep -q '^clearjit-preload: off (.*libclearjit-preload-generator.so' "$WORK/err" ||
+  fail "without the generator: not said: $(cat "$WORK/err")"
 # A bad profile: the built-in default, silently.
 echo 'format = "bad"' >"$WORK/bad.toml"
 LD_PRELOAD="$PRELOAD" CLEARJIT_PROFILE="$WORK/bad.toml" "$CHECK" >/dev/null 2>"$WORK/err" || fail "bad profile"
@@ -74,4 +89,5 @@ if command -v python3 >/dev/null; then
   out="$(LD_PRELOAD="$PRELOAD" python3 -c 'print(len(bytearray(1 << 20)), sum(bytes(5000)))' 2>&1)"
   [[ "$out" == "1048576 0" ]] || fail "python3: '$out'"
 fi
-echo "preload: checker (default, MIN=0, off), bad profile, verbose, libc kernel, lazy path, sh, python3: passed"
+echo "preload: checker (default, MIN=0, off), MIN values, no generator, bad profile, verbose," \
+  "libc kernel, lazy path, sh, python3: passed"
