@@ -3,28 +3,40 @@
 // go through clearjit's reuse dispatcher (the default profile lookup, as clearjit_zero); smaller
 // ones and non-zero fills go to the C library's memset.
 //
-// States (one atomic word): the dynamic loader and libc start-up call memset before this
-// library's constructor has run, and the constructor itself (dlsym, the profile lookup, AsmJit,
-// libstdc++) calls memset again. Until the constructor has finished, every call takes the
-// fallback: libc's memset once dlsym has returned it, `rep stosb` before that. So nothing here
-// ever recurses, and the calls themselves never initialise: they only load the state and call,
-// which keeps them async-signal-safe. After fork the child inherits the finished state and the
-// generated code (read-only from then on: nothing is generated after the constructor).
+// This library is small: the interposed calls, one state word and the environment. The code is
+// made by libclearjit-preload-generator.so (generator.cpp), which the first zero fill that needs
+// it loads from this library's folder, so a process that never clears that much maps neither
+// AsmJit nor libstdc++ and pays for no profile lookup. One atomic state word:
+//   before      the constructor has not finished (the dynamic loader, libc's start-up and dlsym
+//               call memset): libc's memset once dlsym has returned it, `rep stosb` before that;
+//   idle        set up, no code yet;
+//   generating  one call owns the generation; every other call (other threads, signal handlers,
+//               the generator's own memsets) goes to libc, so nothing waits and nothing recurses;
+//   ready       the dispatcher exists, read-only from then on;
+//   off         everything to libc.
+// The owner is the call whose compare-exchange moved idle to generating. It does not generate
+// when it may be inside a signal handler (the generator calls malloc and stdio, which the handler
+// may have interrupted): it gives the state back and uses libc (maybe_in_handler). After fork
+// the child inherits the state: ready with the code, idle to generate itself, or generating from
+// a parent thread that was generating, which leaves the child on libc.
 #include "clearjit/clearjit.h"
-#include "jit/model/spec.hpp"
-#include "jit/runtime/runtime.hpp"
+#include "jit/runtime/preload_min.hpp"
+#include "preload/generator.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 extern "C" {
@@ -40,15 +52,27 @@ namespace {
 
 using MemsetFn = void *(*)(void *, int, size_t);
 
-enum State : int { before, initialising, ready, off };
+enum State : int { before, off, idle, generating, ready };
 std::atomic<int> state{before};
 std::atomic<MemsetFn> libc_memset{nullptr};
-const clearjit *dispatcher = nullptr;        // written before state becomes ready (release)
-size_t min_size = cjit::detail::kPreloadMin; // see runtime.hpp
+const clearjit *dispatcher = nullptr; // written before state becomes ready (release)
+// Written by the constructor, before state leaves before (release).
+size_t min_size = cjit::detail::kPreloadMin; // preload_min.hpp says why
+bool verbose = false;
+
+// Claims given back because the owner may have been inside a signal handler. After
+// kMaxDeferred of them the preload turns off: each check costs system calls, which a thread that
+// keeps such signals blocked would otherwise pay on every large fill. Touched by the owner only.
+constexpr int kMaxDeferred = 16;
+int deferred = 0;
+
+// True on the thread that generates, whose own fills (AsmJit's, libstdc++'s) are not the
+// program's to count. Initial-exec: reading it never allocates, also in a signal handler.
+__attribute__((tls_model("initial-exec"))) thread_local bool generating_here = false;
 
 // Counting mode (CLEARJIT_TRACE=FILE, for `clearjit trace`): zero fills by octave of n
 // (bucket k holds 2^(k-1) <= n < 2^k; bucket 0 holds n == 0), written to FILE at exit.
-bool tracing = false; // read only in state ready (written before it)
+bool tracing = false; // written by the constructor, as min_size
 char trace_path[4096];
 std::atomic<uint64_t> zero_calls[65], zero_bytes[65], fill_calls, fill_bytes;
 
@@ -65,16 +89,109 @@ inline void *libc_fill(void *dst, int c, size_t n) {
   return f ? f(dst, c, n) : string_fill(dst, c, n);
 }
 
+inline bool counting(int s) { return s != before && tracing && !generating_here; }
+
 inline void count(size_t n) {
   int k = n ? 64 - __builtin_clzll(n) : 0;
   zero_calls[k].fetch_add(1, std::memory_order_relaxed);
   zero_bytes[k].fetch_add(n, std::memory_order_relaxed);
 }
 
+// A handler runs with its own signal blocked (unless it was installed with SA_NODEFER), so a
+// blocked signal that has a handler means this call may be inside that handler, which may have
+// interrupted malloc or stdio. Async-signal-safe: pthread_sigmask, sigismember and sigaction.
+bool maybe_in_handler() {
+  sigset_t blocked;
+  if (pthread_sigmask(SIG_BLOCK, nullptr, &blocked) != 0) return true;
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction sa;
+    if (sigismember(&blocked, sig) == 1 && sigaction(sig, nullptr, &sa) == 0 &&
+        sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
+      return true;
+  }
+  return false;
+}
+
+// The generator runs on a stack of its own: the call that needs the code may be on a small one
+// (a thread made with a small stack, a coroutine), and the profile lookup takes tens of KiB.
+// Pages never touched cost nothing; the lowest is a guard.
+constexpr size_t kStackSize = size_t(1) << 20;
+ucontext_t caller_context, generator_context; // the owner's only
+size_t generating_for;                        // the size of the zero fill that asked for the code
+
+void run_generator() {
+  generating_here = true;
+  timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  // Beside this library ($ORIGIN: its folder when it was loaded, whatever the cwd is now).
+  void *generator = dlopen("$ORIGIN/" CLEARJIT_PRELOAD_GENERATOR, RTLD_NOW | RTLD_LOCAL);
+  auto make =
+      generator
+          ? reinterpret_cast<ClearjitPreloadGenerate>(dlsym(generator, "clearjit_preload_generate"))
+          : nullptr;
+  if (!make) {
+    if (verbose) std::fprintf(stderr, "clearjit-preload: off (%s)\n", dlerror());
+  } else {
+    dispatcher = make(libc_memset.load());
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (verbose)
+      std::fprintf(stderr,
+                   "clearjit-preload: %s from %zu bytes%s (set up in %.2f ms, at a zero fill of "
+                   "%zu bytes)\n",
+                   dispatcher ? "clearjit" : "off (no dispatcher)", min_size,
+                   tracing ? ", counting" : "",
+                   double(t1.tv_sec - t0.tv_sec) * 1e3 + double(t1.tv_nsec - t0.tv_nsec) / 1e6,
+                   generating_for);
+  }
+  generating_here = false;
+}
+
+// Run by the owner (state generating) for a zero fill of n bytes; returns the state it leaves.
+// errno is the caller's again afterwards, and cancellation is off meanwhile: memset neither
+// changes errno nor is a cancellation point, though the lookup's open and read are.
+int generate(size_t n) {
+  const int saved_errno = errno;
+  int next = off;
+  if (maybe_in_handler()) {
+    if (++deferred < kMaxDeferred) {
+      next = idle;
+    } else if (verbose) {
+      static const char msg[] = "clearjit-preload: off (a handled signal was blocked at each of "
+                                "16 zero fills that asked for the code: maybe in its handler)\n";
+      ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+      (void)w;
+    }
+  } else {
+    generating_for = n;
+    int cancel_state;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    void *stack = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (stack != MAP_FAILED) {
+      if (mprotect(stack, 4096, PROT_NONE) == 0 && getcontext(&generator_context) == 0) {
+        generator_context.uc_stack.ss_sp = stack;
+        generator_context.uc_stack.ss_size = kStackSize;
+        generator_context.uc_link = &caller_context;
+        makecontext(&generator_context, run_generator, 0);
+        swapcontext(&caller_context, &generator_context);
+      }
+      munmap(stack, kStackSize);
+    }
+    pthread_setcancelstate(cancel_state, nullptr);
+    next = dispatcher ? ready : off;
+  }
+  state.store(next, std::memory_order_release);
+  errno = saved_errno;
+  return next;
+}
+
 inline void zero(void *dst, size_t n) {
-  if (state.load(std::memory_order_acquire) == ready) {
-    if (tracing) count(n);
-    if (n >= min_size) {
+  int s = state.load(std::memory_order_acquire);
+  if (counting(s)) count(n);
+  if (s >= idle && n >= min_size) {
+    if (s == idle && state.compare_exchange_strong(s, generating, std::memory_order_acq_rel))
+      s = generate(n);
+    if (s == ready) {
       clearjit_clear(dispatcher, dst, n);
       return;
     }
@@ -92,28 +209,39 @@ void reset_counts() {
   fill_bytes.store(0, std::memory_order_relaxed);
 }
 
+// CLEARJIT_PRELOAD_MIN: digits with at most one K, M or G after them, as parse_size's short form
+// (jit/model/size.hpp) reads them; not parse_size itself, which would bring libstdc++ in.
+bool parse_min(const char *text, size_t &out) {
+  uint64_t v = 0;
+  const char *p = text;
+  for (; *p >= '0' && *p <= '9'; ++p)
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, uint64_t(*p - '0'), &v))
+      return false;
+  unsigned shift = *p == 'K' ? 10 : *p == 'M' ? 20 : *p == 'G' ? 30 : 0;
+  if (p == text || p[shift ? 1 : 0] != '\0' || (shift && v >> (64 - shift))) return false;
+  out = size_t(v << shift);
+  return true;
+}
+
 bool env_is(const char *name, const char *value) {
   const char *v = secure_getenv(name);
   return v && std::strcmp(v, value) == 0;
 }
 
-__attribute__((constructor)) void initialise() {
-  int expected = before;
-  if (!state.compare_exchange_strong(expected, initialising)) return;
+// The cheap part only: libc's memset and the environment.
+__attribute__((constructor)) void set_up() {
   // The next memset in the lookup order: the C library's (dlsym resolves its IFUNC). Memsets
   // called meanwhile (by dlsym's allocations) take rep stosb.
   libc_memset.store(reinterpret_cast<MemsetFn>(dlsym(RTLD_NEXT, "memset")),
                     std::memory_order_release);
-  const bool verbose = env_is("CLEARJIT_VERBOSE", "1");
+  verbose = env_is("CLEARJIT_VERBOSE", "1");
   if (!libc_memset.load() || env_is("CLEARJIT_PRELOAD", "off")) {
     if (verbose) std::fprintf(stderr, "clearjit-preload: off\n");
     state.store(off, std::memory_order_release);
     return;
   }
   if (const char *min = secure_getenv("CLEARJIT_PRELOAD_MIN")) {
-    if (auto v = cjit::detail::parse_size(min))
-      min_size = *v;
-    else if (verbose)
+    if (!parse_min(min, min_size) && verbose)
       std::fprintf(stderr, "clearjit-preload: CLEARJIT_PRELOAD_MIN=%s is not a size, using %zu\n",
                    min, min_size);
   }
@@ -123,20 +251,12 @@ __attribute__((constructor)) void initialise() {
     tracing = true;
     pthread_atfork(nullptr, nullptr, reset_counts);
   }
-  timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  try {
-    dispatcher = cjit::detail::open_default("clearjit-preload");
-  } catch (...) {
-    dispatcher = nullptr;
-  }
-  clock_gettime(CLOCK_MONOTONIC, &t1);
   if (verbose)
-    std::fprintf(stderr, "clearjit-preload: %s from %zu bytes%s (set up in %.2f ms)\n",
-                 dispatcher ? "clearjit" : "off (no dispatcher)", min_size,
-                 tracing ? ", counting" : "",
-                 double(t1.tv_sec - t0.tv_sec) * 1e3 + double(t1.tv_nsec - t0.tv_nsec) / 1e6);
-  state.store(dispatcher ? ready : off, std::memory_order_release);
+    std::fprintf(stderr,
+                 "clearjit-preload: on from %zu bytes%s, code generated at the first zero "
+                 "fill that large\n",
+                 min_size, tracing ? ", counting" : "");
+  state.store(idle, std::memory_order_release);
 }
 
 // Appends this process's counts to the trace file as one write: "pid PID\n", "zero K CALLS BYTES"
@@ -172,7 +292,7 @@ void *memset(void *dst, int c, size_t n) noexcept {
     zero(dst, n);
     return dst;
   }
-  if (state.load(std::memory_order_acquire) == ready && tracing) {
+  if (counting(state.load(std::memory_order_acquire))) {
     fill_calls.fetch_add(1, std::memory_order_relaxed);
     fill_bytes.fetch_add(n, std::memory_order_relaxed);
   }

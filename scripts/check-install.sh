@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs a build into a scratch prefix, then builds and runs the examples against it the way
 # an outside project would: the C++ one with find_package (static and shared), the C one with
-# pkg-config (shared, static), and the Python ctypes example.
+# pkg-config (shared, static), the Python ctypes example, and the preload with its generator.
 set -euo pipefail
 BUILD="$1"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,4 +39,12 @@ if command -v python3 >/dev/null; then
   python3 "$ROOT/examples/clear_ctypes.py" "$WORK/prefix/lib/libclearjit.so.0"
 fi
 test -L "$WORK/prefix/lib/libclearjit.so" -a -L "$WORK/prefix/lib/libclearjit.so.0" -a -f "$WORK/prefix/lib/libclearjit.a"
-echo "install check: CMake static and shared, pkg-config shared, static and --static, Python: passed"
+# The preload finds its generator beside it: the installed pair generates code (the checker's
+# threads clear 90000 bytes).
+if [[ -f "$WORK/prefix/lib/libclearjit-preload.so" ]]; then
+  err="$(LD_PRELOAD="$WORK/prefix/lib/libclearjit-preload.so" CLEARJIT_VERBOSE=1 \
+    "$BUILD/tests/preload_check" --race 2>&1 >/dev/null)"
+  [[ "$err" == *"clearjit-preload: clearjit from"* ]] || { echo "installed preload: $err" >&2; exit 1; }
+fi
+echo "install check: CMake static and shared, pkg-config shared, static and --static, Python," \
+  "preload: passed"

@@ -108,7 +108,8 @@ fi
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 echo "wall time of $RUNS rounds, configurations alternating within each round; medians"
 echo "preload: $PRELOAD (CLEARJIT_PRELOAD_MIN=0 sends every zero fill through clearjit)"
-LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=1 /bin/true 2>&1 | sed 's/^/  /'
+# What the preload chooses: it generates at a program's first large zero fill (zstd's tables).
+CLEARJIT_VERBOSE=1 run_as preload zstd9 "$WORK/verbose" 2>&1 | sed 's/^/  /'
 echo "CPU: $("$BUILD/clearjit" cpu | sed -n "2,3p" | tr -s " " | tr "\n" " ")"
 printf "%-32s %10s %10s %10s %10s %12s\n" program "plain s" "preload s" "min0 s" "plain/pre" "plain/min0"
 for p in "${PROGRAMS[@]}"; do

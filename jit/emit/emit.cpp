@@ -15,6 +15,8 @@ namespace cjit::detail {
 using namespace asmjit;
 using namespace asmjit::x86;
 
+void *(*memset_target)(void *, int, size_t) = &std::memset;
+
 namespace {
 
 bool uses_avx(const MethodInfo &mi) {
@@ -221,8 +223,7 @@ void Emitter::short_leaf(unsigned size, unsigned unit) { head_tail(size, unit, p
 void Emitter::memset_tail_call() {
   a_.mov(rdx, rsi);
   a_.xor_(esi, esi);
-  a_.mov(rax,
-         reinterpret_cast<uint64_t>(static_cast<void *(*)(void *, int, size_t)>(&std::memset)));
+  a_.mov(rax, reinterpret_cast<uint64_t>(memset_target));
   a_.jmp(rax);
 }
 

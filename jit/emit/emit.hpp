@@ -49,6 +49,10 @@ Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit,
                                                 const std::string &name = "clearjit_code",
                                                 Listing listing = Listing::keep);
 
+//! The memset that `libc` kernels tail-call: std::memset, the program's. The preload, whose own
+//! memset that is, points it at the C library's before it generates anything.
+extern void *(*memset_target)(void *dst, int c, size_t n);
+
 //! Emits the body of the kernel described by `s` (feature checks are the caller's).
 void emit_kernel(asmjit::x86::Assembler &a, const Spec &s);
 

@@ -4,6 +4,7 @@
 #include "clearjit/clearjit.h"
 #include "jit/profile/defaults.hpp"
 #include "jit/profile/profile.hpp"
+#include "jit/runtime/preload_min.hpp"
 
 #include <string>
 #include <vector>
@@ -39,12 +40,6 @@ InstalledChoice choose_installed(const std::vector<std::string> &files, const Cp
 
 //! "AuthenticAMD family 26 model 2": the CPU a profile was measured on, in messages.
 std::string other_cpu_text(const ProfileHost &h);
-
-//! libclearjit-preload.so sends zero fills from this size up through clearjit, smaller ones to
-//! libc (CLEARJIT_PRELOAD_MIN overrides it). Below it libc's memset was faster, warm, on AMD
-//! family 26 model 2 (Zen 5) (scripts/preload-sizes.sh: 2.5 against 7 ns per call up to 256 B,
-//! even from 4 KiB; its rows are in docs/design/preload.md).
-inline constexpr size_t kPreloadMin = 16384;
 
 //! A handle for a profile already loaded (or made, as the tuner's verification makes one): the
 //! host warning and the dispatchers' code. nullptr with `error` set when code cannot be made.

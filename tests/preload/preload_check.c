@@ -1,10 +1,14 @@
 /* Run under LD_PRELOAD=libclearjit-preload.so: every interposed function at every size in 0..1100
  * and at large sizes, misaligned, with guard bytes; non-zero fills; from threads, from a signal
  * handler and in a forked child. Built with -fno-builtin so every call reaches the library.
- * Exit 0 when everything was cleared (or filled) exactly; with --expect-preload, also checks that
- * memset resolves to libclearjit-preload.so. */
+ * Modes (--small-only, --signal-first, --blocked, --blocked-always, --fork-first, --race,
+ * --small-stack, --cancel-pending) each make the first large zero fill in one situation for the
+ * lazy path (run.sh). Exit 0 when everything was cleared (or filled) exactly; with
+ * --expect-preload, also checks that memset resolves to libclearjit-preload.so. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -78,6 +82,153 @@ static void on_signal(int sig) {
   handler_bad = bad != 0;
 }
 
+/* The lazy path (run.sh reads CLEARJIT_VERBOSE's lines to see which zero fill generated the
+ * code): each mode clears a buffer of a size of its own and checks it. */
+static unsigned char lazy_buf[1 << 20];
+static int cleared(size_t n) {
+  memset(lazy_buf, 0x5A, n);
+  memset(lazy_buf, 0, n);
+  for (size_t i = 0; i < n; ++i)
+    if (lazy_buf[i]) return 0;
+  return 1;
+}
+
+/* Small fills only: nothing to generate. */
+static int small_only(void) {
+  static unsigned char b[16383];
+  for (int i = 0; i < 100; ++i) {
+    memset(b, i, sizeof b);
+    bzero(b, sizeof b);
+  }
+  return b[100] != 0;
+}
+
+/* The first large clear in a handler (installed without SA_NODEFER, so its signal is blocked
+ * while it runs): libc's memset there; 65541 bytes afterwards generate. */
+static volatile sig_atomic_t handler_ok;
+static void on_usr1(int sig) {
+  (void)sig;
+  handler_ok = cleared(sizeof lazy_buf);
+}
+static int signal_first(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_usr1;
+  sigaction(SIGUSR1, &sa, NULL);
+  raise(SIGUSR1);
+  return !handler_ok || !cleared(65541);
+}
+
+/* A handled signal blocked outside its handler looks the same: 70000 bytes do not generate,
+ * 70001 after unblocking do. With `always`, 20 clears with it blocked turn the preload off. */
+static int blocked(int always) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_usr1;
+  sigaction(SIGUSR1, &sa, NULL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &set, NULL);
+  int bad = 0;
+  for (int i = 0; i < (always ? 20 : 1); ++i)
+    bad += !cleared(70000);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+  return bad + !cleared(70001);
+}
+
+/* A child forked by a multithreaded parent (a thread allocating and filling meanwhile) clears
+ * first (81920 bytes), then the parent (81921). */
+static volatile int stop_busy;
+static void *busy(void *arg) {
+  (void)arg;
+  while (!stop_busy) {
+    void *p = malloc(1000);
+    memset(p, 1, 1000);
+    free(p);
+  }
+  return NULL;
+}
+static int fork_first(void) {
+  pthread_t t;
+  pthread_create(&t, NULL, busy, NULL);
+  pid_t pid = fork();
+  if (pid == 0) _exit(!cleared(81920));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  stop_busy = 1;
+  pthread_join(t, NULL);
+  return !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !cleared(81921);
+}
+
+/* Eight threads race for the first large clear, each its own size (90000 + i): one generates,
+ * all are cleared. errno stays as the caller left it (the lookup meets missing files). */
+enum { racers = 8 };
+static pthread_barrier_t start;
+static unsigned char race_buf[racers][100000];
+static void *racer(void *arg) {
+  size_t i = (size_t)arg, n = 90000 + i;
+  memset(race_buf[i], 0x5A, n);
+  pthread_barrier_wait(&start);
+  errno = EDOM;
+  memset(race_buf[i], 0, n);
+  int bad = errno != EDOM;
+  for (size_t k = 0; k < n; ++k)
+    bad |= race_buf[i][k];
+  return (void *)(long)bad;
+}
+static int race(void) {
+  pthread_t t[racers];
+  pthread_barrier_init(&start, NULL, racers);
+  for (long i = 0; i < racers; ++i)
+    pthread_create(&t[i], NULL, racer, (void *)i);
+  int bad = 0;
+  for (int i = 0; i < racers; ++i) {
+    void *r;
+    pthread_join(t[i], &r);
+    bad += (int)(long)r;
+  }
+  return bad;
+}
+
+/* The first large clear on a thread with the smallest stack allowed (the generator has its own). */
+static void *small_stack_main(void *arg) {
+  (void)arg;
+  return (void *)(long)!cleared(100000);
+}
+static int small_stack(void) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, PTHREAD_STACK_MIN);
+  pthread_t t;
+  void *r = (void *)1;
+  if (pthread_create(&t, &attr, small_stack_main, NULL) == 0) pthread_join(t, &r);
+  return (int)(long)r;
+}
+
+/* The first large clear on a thread with a cancellation request pending: memset is no
+ * cancellation point (the generator's open and read are), so the clear completes and the thread
+ * is cancelled at pthread_testcancel, after it. */
+static volatile int go, clear_done;
+static void *cancel_main(void *arg) {
+  (void)arg;
+  while (!go)
+    ; /* no cancellation point while the request arrives */
+  clear_done = cleared(110000);
+  pthread_testcancel();
+  clear_done = 0;
+  return NULL;
+}
+static int cancel_pending(void) {
+  pthread_t t;
+  void *r = NULL;
+  pthread_create(&t, NULL, cancel_main, NULL);
+  pthread_cancel(t);
+  go = 1;
+  pthread_join(t, &r);
+  return r != PTHREAD_CANCELED || !clear_done;
+}
+
 /* For `clearjit trace`: a known set of fills. */
 static int pattern(void) {
   static unsigned char buf[1 << 20];
@@ -91,6 +242,16 @@ static int pattern(void) {
 }
 
 int main(int argc, char **argv) {
+  static const struct {
+    const char *name;
+    int (*run)(void);
+  } modes[] = {{"--small-only", small_only},   {"--signal-first", signal_first},
+               {"--fork-first", fork_first},   {"--race", race},
+               {"--small-stack", small_stack}, {"--cancel-pending", cancel_pending}};
+  for (size_t i = 0; argc > 1 && i < sizeof modes / sizeof modes[0]; ++i)
+    if (strcmp(argv[1], modes[i].name) == 0) return modes[i].run();
+  if (argc > 1 && strcmp(argv[1], "--blocked") == 0) return blocked(0);
+  if (argc > 1 && strcmp(argv[1], "--blocked-always") == 0) return blocked(1);
   if (argc > 1 && strcmp(argv[1], "--pattern") == 0) return pattern();
   if (argc > 1 && strcmp(argv[1], "--pattern-fork") == 0) { /* the child adds one 100 B fill */
     int rc = pattern();

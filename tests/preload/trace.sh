@@ -27,6 +27,9 @@ grep -q '^total: 6 zero fills, 1058876 bytes' "$WORK/err" || { cat "$WORK/err" >
 for check in "$(octave 64 127 4 400)" "j['processes'] == 2"; do
   json_has "$WORK/f.json" "$check" || { cat "$WORK/f.json" >&2; fail "fork: not in the JSON: $check"; }
 done
+# A program that clears nothing large still writes its record (the preload generates no code).
+"$CLEARJIT" trace -- /bin/true >/dev/null 2>"$WORK/err" || fail "/bin/true"
+grep -q '), 1 process$' "$WORK/err" || { cat "$WORK/err" >&2; fail "/bin/true: no record"; }
 # The program's status comes back; a program that is not there is an error.
 set +e
 "$CLEARJIT" trace -- sh -c 'exit 3' 2>/dev/null; [[ $? == 3 ]] || fail "exit status not passed on"

@@ -1,0 +1,17 @@
+// libclearjit-preload-generator.so: the part of the preload that makes code (CPU detection, the
+// profile lookup, AsmJit, libstdc++ linked in), apart so that a process that never clears a large
+// buffer does not even map it (preload/preload.cpp loads it).
+#include "preload/generator.hpp"
+
+#include "jit/emit/emit.hpp"
+#include "jit/runtime/runtime.hpp"
+
+extern "C" const clearjit *clearjit_preload_generate(void *(*libc_memset)(void *, int,
+                                                                          size_t)) noexcept {
+  cjit::detail::memset_target = libc_memset;
+  try {
+    return cjit::detail::open_default("clearjit-preload");
+  } catch (...) {
+    return nullptr;
+  }
+}
