@@ -244,8 +244,7 @@ void Emitter::strategy_libc(const SmallFrame &f) {
 void Emitter::memset_jump() {
   a_.mov(rdx, rsi);
   a_.xor_(esi, esi);
-  a_.jmp(
-      Imm(reinterpret_cast<uint64_t>(static_cast<void *(*)(void *, int, size_t)>(&std::memset))));
+  a_.jmp(Imm(reinterpret_cast<uint64_t>(memset_target))); // the C library's under the preload
 }
 
 // The strategy's emitter. No default: -Werror=switch refuses a new row of small.cpp's table
