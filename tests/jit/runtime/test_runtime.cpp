@@ -5,6 +5,7 @@
 #include "clearjit/clearjit.h"
 #include "clearjit/clearjit.hpp"
 #include "jit/runtime/runtime.hpp"
+#include "tests/support/cpu_kinds.hpp"
 #include "tests/support/support.hpp"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -483,6 +485,33 @@ TEST(runtime_Installed, TheRunnableProfileWithTheNearestFeaturesIsChosen) {
   EXPECT_TRUE(exposed.skipped.empty());
 
   EXPECT_FALSE(choose_installed(files, minimal_cpu()).profile);
+}
+
+// The profiles shipped in profiles/, as the installed step sees them, on every kind of CPU met:
+// each kind takes the one measured on it, or none.
+TEST(runtime_Installed, EachKindTakesItsShippedProfile) {
+  std::vector<std::string> files;
+  for (const auto &e : std::filesystem::directory_iterator(CLEARJIT_SOURCE_DIR "/profiles"))
+    if (e.path().extension() == ".toml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  const std::map<std::string, std::string> expected = {
+      {"Zen3", ""},
+      {"Zen4", ""},
+      {"Zen4NoAvx512", ""},
+      {"Zen5L3_508M", "amd-family26-model2.toml"},
+      {"Zen5NoMovdir64b", "amd-family26-model2-nomovdir64b.toml"},
+      {"IntelEmeraldRapids", "intel-family6-model207.toml"},
+  };
+  for (const CpuKind &k : cpu_kinds()) {
+    const InstalledChoice c = choose_installed(files, k.info);
+    const std::string &want = expected.at(k.name);
+    if (want.empty()) {
+      EXPECT_FALSE(c.profile) << k.name << ": " << c.profile->source;
+      continue;
+    }
+    ASSERT_TRUE(c.profile) << k.name << ": " << c.profile.error;
+    EXPECT_EQ(std::filesystem::path(c.profile->source).filename(), want) << k.name;
+  }
 }
 
 TEST_F(runtime_Lookup, NothingMeansBuiltIn) {
