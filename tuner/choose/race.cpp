@@ -157,7 +157,10 @@ void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions 
       per_condition.push_back(round_ratios(samples[c][k], samples[0][k]));
       st.states.push_back(median_interval(present(per_condition.back()), conf));
     }
-    scores[c] = round_geomeans(per_condition);
+    std::vector<std::vector<double>> scored;
+    for (size_t k = 0; k < conditions; ++k)
+      if (race.conditions[k].scored) scored.push_back(per_condition[k]);
+    scores[c] = round_geomeans(scored);
     st.score = median_interval(present(scores[c]), conf);
     st.rounds = int(samples[c][0].size());
   }

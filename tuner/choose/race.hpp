@@ -35,9 +35,11 @@ struct RaceOptions {
 
 //! A destination state a race measures in (its Job's candidate replaced by each contender).
 //! `required`: a candidate must beat the incumbent in it alone; else it only weighs in the score.
+//! Not `scored`: measured for the record (reports, raw files) and judged nowhere.
 struct Condition {
   Job job;
   bool required = true;
+  bool scored = true;
 };
 
 struct Race {

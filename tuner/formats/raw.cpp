@@ -13,10 +13,12 @@ using nlohmann::ordered_json;
 ordered_json race_json(const RaceRecord &r) {
   ordered_json conditions = ordered_json::array(), candidates = ordered_json::array(),
                beside = ordered_json::array();
-  for (const Condition &c : r.race.conditions)
+  for (const Condition &c : r.race.conditions) {
     conditions.push_back({{"pattern", std::string(pattern_name(c.job.pattern))},
                           {"batched", c.job.batched},
                           {"required", c.required}});
+    if (!c.scored) conditions.back()["scored"] = false; // absent: scored, as in older files
+  }
   for (const Candidate &c : r.race.candidates)
     candidates.push_back(c.name());
   for (const Candidate &c : r.race.beside)

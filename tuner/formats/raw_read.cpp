@@ -129,7 +129,10 @@ RaceRecord read_race(const json &v, const std::string &path) {
     job.pattern = read_pattern(json_member(conditions[k], "pattern", at), at + ".pattern");
     job.batched = read_bool(json_member(conditions[k], "batched", at), at + ".batched");
     r.race.conditions.push_back(
-        {job, read_bool(json_member(conditions[k], "required", at), at + ".required")});
+        {job, read_bool(json_member(conditions[k], "required", at), at + ".required"),
+         !conditions[k].contains("scored") || read_bool(conditions[k]["scored"], at + ".scored")});
+    if (r.race.conditions.back().required && !r.race.conditions.back().scored)
+      throw SchemaError{at + ": required but not scored"};
   }
   r.race.min_gain = json_number(json_member(v, "min_gain", path), path + ".min_gain");
   if (r.race.min_gain <= 0 || r.race.min_gain > 100)

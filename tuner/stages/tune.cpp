@@ -131,14 +131,16 @@ private:
   // every candidate. Consecutive is left out where the arena holds fewer than four destinations
   // of the size: scattered ones are then the same few regions one after another. Hot up to the
   // L3's size (beyond it no caller's buffer is in cache): required for reuse, whose caller reads
-  // what was cleared; weighed in for stream, whose caller does not (clearjit.h).
+  // what was cleared; for stream and batches measured for the record and not scored: their
+  // contract is that the caller's cache does not hold the destination (clearjit.h).
   std::vector<Condition> conditions(uint64_t size, Intent intent, bool batched) const {
     Job base(default_spec(Method::libc), size, intent);
     std::vector<Condition> out{{in_pattern(base, Pattern::scattered, batched), true}};
     if (4 * size <= arena_bytes_for(cpu_, o_.max_size))
       out.push_back({in_pattern(base, Pattern::consecutive, batched), true});
     if (size <= hot_limit(cpu_))
-      out.push_back({in_pattern(base, Pattern::hot, batched), intent == Intent::reuse});
+      out.push_back({in_pattern(base, Pattern::hot, batched), intent == Intent::reuse,
+                     intent == Intent::reuse});
     return out;
   }
 

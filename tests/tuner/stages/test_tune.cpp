@@ -156,3 +156,30 @@ TEST(tune_Stages, EveryLevelFindsTheNoAllocateStep) {
     EXPECT_LE(*r.findings.stosb_no_allocate.size, uint64_t(64) << 20);
   }
 }
+
+// Stream's contract is that the caller's cache does not hold the destination: a kernel 1.6x
+// memset's speed at scattered and consecutive destinations and 10x slower at a hot one (a
+// non-temporal kernel's shape) takes stream's sizes below the L3, where reuse, whose caller
+// reads what it cleared, keeps memset. The hot measurements stay in the race's record.
+TEST(tune_Stages, AHotDestinationDoesNotHoldStreamBack) {
+  SyntheticBench bench(0.02, 7);
+  bench.set("ntavx2", 1.6);
+  bench.set("ntavx2", Pattern::hot, 0.1);
+  const TuneResult r = run(bench, Level::quick);
+  auto nt_below_l3 = [](const std::vector<SizeClass> &table) {
+    for (size_t k = 0; k < table.size(); ++k)
+      if (table[k].kernel.method == Method::ntavx2 && (k ? table[k - 1].below : 0) < (16u << 20))
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(nt_below_l3(r.stream));
+  EXPECT_FALSE(nt_below_l3(r.reuse));
+  size_t hot_recorded = 0;
+  for (const RaceRecord &rec : r.race_records)
+    for (const Condition &c : rec.race.conditions)
+      if (rec.decides == "stream" && c.job.pattern == Pattern::hot) {
+        EXPECT_FALSE(c.scored);
+        ++hot_recorded;
+      }
+  EXPECT_GT(hot_recorded, 0u);
+}
