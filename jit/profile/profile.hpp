@@ -7,6 +7,7 @@
 #include "jit/profile/defaults.hpp"
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,7 +63,7 @@ struct Profile {
   std::optional<ParallelTable> parallel_reuse, parallel_stream;
   unsigned parallel_cpus = 0;
   std::string source;                //!< path it came from, or "built-in"
-  std::vector<std::string> warnings; //!< accepted but worth saying (unknown intents)
+  std::vector<std::string> warnings; //!< accepted but worth saying (another CPU)
 
   const std::vector<SizeClass> &table(Intent i) const {
     return i == Intent::stream && !stream.empty() ? stream : reuse;
@@ -105,6 +106,9 @@ struct ProfileAnnotations {
 std::string format_profile(const Profile &p, const ProfileAnnotations &annotations = {});
 //! The keys of a [host] table as format_profile writes them, one a line.
 std::string format_host(const ProfileHost &h);
+//! The name of `known` nearest to `name` (at most two edits: insert, delete, change, or swap two
+//! neighbours), "" when none is that near: for "did you mean" in messages.
+std::string nearest_name(std::string_view name, std::initializer_list<std::string_view> known);
 //! A TOML basic string, quotes included: for annotations' values.
 std::string toml_string(std::string_view s);
 
