@@ -265,7 +265,7 @@ clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string 
 
 clearjit *cjit::detail::open_default(const char *user) {
   const CpuInfo &cpu = host_cpu();
-  bool verbose = env("CLEARJIT_VERBOSE") == "1";
+  bool verbose = clearjit_env_switch("CLEARJIT_VERBOSE", false);
   Lookup l = default_lookup(cpu);
   std::string error, why;
   clearjit *cj = nullptr;
