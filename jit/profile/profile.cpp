@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <system_error>
@@ -625,6 +626,71 @@ ProfileHost profile_host(const CpuInfo &cpu) {
 bool same_cpu(const ProfileHost &host, const CpuInfo &cpu) {
   return host.vendor == cpu.vendor && host.family == int64_t(cpu.family) &&
          host.model == int64_t(cpu.model);
+}
+
+std::string other_cpu_text(const ProfileHost &h) {
+  return h.vendor + " family " + std::to_string(h.family) + " model " + std::to_string(h.model);
+}
+
+std::optional<RecordedVerification> recorded_verification(std::string_view text) {
+  try {
+    if (!toml_guard(text, "profile").empty()) return std::nullopt;
+    const toml::table root = toml::parse(text);
+    const toml::table *t = root["verification"].as_table();
+    if (!t) return std::nullopt;
+    RecordedVerification v;
+    v.measured = t->get("measured") ? t->get("measured")->value_or(std::string()) : "";
+    for (auto [key, to] : {std::pair{"repaired", &v.repaired}, {"left", &v.left}})
+      if (const toml::array *a = t->get(key) ? t->get(key)->as_array() : nullptr)
+        for (const toml::node &e : *a)
+          if (const auto *s = e.as_string()) to->push_back(s->get());
+    return v;
+  } catch (...) { // not TOML, or out of memory: nothing to report
+    return std::nullopt;
+  }
+}
+
+std::string verification_report(const std::optional<RecordedVerification> &v,
+                                const ProfileHost &host, const CpuInfo &cpu) {
+  if (!v) return "";
+  std::string where;
+  if (!same_cpu(host, cpu)) {
+    where = "verified on " + other_cpu_text(host) + ", not on this CPU (" +
+            other_cpu_text(profile_host(cpu)) + "): `clearjit verify` measures it here";
+  } else {
+    // The same model with other features exposed (a hypervisor hiding AVX-512) ran other
+    // kernels and small paths in its races.
+    std::vector<std::string> mine = profile_host(cpu).features, theirs = host.features, lacks, adds;
+    std::sort(theirs.begin(), theirs.end()); // sorted as written by the tuner, maybe not by hand
+    std::set_difference(theirs.begin(), theirs.end(), mine.begin(), mine.end(),
+                        std::back_inserter(lacks));
+    std::set_difference(mine.begin(), mine.end(), theirs.begin(), theirs.end(),
+                        std::back_inserter(adds));
+    auto list = [](const std::vector<std::string> &names) {
+      std::string out;
+      for (const std::string &n : names)
+        out += (out.empty() ? "" : " ") + n;
+      return out;
+    };
+    where = "verified on this CPU model (" + other_cpu_text(host) + ")";
+    if (host.features.empty())
+      where += "; its [host] lists no features to compare";
+    else if (!lacks.empty() || !adds.empty())
+      where += ", with other features: this CPU " +
+               (lacks.empty() ? "" : "lacks " + list(lacks) + (adds.empty() ? "" : " and ")) +
+               (adds.empty() ? "" : "has " + list(adds) + " besides");
+  }
+  const std::string repaired =
+      v->repaired.empty() ? "" : " (" + std::to_string(v->repaired.size()) + " repaired)";
+  std::string out = "verification: " + where + "\nverification: ";
+  if (v->left.empty())
+    out += "no loss to memset left" + repaired + "\n";
+  else
+    out += std::to_string(v->left.size()) + (v->left.size() == 1 ? " loss" : " losses") +
+           " to memset left" + repaired + ":\n";
+  for (const std::string &l : v->left)
+    out += "  " + l + "\n";
+  return out;
 }
 
 uint64_t ParallelTable::from() const {

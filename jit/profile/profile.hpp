@@ -29,6 +29,8 @@ struct ProfileHost {
 ProfileHost profile_host(const CpuInfo &cpu);
 //! Same vendor, family and model.
 bool same_cpu(const ProfileHost &host, const CpuInfo &cpu);
+//! "AuthenticAMD family 26 model 2": the CPU a profile was measured on, in messages.
+std::string other_cpu_text(const ProfileHost &h);
 
 //! [parallel.<intent>]: how many threads clearjit_clear_parallel takes when called with
 //! threads == 0. threads[i] holds from sizes[i] up to the next size; below sizes[0], and below
@@ -95,6 +97,22 @@ Result<Profile> load_profile_for_any_cpu(const std::string &path);
 //! Empty when `cpu` runs every kernel and small path of `p`; else the first it cannot, as
 //! "needs AVX512F, which this CPU lacks (dispatch.reuse: ntavx512:unroll=4)".
 std::string missing_features(const Profile &p, const CpuInfo &cpu);
+
+//! What the tuner's [verification] recorded (tuner/stages/verify.hpp writes it): the points it
+//! measured, the repairs it made and the losses to memset it left. Informational: the loader
+//! neither reads nor checks it.
+struct RecordedVerification {
+  std::string measured;
+  std::vector<std::string> repaired, left;
+};
+//! The [verification] table of a profile's text, nullopt without one (or when the text is not
+//! TOML). Values of another type than the tuner writes are skipped: the table's keys are free.
+std::optional<RecordedVerification> recorded_verification(std::string_view text);
+//! What `clearjit check` says of it: whether the profile was verified on this CPU (its [host]
+//! against `cpu`: vendor, family and model, then the features) and the losses it left, one per
+//! line; "" when nothing was recorded.
+std::string verification_report(const std::optional<RecordedVerification> &v,
+                                const ProfileHost &host, const CpuInfo &cpu);
 
 //! What a writer adds that the reader does not use: `comments` ("# ..." lines) after the first
 //! line, and `tables` ([tuning], [findings], each starting with a blank line) after [host].

@@ -31,10 +31,6 @@ std::string env(const char *name) { return clearjit_env(name); }
 
 } // namespace
 
-std::string other_cpu_text(const ProfileHost &h) {
-  return h.vendor + " family " + std::to_string(h.family) + " model " + std::to_string(h.model);
-}
-
 namespace {
 
 // How far a profile's host is from `cpu`: the features one has and the other lacks. Of two

@@ -772,6 +772,59 @@ TEST(profile, SmallBandsLoadAndWriteBack) {
       << r.error;
 }
 
+// ---- The recorded [verification], as `clearjit check` reports it ------------------------------
+
+TEST(profile_Verification, ReadFromTheText) {
+  const std::string base = "format = 1\n[host]\nvendor = \"A\"\nfamily = 1\nmodel = 1\n"
+                           "[[dispatch.reuse]]\nkernel = \"stosb\"\n";
+  EXPECT_FALSE(recorded_verification(base));
+  EXPECT_FALSE(recorded_verification("not [ toml"));
+  auto v = recorded_verification(base + "[verification]\nmeasured = \"m\"\nrepaired = [\"r\"]\n"
+                                        "left = [\"a\", 3, \"b\"]\n");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->measured, "m");
+  EXPECT_EQ(v->repaired, std::vector<std::string>{"r"});
+  EXPECT_EQ(v->left, (std::vector<std::string>{"a", "b"})); // free keys: other types skipped
+  // As the tuner wrote it.
+  auto tuned = recorded_verification(
+      test::read_file(test::kSourceDir /
+                      "docs/results/amd-family26-model2/tune-verified-default.toml")
+          .value_or(""));
+  ASSERT_TRUE(tuned);
+  EXPECT_EQ(tuned->left.size(), 4u);
+}
+
+TEST(profile_Verification, ReportSaysWhereAndWhatWasLeft) {
+  const CpuInfo cpu = test::minimal_cpu(); // features: sse2
+  ProfileHost here = profile_host(cpu);
+  EXPECT_EQ(verification_report(std::nullopt, here, cpu), "");
+  const RecordedVerification clean{"m", {}, {}};
+  EXPECT_EQ(verification_report(clean, here, cpu),
+            "verification: verified on this CPU model (GenuineIntel family 6 model 15)\n"
+            "verification: no loss to memset left\n");
+  const RecordedVerification lost{"m", {"x", "y"}, {"reuse 4 KiB: 0.9x", "stream 8 B: 1.1x"}};
+  EXPECT_EQ(verification_report(lost, here, cpu),
+            "verification: verified on this CPU model (GenuineIntel family 6 model 15)\n"
+            "verification: 2 losses to memset left (2 repaired):\n"
+            "  reuse 4 KiB: 0.9x\n  stream 8 B: 1.1x\n");
+  ProfileHost richer = here;
+  richer.features = {"sse2", "avx2", "avx"}; // unsorted, as by hand
+  EXPECT_EQ(verification_report(clean, richer, cpu),
+            "verification: verified on this CPU model (GenuineIntel family 6 model 15), with other "
+            "features: this CPU lacks avx avx2\nverification: no loss to memset left\n");
+  ProfileHost bare = here;
+  bare.features.clear();
+  EXPECT_NE(verification_report(clean, bare, cpu).find("lists no features to compare"),
+            std::string::npos);
+  ProfileHost other = here;
+  other.model = 16;
+  const std::string elsewhere = verification_report(lost, other, cpu);
+  EXPECT_TRUE(elsewhere.starts_with(
+      "verification: verified on GenuineIntel family 6 model 16, not on this CPU (GenuineIntel "
+      "family 6 model 15): `clearjit verify` measures it here\nverification: 2 losses"))
+      << elsewhere;
+}
+
 TEST(profile, NearestName) {
   EXPECT_EQ(nearest_name("smal", {"format", "host", "small"}), "small");
   EXPECT_EQ(nearest_name("steam", {"reuse", "stream", "batch"}), "stream");
