@@ -5,6 +5,7 @@
 #include "clearjit/clearjit.hpp"
 #include "jit/model/cpu.hpp"
 #include "jit/model/spec.hpp"
+#include "jit/profile/files.hpp"
 #include "jit/runtime/runtime.hpp"
 #include "tuner/stages/candidates.hpp"
 
@@ -102,7 +103,11 @@ int cmd_which() {
 
 int cmd_check(const std::string &path) {
   const CpuInfo &cpu = host_cpu();
-  auto p = load_profile(path, cpu);
+  // Read once, as load_profile reads (a pipe too): the text also gives the [verification].
+  ReadLimits limits;
+  limits.allow_pipe = true;
+  const Result<std::string> text = read_small_file(path, limits);
+  Result<Profile> p = text ? parse_profile(*text, path, cpu) : Result<Profile>::fail(text.error);
   if (!p) {
     std::cerr << p.error << "\n";
     return 1;
@@ -119,7 +124,7 @@ int cmd_check(const std::string &path) {
     if (const ParallelTable *t = p->parallel(i))
       std::cout << "; " << intent_name(i) << " on several threads "
                 << (t->from() ? "from " + human_bytes(t->from()) : std::string("never"));
-  std::cout << ")\n";
+  std::cout << ")\n" << verification_report(recorded_verification(*text), p->host, cpu);
   return 0;
 }
 

@@ -20,6 +20,7 @@
 // the child inherits the state: ready with the code, idle to generate itself, or generating from
 // a parent thread that was generating, which leaves the child on libc.
 #include "clearjit/clearjit.h"
+#include "jit/runtime/env_switch.hpp"
 #include "jit/runtime/preload_min.hpp"
 #include "preload/generator.hpp"
 
@@ -223,9 +224,16 @@ bool parse_min(const char *text, size_t &out) {
   return true;
 }
 
-bool env_is(const char *name, const char *value) {
+// An on/off variable as the library's clearjit_env_switch reads it (the same switch_word): unset
+// or empty gives `fallback`, and so does anything else, said on stderr (set_up runs once).
+bool env_switch(const char *name, bool fallback) {
   const char *v = secure_getenv(name);
-  return v && std::strcmp(v, value) == 0;
+  if (!v || !*v) return fallback;
+  const int on = cjit::detail::switch_word(v);
+  if (on < 0)
+    std::fprintf(stderr, "clearjit-preload: %s=%.40s is not on or off (%s), taken as %s\n", name, v,
+                 cjit::detail::kSwitchWords, fallback ? "on" : "off");
+  return on < 0 ? fallback : on == 1;
 }
 
 // The cheap part only: libc's memset and the environment.
@@ -234,8 +242,8 @@ __attribute__((constructor)) void set_up() {
   // called meanwhile (by dlsym's allocations) take rep stosb.
   libc_memset.store(reinterpret_cast<MemsetFn>(dlsym(RTLD_NEXT, "memset")),
                     std::memory_order_release);
-  verbose = env_is("CLEARJIT_VERBOSE", "1");
-  if (!libc_memset.load() || env_is("CLEARJIT_PRELOAD", "off")) {
+  verbose = env_switch("CLEARJIT_VERBOSE", false);
+  if (!libc_memset.load() || !env_switch("CLEARJIT_PRELOAD", true)) {
     if (verbose) std::fprintf(stderr, "clearjit-preload: off\n");
     state.store(off, std::memory_order_release);
     return;

@@ -31,7 +31,7 @@ std::string error_text(asmjit::Error e) { return DebugUtils::errorAsString(e); }
 // Debug aids. They never fail code generation, but a problem is said once on stderr: the
 // user asked for the files and would otherwise look for them in vain.
 struct DebugAids {
-  bool perf_map = clearjit_env("CLEARJIT_PERF_MAP") == "1";
+  bool perf_map = clearjit_env_switch("CLEARJIT_PERF_MAP", false);
   std::string dump_dir = clearjit_env("CLEARJIT_DUMP");
 };
 

@@ -1,4 +1,5 @@
 #include "jit/profile/files.hpp"
+#include "jit/runtime/env_switch.hpp"
 
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -10,8 +11,11 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <system_error>
 
 namespace cjit::detail {
@@ -237,6 +241,19 @@ bool write_all(int fd, std::string_view bytes) {
 std::string clearjit_env(const char *name) {
   const char *v = ::secure_getenv(name);
   return v ? v : "";
+}
+
+bool clearjit_env_switch(const char *name, bool fallback) {
+  const std::string v = clearjit_env(name);
+  if (v.empty()) return fallback;
+  if (int on = switch_word(v.c_str()); on >= 0) return on == 1;
+  static std::mutex m;
+  static std::set<std::string> said; // the names already warned about
+  std::lock_guard lock(m);
+  if (said.insert(name).second)
+    std::fprintf(stderr, "clearjit: %s=%s is not on or off (%s), taken as %s\n", name,
+                 quoted(v, 0).c_str(), kSwitchWords, fallback ? "on" : "off");
+  return fallback;
 }
 
 } // namespace cjit::detail

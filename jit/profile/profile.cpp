@@ -1,6 +1,6 @@
 // Reading, validating and writing profiles (TOML). The format is a contract with the tuner,
-// applications and outside tools, so the reader is strict about what it uses and ignores what it
-// does not know.
+// applications and outside tools, so the reader is strict about what it uses and refuses tables and
+// keys it does not know (a typo must not drop a setting), but in the tuner's informational reports.
 //
 // Sizes are TOML integers (bytes) or strings: digits with an optional binary suffix KiB, MiB,
 // GiB or TiB ("4096", "2KiB", "32MiB"). Nothing else is accepted: "2K" and "2KB" are refused
@@ -21,6 +21,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <system_error>
@@ -75,7 +77,34 @@ std::optional<uint64_t> parse_size_string(std::string_view text, std::string &wh
   return std::nullopt;
 }
 
+// Optimal string alignment distance: Levenshtein with a swap of two neighbours as one edit, so
+// "stratgy" and "stragety" are both one or two from "strategy".
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i)
+    d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j)
+    d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
 } // namespace
+
+std::string nearest_name(std::string_view name, std::initializer_list<std::string_view> known) {
+  std::string_view best;
+  size_t best_d = SIZE_MAX;
+  for (std::string_view k : known)
+    if (size_t d = edit_distance(name, k); d < best_d) best = k, best_d = d;
+  // Two edits at most, and fewer than the name has letters: "x" is no typo of "l2".
+  return best_d <= 2 && best_d < name.size() ? std::string(best) : std::string();
+}
 
 std::string toml_string(std::string_view s) {
   std::string out = "\"";
@@ -108,6 +137,14 @@ public:
 
   Profile read(const toml::table &root) {
     Profile p;
+    // [tuning], [findings] and [verification] are the tuner's report: read by people, never by
+    // the runtime, so their keys are free (a newer tuner may say more) but they must be tables.
+    only_known(
+        root, "",
+        {"format", "host", "dispatch", "small", "parallel", "tuning", "findings", "verification"});
+    for (const char *info : {"tuning", "findings", "verification"})
+      if (const toml::node *n = root.get(info); n && !n->is_table())
+        refuse(n, info, "must be a table, got " + std::string(type_name(*n)));
     read_format(root);
     p.host = read_host(root);
     const toml::node *dispatch = root.get("dispatch");
@@ -117,12 +154,7 @@ public:
     const toml::table *dt = dispatch->as_table();
     if (!dt)
       refuse(dispatch, "dispatch", "must be a table, got " + std::string(type_name(*dispatch)));
-    // More keys are welcome (a newer tuner may add intents), but a typo such as
-    // [[dispatch.steam]] deserves a word: the caller sees it through clearjit_warnings.
-    for (const auto &[key, node] : *dt)
-      if (key.str() != "reuse" && key.str() != "stream" && key.str() != "batch")
-        p.warnings.push_back(where(&node) + ": dispatch." + std::string(key.str()) +
-                             ": unknown intent, ignored (the tables are reuse, stream and batch)");
+    only_known(*dt, "dispatch", {"reuse", "stream", "batch"});
     const toml::node *reuse = dt->get("reuse");
     if (!reuse)
       refuse(dt, "dispatch.reuse",
@@ -152,6 +184,29 @@ private:
   [[noreturn]] void refuse(const toml::node *at, const std::string &key,
                            const std::string &msg) const {
     throw Refusal{where(at) + ": " + key + ": " + msg};
+  }
+
+  // Refuses the first key of `t` (the table at `path`: "" for the root, "dispatch.reuse[0]") that
+  // is not in `known`, with the nearest known name: a typo must not silently drop a setting.
+  // Tables are named by their dotted path (`dispatch.steam`), other keys by their own name.
+  void only_known(const toml::table &t, const std::string &path,
+                  std::initializer_list<std::string_view> known) const {
+    for (const auto &[key, node] : t) {
+      const std::string_view k = key.str();
+      if (std::find(known.begin(), known.end(), k) != known.end()) continue;
+      const bool table = node.is_table() || node.is_array_of_tables();
+      // Suggestions and names leave out an index: `dispatch.reuse[0]` holds plain keys only.
+      const std::string prefix = table && !path.empty() ? path + "." : "";
+      std::string known_list;
+      for (std::string_view n : known)
+        known_list += (known_list.empty() ? "" : ", ") + std::string(n);
+      const std::string near = nearest_name(k, known);
+      refuse(&node, (path.empty() ? "" : path + ".") + std::string(k),
+             std::string(table ? "unknown table `" : "unknown key `") + prefix + std::string(k) +
+                 "`" +
+                 (near.empty() ? " (known here: " + known_list + ")"
+                               : "; did you mean `" + prefix + near + "`?"));
+    }
   }
 
   void read_format(const toml::table &root) const {
@@ -211,6 +266,11 @@ private:
     const toml::table *t = hn->as_table();
     if (!t) refuse(hn, "host", "must be a table, got " + std::string(type_name(*hn)));
     const std::string pre = "host.";
+    // `each`: `clearjit choose`'s [[host.each]].
+    only_known(*t, "host",
+               {"vendor", "brand", "family", "model", "stepping", "features", "l1d", "l2", "l3",
+                "hypervisor", "hosts", "each"});
+    read_each(*t);
     ProfileHost h;
 
     auto vendor = opt_string(*t, pre, "vendor");
@@ -266,6 +326,24 @@ private:
     return h;
   }
 
+  // [[host.each]] (`clearjit choose`): one table per host whose tune went into the profile, with
+  // that file's [host] keys. Informational: only the names of its keys are checked.
+  void read_each(const toml::table &host) const {
+    const toml::node *n = host.get("each");
+    if (!n) return;
+    const toml::array *a = n->as_array();
+    if (!a || !a->is_array_of_tables())
+      refuse(n, "host.each",
+             "must be an array of tables ([[host.each]] sections), got " +
+                 std::string(type_name(*n)));
+    for (size_t i = 0; i < a->size(); ++i) {
+      const std::string k = "host.each[" + std::to_string(i) + "]";
+      only_known(*a->get(i)->as_table(), k,
+                 {"file", "level", "date", "cpus", "vendor", "family", "model", "stepping", "brand",
+                  "features", "l1d", "l2", "l3", "hypervisor", "hosts"});
+    }
+  }
+
   // bands = [{ below = <bytes>, strategy = "<name>" }, ...]: the sizes below each band's `below`
   // (from the band before it) cleared by its strategy, the rest up to max by the path's own.
   void read_bands(const toml::node &n, const std::string &k, SmallPath &out) const {
@@ -279,10 +357,7 @@ private:
       const std::string at = k + "[" + std::to_string(b) + "]";
       const toml::table *bt = e.as_table();
       if (!bt) refuse(&e, at, "must be a table, got " + std::string(type_name(e)));
-      for (const auto &[bk, bv] : *bt)
-        if (bk.str() != "below" && bk.str() != "strategy")
-          refuse(&bv, at + "." + std::string(bk.str()),
-                 "unknown key (a band has below and strategy)");
+      only_known(*bt, at, {"below", "strategy"});
       const toml::node *below = bt->get("below");
       if (!below) refuse(bt, at + ".below", "missing: the size the band ends below");
       const uint64_t v = size(*below, at + ".below");
@@ -319,15 +394,12 @@ private:
     if (!sn) return;
     const toml::table *st = sn->as_table();
     if (!st) refuse(sn, "small", "must be a table, got " + std::string(type_name(*sn)));
+    only_known(*st, "small", {"reuse", "stream"});
     for (const auto &[key, node] : *st) {
       const std::string k = "small." + std::string(key.str());
-      if (key.str() != "reuse" && key.str() != "stream") {
-        p.warnings.push_back(where(&node) + ": " + k +
-                             ": unknown intent, ignored (the intents are reuse and stream)");
-        continue;
-      }
       const toml::table *t = node.as_table();
       if (!t) refuse(&node, k, "must be a table, got " + std::string(type_name(node)));
+      only_known(*t, k, {"strategy", "max", "bands"});
       SmallPath out;
       out.strategy = strategy_of(*t, k);
       const toml::node *mv = t->get("max");
@@ -352,16 +424,13 @@ private:
     if (!pn) return;
     const toml::table *pt = pn->as_table();
     if (!pt) refuse(pn, "parallel", "must be a table, got " + std::string(type_name(*pn)));
+    only_known(*pt, "parallel", {"cpus", "reuse", "stream"});
     for (const auto &[key, node] : *pt) {
       const std::string k = "parallel." + std::string(key.str());
-      if (key.str() == "cpus") {
+      if (key.str() == "cpus")
         p.parallel_cpus = unsigned(count_in(node, k, 1, kMaxThreads));
-      } else if (key.str() == "reuse" || key.str() == "stream") {
+      else
         (key.str() == "reuse" ? p.parallel_reuse : p.parallel_stream) = parallel_table(node, k);
-      } else {
-        p.warnings.push_back(where(&node) + ": " + k +
-                             ": unknown key, ignored (the keys are cpus, reuse and stream)");
-      }
     }
   }
 
@@ -397,6 +466,7 @@ private:
   ParallelTable parallel_table(const toml::node &node, const std::string &k) const {
     const toml::table *t = node.as_table();
     if (!t) refuse(&node, k, "must be a table, got " + std::string(type_name(node)));
+    only_known(*t, k, {"from", "sizes", "threads", "speedup"});
     ParallelTable out;
     const toml::array &sizes = bounded_array(*t, k, "sizes", std::nullopt);
     if (sizes.empty()) refuse(&sizes, k + ".sizes", "is empty: it needs at least one size");
@@ -466,6 +536,7 @@ private:
       const std::string ck = key + "[" + std::to_string(i) + "]";
       const bool last = i + 1 == a->size();
       SizeClass c;
+      only_known(t, ck, {"below", "kernel", "gbps", "gain", "states"});
 
       const toml::node *below = t.get("below");
       if (last && below)
@@ -555,6 +626,71 @@ ProfileHost profile_host(const CpuInfo &cpu) {
 bool same_cpu(const ProfileHost &host, const CpuInfo &cpu) {
   return host.vendor == cpu.vendor && host.family == int64_t(cpu.family) &&
          host.model == int64_t(cpu.model);
+}
+
+std::string other_cpu_text(const ProfileHost &h) {
+  return h.vendor + " family " + std::to_string(h.family) + " model " + std::to_string(h.model);
+}
+
+std::optional<RecordedVerification> recorded_verification(std::string_view text) {
+  try {
+    if (!toml_guard(text, "profile").empty()) return std::nullopt;
+    const toml::table root = toml::parse(text);
+    const toml::table *t = root["verification"].as_table();
+    if (!t) return std::nullopt;
+    RecordedVerification v;
+    v.measured = t->get("measured") ? t->get("measured")->value_or(std::string()) : "";
+    for (auto [key, to] : {std::pair{"repaired", &v.repaired}, {"left", &v.left}})
+      if (const toml::array *a = t->get(key) ? t->get(key)->as_array() : nullptr)
+        for (const toml::node &e : *a)
+          if (const auto *s = e.as_string()) to->push_back(s->get());
+    return v;
+  } catch (...) { // not TOML, or out of memory: nothing to report
+    return std::nullopt;
+  }
+}
+
+std::string verification_report(const std::optional<RecordedVerification> &v,
+                                const ProfileHost &host, const CpuInfo &cpu) {
+  if (!v) return "";
+  std::string where;
+  if (!same_cpu(host, cpu)) {
+    where = "verified on " + other_cpu_text(host) + ", not on this CPU (" +
+            other_cpu_text(profile_host(cpu)) + "): `clearjit verify` measures it here";
+  } else {
+    // The same model with other features exposed (a hypervisor hiding AVX-512) ran other
+    // kernels and small paths in its races.
+    std::vector<std::string> mine = profile_host(cpu).features, theirs = host.features, lacks, adds;
+    std::sort(theirs.begin(), theirs.end()); // sorted as written by the tuner, maybe not by hand
+    std::set_difference(theirs.begin(), theirs.end(), mine.begin(), mine.end(),
+                        std::back_inserter(lacks));
+    std::set_difference(mine.begin(), mine.end(), theirs.begin(), theirs.end(),
+                        std::back_inserter(adds));
+    auto list = [](const std::vector<std::string> &names) {
+      std::string out;
+      for (const std::string &n : names)
+        out += (out.empty() ? "" : " ") + n;
+      return out;
+    };
+    where = "verified on this CPU model (" + other_cpu_text(host) + ")";
+    if (host.features.empty())
+      where += "; its [host] lists no features to compare";
+    else if (!lacks.empty() || !adds.empty())
+      where += ", with other features: this CPU " +
+               (lacks.empty() ? "" : "lacks " + list(lacks) + (adds.empty() ? "" : " and ")) +
+               (adds.empty() ? "" : "has " + list(adds) + " besides");
+  }
+  const std::string repaired =
+      v->repaired.empty() ? "" : " (" + std::to_string(v->repaired.size()) + " repaired)";
+  std::string out = "verification: " + where + "\nverification: ";
+  if (v->left.empty())
+    out += "no loss to memset left" + repaired + "\n";
+  else
+    out += std::to_string(v->left.size()) + (v->left.size() == 1 ? " loss" : " losses") +
+           " to memset left" + repaired + ":\n";
+  for (const std::string &l : v->left)
+    out += "  " + l + "\n";
+  return out;
 }
 
 uint64_t ParallelTable::from() const {

@@ -7,6 +7,7 @@
 #include "jit/profile/defaults.hpp"
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct ProfileHost {
 ProfileHost profile_host(const CpuInfo &cpu);
 //! Same vendor, family and model.
 bool same_cpu(const ProfileHost &host, const CpuInfo &cpu);
+//! "AuthenticAMD family 26 model 2": the CPU a profile was measured on, in messages.
+std::string other_cpu_text(const ProfileHost &h);
 
 //! [parallel.<intent>]: how many threads clearjit_clear_parallel takes when called with
 //! threads == 0. threads[i] holds from sizes[i] up to the next size; below sizes[0], and below
@@ -62,7 +65,7 @@ struct Profile {
   std::optional<ParallelTable> parallel_reuse, parallel_stream;
   unsigned parallel_cpus = 0;
   std::string source;                //!< path it came from, or "built-in"
-  std::vector<std::string> warnings; //!< accepted but worth saying (unknown intents)
+  std::vector<std::string> warnings; //!< accepted but worth saying (another CPU)
 
   const std::vector<SizeClass> &table(Intent i) const {
     return i == Intent::stream && !stream.empty() ? stream : reuse;
@@ -95,6 +98,22 @@ Result<Profile> load_profile_for_any_cpu(const std::string &path);
 //! "needs AVX512F, which this CPU lacks (dispatch.reuse: ntavx512:unroll=4)".
 std::string missing_features(const Profile &p, const CpuInfo &cpu);
 
+//! What the tuner's [verification] recorded (tuner/stages/verify.hpp writes it): the points it
+//! measured, the repairs it made and the losses to memset it left. Informational: the loader
+//! neither reads nor checks it.
+struct RecordedVerification {
+  std::string measured;
+  std::vector<std::string> repaired, left;
+};
+//! The [verification] table of a profile's text, nullopt without one (or when the text is not
+//! TOML). Values of another type than the tuner writes are skipped: the table's keys are free.
+std::optional<RecordedVerification> recorded_verification(std::string_view text);
+//! What `clearjit check` says of it: whether the profile was verified on this CPU (its [host]
+//! against `cpu`: vendor, family and model, then the features) and the losses it left, one per
+//! line; "" when nothing was recorded.
+std::string verification_report(const std::optional<RecordedVerification> &v,
+                                const ProfileHost &host, const CpuInfo &cpu);
+
 //! What a writer adds that the reader does not use: `comments` ("# ..." lines) after the first
 //! line, and `tables` ([tuning], [findings], each starting with a blank line) after [host].
 struct ProfileAnnotations {
@@ -105,6 +124,9 @@ struct ProfileAnnotations {
 std::string format_profile(const Profile &p, const ProfileAnnotations &annotations = {});
 //! The keys of a [host] table as format_profile writes them, one a line.
 std::string format_host(const ProfileHost &h);
+//! The name of `known` nearest to `name` (at most two edits: insert, delete, change, or swap two
+//! neighbours), "" when none is that near: for "did you mean" in messages.
+std::string nearest_name(std::string_view name, std::initializer_list<std::string_view> known);
 //! A TOML basic string, quotes included: for annotations' values.
 std::string toml_string(std::string_view s);
 

@@ -31,10 +31,6 @@ std::string env(const char *name) { return clearjit_env(name); }
 
 } // namespace
 
-std::string other_cpu_text(const ProfileHost &h) {
-  return h.vendor + " family " + std::to_string(h.family) + " model " + std::to_string(h.model);
-}
-
 namespace {
 
 // How far a profile's host is from `cpu`: the features one has and the other lacks. Of two
@@ -265,7 +261,7 @@ clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string 
 
 clearjit *cjit::detail::open_default(const char *user) {
   const CpuInfo &cpu = host_cpu();
-  bool verbose = env("CLEARJIT_VERBOSE") == "1";
+  bool verbose = clearjit_env_switch("CLEARJIT_VERBOSE", false);
   Lookup l = default_lookup(cpu);
   std::string error, why;
   clearjit *cj = nullptr;

@@ -38,9 +38,6 @@ struct InstalledChoice {
 };
 InstalledChoice choose_installed(const std::vector<std::string> &files, const CpuInfo &cpu);
 
-//! "AuthenticAMD family 26 model 2": the CPU a profile was measured on, in messages.
-std::string other_cpu_text(const ProfileHost &h);
-
 //! A handle for a profile already loaded (or made, as the tuner's verification makes one): the
 //! host warning and the dispatchers' code. nullptr with `error` set when code cannot be made.
 clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error);

@@ -20,6 +20,27 @@ LD_PRELOAD="$PRELOAD" "$CHECK" --expect-preload >"$WORK/out" 2>"$WORK/err" || { 
 # Every size through clearjit, and every size through libc.
 LD_PRELOAD="$PRELOAD" CLEARJIT_PRELOAD_MIN=0 "$CHECK" --expect-preload >/dev/null || fail "CLEARJIT_PRELOAD_MIN=0"
 LD_PRELOAD="$PRELOAD" CLEARJIT_PRELOAD=off "$CHECK" --expect-preload >/dev/null || fail "CLEARJIT_PRELOAD=off"
+# CLEARJIT_PRELOAD and CLEARJIT_VERBOSE as switch_word reads them (jit/runtime/env_switch.hpp):
+# 0/1, off/on, no/yes, false/true in any case; anything else keeps the default, said once.
+for w in off OFF 0 no No false FALSE; do
+  LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=yes CLEARJIT_PRELOAD=$w /bin/true 2>"$WORK/err"
+  [[ $(cat "$WORK/err") == "clearjit-preload: off" ]] || fail "CLEARJIT_PRELOAD=$w: $(cat "$WORK/err")"
+done
+for w in on ON 1 yes True; do
+  LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=TRUE CLEARJIT_PRELOAD=$w /bin/true 2>"$WORK/err"
+  grep -q "^clearjit-preload: on from" "$WORK/err" || fail "CLEARJIT_PRELOAD=$w: $(cat "$WORK/err")"
+done
+LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=1 CLEARJIT_PRELOAD=disable /bin/true 2>"$WORK/err"
+grep -q "^clearjit-preload: CLEARJIT_PRELOAD=disable is not on or off (0/1, off/on, no/yes, false/true), taken as on$" \
+  "$WORK/err" && grep -q "^clearjit-preload: on from" "$WORK/err" ||
+  fail "CLEARJIT_PRELOAD=disable: $(cat "$WORK/err")"
+for w in 0 off No FALSE; do
+  LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=$w /bin/true 2>"$WORK/err"
+  [[ ! -s "$WORK/err" ]] || fail "CLEARJIT_VERBOSE=$w: $(cat "$WORK/err")"
+done
+LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=2 /bin/true 2>"$WORK/err"
+[[ $(cat "$WORK/err") == "clearjit-preload: CLEARJIT_VERBOSE=2 is not on or off (0/1, off/on, no/yes, false/true), taken as off" ]] ||
+  fail "CLEARJIT_VERBOSE=2: $(cat "$WORK/err")"
 # CLEARJIT_PRELOAD_MIN as parse_size reads K, M and G; anything else keeps 16 KiB, said.
 for min in 0=0 4096=4096 64K=65536 3M=3145728 1G=1073741824 x=16384 K=16384 4k=16384 4KiB=16384 \
   -1=16384 18446744073709551616=16384 17179869184G=16384; do
@@ -98,5 +119,5 @@ if command -v python3 >/dev/null; then
   out="$(LD_PRELOAD="$PRELOAD" python3 -c 'print(len(bytearray(1 << 20)), sum(bytes(5000)))' 2>&1)"
   [[ "$out" == "1048576 0" ]] || fail "python3: '$out'"
 fi
-echo "preload: checker (default, MIN=0, off), MIN values, no generator, bad profile, verbose," \
+echo "preload: checker (default, MIN=0, off), switch words, MIN values, no generator, bad profile, verbose," \
   "libc kernel, lazy path, sh, python3: passed"

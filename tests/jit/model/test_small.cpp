@@ -161,11 +161,12 @@ TEST(small_Profile, BadInputGetsAClearError) {
   }
 }
 
-TEST(small_Profile, UnknownIntentWarns) {
+TEST(small_Profile, UnknownIntentIsRefused) {
   auto p = parse("[small.steam]\nstrategy = \"tree\"\nmax = 256\n");
-  ASSERT_TRUE(p) << p.error;
-  ASSERT_EQ(p->warnings.size(), 1u);
-  EXPECT_NE(p->warnings[0].find("small.steam: unknown intent"), std::string::npos);
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error.find("small.steam: unknown table `small.steam`; did you mean `small.stream`?"),
+            std::string::npos)
+      << p.error;
 }
 
 // A profile asking for masked on a CPU without AVX512BW is refused when loaded, naming it.

@@ -2,6 +2,7 @@
 // file; debug aids in shared directories never follow links; bad paths are said, not ignored.
 #include "jit/emit/emit.hpp"
 #include "jit/profile/files.hpp"
+#include "jit/runtime/env_switch.hpp"
 #include "tests/support/support.hpp"
 
 #include <gtest/gtest.h>
@@ -207,6 +208,43 @@ TEST(files_Env, ClearjitVariablesAreReadLikeSecureGetenv) {
   EXPECT_EQ(clearjit_env("CLEARJIT_TEST_VARIABLE"), "value");
   unsetenv("CLEARJIT_TEST_VARIABLE");
   EXPECT_EQ(clearjit_env("CLEARJIT_TEST_VARIABLE"), "");
+}
+
+// The words of every on/off variable; the preload reads them through the same switch_word
+// (tests/preload/run.sh checks it there).
+TEST(files_EnvSwitch, Words) {
+  for (const char *w : {"1", "on", "ON", "On", "yes", "YES", "true", "True", "TRUE"})
+    EXPECT_EQ(switch_word(w), 1) << w;
+  for (const char *w : {"0", "off", "OFF", "Off", "no", "NO", "false", "False", "FALSE"})
+    EXPECT_EQ(switch_word(w), 0) << w;
+  for (const char *w : {"", "2", "01", "of", "onn", " on", "on ", "y", "n", "t", "disable", "-1"})
+    EXPECT_EQ(switch_word(w), -1) << w;
+}
+
+TEST(files_EnvSwitch, ReadsTheVariableAndSaysABadValueOnce) {
+  EXPECT_EQ(test::in_child([]() -> std::string {
+              const char *name = "CLEARJIT_TEST_SWITCH";
+              unsetenv(name);
+              if (clearjit_env_switch(name, false) || !clearjit_env_switch(name, true))
+                return "unset is not the fallback";
+              setenv(name, "", 1);
+              if (clearjit_env_switch(name, false)) return "empty is not the fallback";
+              setenv(name, "Yes", 1);
+              if (!clearjit_env_switch(name, false)) return "Yes is not on";
+              setenv(name, "OFF", 1);
+              if (clearjit_env_switch(name, true)) return "OFF is not off";
+              setenv(name, "maybe", 1);
+              testing::internal::CaptureStderr();
+              const bool first = clearjit_env_switch(name, false);
+              const bool second = clearjit_env_switch(name, true);
+              const std::string said = testing::internal::GetCapturedStderr();
+              if (first || !second) return "a bad value is not the fallback";
+              const std::string want =
+                  "clearjit: CLEARJIT_TEST_SWITCH=maybe is not on or off (0/1, "
+                  "off/on, no/yes, false/true), taken as off\n";
+              return said == want ? "" : "stderr was '" + said + "', expected once '" + want + "'";
+            }),
+            "");
 }
 
 } // namespace

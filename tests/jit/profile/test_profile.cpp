@@ -33,15 +33,25 @@ const std::string kDir = std::string(CLEARJIT_SOURCE_DIR) + "/tests/profiles/";
 
 std::string sample(const std::string &rel) { return kDir + rel; }
 
-// `r` failed with "<name>[:<line>]: [<key>: ]..." and the message holds every one of `words`.
+// `r` failed with "<name>[:<line>]: [<key>: ]..." and the message holds every one of `words`;
+// line -1: any line.
 testing::AssertionResult refused(const Result<Profile> &r, const std::string &name, int line,
                                  std::string_view key, const std::vector<std::string_view> &words) {
   if (r) return testing::AssertionFailure() << name << " was accepted";
-  std::string prefix = name + (line ? ":" + std::to_string(line) : "") + ": ";
-  if (!key.empty()) prefix += std::string(key) + ": ";
-  if (!r.error.starts_with(prefix))
-    return testing::AssertionFailure()
-           << "message does not start with '" << prefix << "': " << r.error;
+  if (line < 0) { // "<name>:<digits>: <key>: "
+    const std::string at = ": " + std::string(key) + ": ";
+    const size_t digits = r.error.find_first_not_of("0123456789", name.size() + 1);
+    if (!r.error.starts_with(name + ":") || digits == name.size() + 1 ||
+        r.error.compare(digits, at.size(), at) != 0)
+      return testing::AssertionFailure()
+             << "message does not name a line and " << key << ": " << r.error;
+  } else {
+    std::string prefix = name + (line ? ":" + std::to_string(line) : "") + ": ";
+    if (!key.empty()) prefix += std::string(key) + ": ";
+    if (!r.error.starts_with(prefix))
+      return testing::AssertionFailure()
+             << "message does not start with '" << prefix << "': " << r.error;
+  }
   for (auto w : words)
     if (r.error.find(w) == std::string::npos)
       return testing::AssertionFailure() << "message lacks '" << w << "': " << r.error;
@@ -158,7 +168,7 @@ TEST(profile, SingleUnboundedClass) {
   EXPECT_EQ(&class_for(p.reuse, UINT64_MAX), &p.reuse[0]);
 }
 
-TEST(profile, InlineTablesCrlfUtf8AndUnknownKeys) {
+TEST(profile, InlineTablesCrlfUtf8) {
   Profile p = good("good/inline_crlf.toml");
   EXPECT_EQ(p.host.family, 0x19);
   EXPECT_EQ(p.host.model, 0x61);
@@ -184,6 +194,21 @@ TEST(profile, EveryGoodSampleLoads) {
     ++n;
   }
   EXPECT_GE(n, 5);
+}
+
+// What the tools wrote loads under the strict key check: the shipped profiles, and the tunes and
+// chosen profiles kept as results (on any CPU: they need their own CPU's features).
+TEST(profile, EveryShippedAndRecordedProfileLoads) {
+  int n = 0;
+  const fs::path src = CLEARJIT_SOURCE_DIR;
+  for (const fs::path &dir : {src / "profiles", src / "docs" / "results"})
+    for (const auto &e : fs::recursive_directory_iterator(dir))
+      if (e.path().extension() == ".toml") {
+        auto r = load_profile_for_any_cpu(e.path().string());
+        EXPECT_TRUE(r) << r.error;
+        ++n;
+      }
+  EXPECT_GE(n, 40);
 }
 
 TEST(profile, ParseProfileUsesTheNameAsSource) {
@@ -380,11 +405,9 @@ TEST(profile_Parallel, OneThreadEverywhereHasNoFrom) {
   EXPECT_EQ(r->parallel(Intent::stream)->at(1ull << 30), 1u);
 }
 
-TEST(profile_Parallel, UnknownKeyWarns) {
-  auto r = parse_profile(with_parallel("[parallel]\nthreds = 2\n"), "p", full_cpu());
-  ASSERT_TRUE(r) << r.error;
-  ASSERT_EQ(r->warnings.size(), 1u);
-  EXPECT_NE(r->warnings[0].find("parallel.threds: unknown key"), std::string::npos);
+TEST(profile_Parallel, UnknownKeyIsRefused) {
+  auto r = parse_profile(with_parallel("[parallel]\ncpuss = 2\n"), "p", full_cpu());
+  EXPECT_TRUE(refused(r, "p", -1, "parallel.cpuss", {"did you mean `cpus`?"}));
 }
 
 TEST(profile_Parallel, Refusals) {
@@ -699,7 +722,18 @@ const BadCase kBadCases[] = {
   {"SmallBandsNotArray", "bad/small_bands_type.toml", 12, "small.reuse.bands",
    {"must be an array of tables", "got a string"}},
   {"SmallBandUnknownKey", "bad/small_bands_key.toml", 12, "small.reuse.bands[0].max",
-   {"unknown key", "below and strategy"}},
+   {"unknown key `max`", "known here: below, strategy"}},
+  // A typo anywhere is refused with the nearest name: a misspelt table would drop its settings.
+  {"TableTypoSmall", "bad/table_typo_small.toml", 10, "smal",
+   {"unknown table `smal`; did you mean `small`?"}},
+  {"TableTypoParallel", "bad/table_typo_parallel.toml", 10, "paralel",
+   {"unknown table `paralel`; did you mean `parallel`?"}},
+  {"IntentTypoDispatch", "bad/intent_typo_dispatch.toml", 9, "dispatch.steam",
+   {"unknown table `dispatch.steam`; did you mean `dispatch.stream`?"}},
+  {"KeyTypoClass", "bad/key_typo_class.toml", 9, "dispatch.reuse[0].kernal",
+   {"unknown key `kernal`; did you mean `kernel`?"}},
+  {"KeyTypoSmall", "bad/key_typo_small.toml", 11, "small.reuse.stratgy",
+   {"unknown key `stratgy`; did you mean `strategy`?"}},
   {"SmallBandSameAsAbove", "bad/small_bands_same.toml", 12, "small.reuse.bands[0]",
    {"masked again in the band above it"}},
   {"SmallBandBelowMissing", "bad/small_bands_below_missing.toml", 12, "small.reuse.bands[0].below",
@@ -738,13 +772,106 @@ TEST(profile, SmallBandsLoadAndWriteBack) {
       << r.error;
 }
 
-TEST(profile, UnknownIntentLoadsWithAWarning) {
-  auto r = load_profile(sample("good/intent_unknown.toml"), full_cpu());
-  ASSERT_TRUE(r) << r.error;
-  ASSERT_EQ(r->warnings.size(), 1u);
-  EXPECT_NE(r->warnings[0].find("intent_unknown.toml:9: dispatch.steam: unknown intent, ignored"),
-            std::string::npos)
-      << r->warnings[0];
+// ---- The recorded [verification], as `clearjit check` reports it ------------------------------
+
+TEST(profile_Verification, ReadFromTheText) {
+  const std::string base = "format = 1\n[host]\nvendor = \"A\"\nfamily = 1\nmodel = 1\n"
+                           "[[dispatch.reuse]]\nkernel = \"stosb\"\n";
+  EXPECT_FALSE(recorded_verification(base));
+  EXPECT_FALSE(recorded_verification("not [ toml"));
+  auto v = recorded_verification(base + "[verification]\nmeasured = \"m\"\nrepaired = [\"r\"]\n"
+                                        "left = [\"a\", 3, \"b\"]\n");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->measured, "m");
+  EXPECT_EQ(v->repaired, std::vector<std::string>{"r"});
+  EXPECT_EQ(v->left, (std::vector<std::string>{"a", "b"})); // free keys: other types skipped
+  // As the tuner wrote it.
+  auto tuned = recorded_verification(
+      test::read_file(test::kSourceDir /
+                      "docs/results/amd-family26-model2/tune-verified-default.toml")
+          .value_or(""));
+  ASSERT_TRUE(tuned);
+  EXPECT_EQ(tuned->left.size(), 4u);
+}
+
+TEST(profile_Verification, ReportSaysWhereAndWhatWasLeft) {
+  const CpuInfo cpu = test::minimal_cpu(); // features: sse2
+  ProfileHost here = profile_host(cpu);
+  EXPECT_EQ(verification_report(std::nullopt, here, cpu), "");
+  const RecordedVerification clean{"m", {}, {}};
+  EXPECT_EQ(verification_report(clean, here, cpu),
+            "verification: verified on this CPU model (GenuineIntel family 6 model 15)\n"
+            "verification: no loss to memset left\n");
+  const RecordedVerification lost{"m", {"x", "y"}, {"reuse 4 KiB: 0.9x", "stream 8 B: 1.1x"}};
+  EXPECT_EQ(verification_report(lost, here, cpu),
+            "verification: verified on this CPU model (GenuineIntel family 6 model 15)\n"
+            "verification: 2 losses to memset left (2 repaired):\n"
+            "  reuse 4 KiB: 0.9x\n  stream 8 B: 1.1x\n");
+  ProfileHost richer = here;
+  richer.features = {"sse2", "avx2", "avx"}; // unsorted, as by hand
+  EXPECT_EQ(verification_report(clean, richer, cpu),
+            "verification: verified on this CPU model (GenuineIntel family 6 model 15), with other "
+            "features: this CPU lacks avx avx2\nverification: no loss to memset left\n");
+  ProfileHost bare = here;
+  bare.features.clear();
+  EXPECT_NE(verification_report(clean, bare, cpu).find("lists no features to compare"),
+            std::string::npos);
+  ProfileHost other = here;
+  other.model = 16;
+  const std::string elsewhere = verification_report(lost, other, cpu);
+  EXPECT_TRUE(elsewhere.starts_with(
+      "verification: verified on GenuineIntel family 6 model 16, not on this CPU (GenuineIntel "
+      "family 6 model 15): `clearjit verify` measures it here\nverification: 2 losses"))
+      << elsewhere;
+}
+
+TEST(profile, NearestName) {
+  EXPECT_EQ(nearest_name("smal", {"format", "host", "small"}), "small");
+  EXPECT_EQ(nearest_name("steam", {"reuse", "stream", "batch"}), "stream");
+  EXPECT_EQ(nearest_name("stragety", {"strategy", "max"}), "strategy"); // one swap, one change
+  EXPECT_EQ(nearest_name("Kernel", {"below", "kernel"}), "kernel");
+  EXPECT_EQ(nearest_name("x", {"l2", "l3"}), "");             // no typo of a two-letter name
+  EXPECT_EQ(nearest_name("microcode", {"model", "l1d"}), ""); // too far from everything
+  EXPECT_EQ(nearest_name("anything", {}), "");
+}
+
+// Every table and key the reader knows, at each level, refuses a near miss with the nearest name
+// and a far one with the list of names.
+TEST(profile_Bad, UnknownKeysEverywhere) {
+  const std::tuple<std::string, std::string, std::string> cases[] = {
+      {"fromat = 1\n", "fromat", "unknown key `fromat`; did you mean `format`?"},
+      {"[hots]\nvendor = \"x\"\n", "hots", "unknown table `hots`; did you mean `host`?"},
+      {"[tunning]\nlevel = \"quick\"\n", "tunning",
+       "unknown table `tunning`; did you mean `tuning`?"},
+      {"[[host.eahc]]\nfile = \"a\"\n", "host.eahc",
+       "unknown table `host.eahc`; did you mean `host.each`?"},
+      {"[[host.each]]\nfiel = \"a\"\n", "host.each[0].fiel",
+       "unknown key `fiel`; did you mean `file`?"},
+      {"[small.reuse]\nstrategy = \"tree\"\nmax = 256\nbnads = []\n", "small.reuse.bnads",
+       "unknown key `bnads`; did you mean `bands`?"},
+      {"[small.steam]\nstrategy = \"tree\"\nmax = 256\n", "small.steam",
+       "unknown table `small.steam`; did you mean `small.stream`?"},
+      {"[parallel]\nthreds = 2\n", "parallel.threds",
+       "unknown key `threds` (known here: cpus, reuse, stream)"},
+      {"[parallel.reuse]\nsizes = [1]\nthreads = [1]\nspeedups = [1]\n", "parallel.reuse.speedups",
+       "unknown key `speedups`; did you mean `speedup`?"},
+      {"[[dispatch.batch]]\nkernel = \"stosb\"\nnote = \"erms\"\n", "dispatch.batch[0].note",
+       "unknown key `note` (known here: below, kernel, gbps, gain, states)"},
+      {"tuning = 3\n", "tuning", "must be a table, got an integer"},
+  };
+  for (const auto &[extra, key, words] : cases) {
+    const std::string text = "format = 1\n[host]\nvendor = \"AuthenticAMD\"\nfamily = 25\n"
+                             "model = 1\n[[dispatch.reuse]]\nkernel = \"stosb\"\n";
+    // Root keys must come before the first table.
+    const bool root_key = extra.find('[') != 0;
+    const std::string whole = root_key ? extra + text : text + extra;
+    EXPECT_TRUE(refused(parse_profile(whole, "p", full_cpu()), "p", -1, key, {words})) << whole;
+  }
+  // Informational tables keep free keys: a newer tuner may report more.
+  EXPECT_TRUE(parse_profile("format = 1\n[host]\nvendor = \"A\"\nfamily = 1\nmodel = 1\n"
+                            "[[dispatch.reuse]]\nkernel = \"stosb\"\n[tuning]\nanything = 1\n"
+                            "[findings.new]\nx = [1]\n[verification]\nnew = \"y\"\n",
+                            "p", full_cpu()));
 }
 TEST(profile_Bad, KernelThisCpuCannotRun) {
   const CpuInfo cpu = cpu_without(Feature::avx512f);
@@ -917,17 +1044,17 @@ TEST(profile_Depth, MixedNestingCountsTogether) {
 TEST(profile_Depth, TheDeepestAcceptedProfileParsesOnASmallStack) {
   // kMaxTomlDepth levels, in each of the ways to nest, in one file; then one more level.
   const int d = kMaxTomlDepth;
-  // At the root, before kHead's [host]: a key is one level, each bracket one more. Header
-  // parts count two levels (each may be an array of tables): the deepest real tree is
-  // [[t]] [[t.t]] ... with d / 2 parts, every one an array of tables.
+  // At the root, before kHead's [host], in [tuning] (whose keys are free): a key part is one
+  // level, each bracket one more. Header parts count two levels (each may be an array of
+  // tables): the deepest real tree is [[tuning.t]] [[tuning.t.t]] ... with d / 2 parts.
   std::string arrays_of_tables;
-  for (int i = 1; i <= d / 2; ++i)
-    arrays_of_tables += "[[" + repeat("t", size_t(i), ".") + "]]\n";
+  for (int i = 1; i < d / 2; ++i)
+    arrays_of_tables += "[[tuning." + repeat("t", size_t(i), ".") + "]]\n";
   const std::string at_limit =
-      repeat("a", d, ".") + " = 1\n" + "arr = " + repeat("[", d - 1) + "1" + repeat("]", d - 1) +
-      "\n" + "tab = " + repeat("{a = ", (d - 1) / 2) + "1" + repeat("}", (d - 1) / 2) + "\n" +
-      "kk.a = " + repeat("[{b.c = ", (d - 2) / 4) + "1" + repeat("}]", (d - 2) / 4) + "\n" + kHead +
-      arrays_of_tables + kTail;
+      "tuning." + repeat("a", d - 1, ".") + " = 1\n" + "tuning.arr = " + repeat("[", d - 2) + "1" +
+      repeat("]", d - 2) + "\n" + "tuning.tab = " + repeat("{a = ", (d - 2) / 2) + "1" +
+      repeat("}", (d - 2) / 2) + "\n" + "tuning.kk.a = " + repeat("[{b.c = ", (d - 3) / 4) + "1" +
+      repeat("}]", (d - 3) / 4) + "\n" + kHead + arrays_of_tables + kTail;
   EXPECT_EQ(parse_on_small_stack(at_limit, ""), "");
   EXPECT_EQ(parse_on_small_stack("arr = " + repeat("[", d) + repeat("]", d) + "\n" + kHead + kTail,
                                  "nested too deep"),
@@ -940,7 +1067,7 @@ TEST(profile_Depth, TheDeepestAcceptedProfileParsesOnASmallStack) {
             "")
       << "a key under the deepest header is one level too many";
   // Dots in values and strings are no key parts.
-  EXPECT_EQ(parse_on_small_stack(kHead + "f = 1.5\nd = 1979-05-27T07:32:00.999\ns = \"" +
+  EXPECT_EQ(parse_on_small_stack(kHead + "[tuning]\nf = 1.5\nd = 1979-05-27T07:32:00.999\ns = \"" +
                                      repeat(".", 100) + "\"\n\"" + repeat(".", 100) + "\" = 1\n" +
                                      kTail,
                                  ""),
@@ -952,9 +1079,10 @@ TEST(profile_CodePoints, AcceptedInCommentsAndStrings) {
   // all in the blocks toml++ 3.3 mishandles outside strings and comments.
   const std::string chars = "\u00e9 \u00fc \u00ae \u03b1\u03b2 \u0436 \u3022 \u3042 \ufe50";
   const std::string text = "# tuned by Jos\u00e9: " + chars + "\n" + kHead + "brand = \"" + chars +
-                           "\" # " + chars + "\n" + "lit = '" + chars + "'\nml = \"\"\"\n" + chars +
-                           "\n\"\"\"\n" + "mll = '''" + chars + "\n" + chars + "'''\n\"" + chars +
-                           "\" = 1\n" + "esc = \"\\t" + chars + "\\\\" + chars + "\"\n" + kTail;
+                           "\" # " + chars + "\n[tuning]\n" + "lit = '" + chars +
+                           "'\nml = \"\"\"\n" + chars + "\n\"\"\"\n" + "mll = '''" + chars + "\n" +
+                           chars + "'''\n\"" + chars + "\" = 1\n" + "esc = \"\\t" + chars + "\\\\" +
+                           chars + "\"\n" + kTail;
   auto r = parse_profile(text, "utf8", full_cpu());
   ASSERT_TRUE(r) << r.error;
   EXPECT_EQ(r->host.brand, chars);

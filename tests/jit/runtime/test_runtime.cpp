@@ -180,17 +180,20 @@ TEST_F(runtime_Open, ThisCpuHasNoWarningsAndSourceIsThePath) {
   EXPECT_STREQ(clearjit_profile_source(cj.get()), path.c_str());
 }
 
-TEST_F(runtime_Open, UnknownIntentWarns) {
+TEST_F(runtime_Open, UnknownIntentIsRefused) {
   const std::string path = dir_ / "typo.toml";
   write_file(path,
              profile_text(host_cpu(), {{0, "stosb"}}) + "\n[[dispatch.steam]]\nkernel = \"mov\"\n");
   std::vector<char> err(4096, '\0');
   std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(
       clearjit_open(path.c_str(), err.data(), err.size()), clearjit_close);
-  ASSERT_TRUE(cj) << errbuf_text(err);
-  const std::string w = clearjit_warnings(cj.get());
-  EXPECT_NE(w.find("dispatch.steam: unknown intent, ignored"), std::string::npos) << w;
-  EXPECT_TRUE(w.starts_with(path + ":")) << w;
+  ASSERT_FALSE(cj);
+  const std::string e = errbuf_text(err);
+  EXPECT_NE(e.find("dispatch.steam: unknown table `dispatch.steam`; did you mean "
+                   "`dispatch.stream`?"),
+            std::string::npos)
+      << e;
+  EXPECT_TRUE(e.starts_with(path + ":")) << e;
 }
 
 // ---------------------------------------------------------------------------------------------
