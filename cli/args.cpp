@@ -12,9 +12,8 @@ namespace cjit::cli {
 
 using namespace cjit::detail;
 
-std::optional<uint64_t> parse_size_arg(std::string t) {
-  if (t.size() > 3 && t.compare(t.size() - 2, 2, "iB") == 0) t.erase(t.size() - 2);
-  return parse_size(t);
+std::optional<uint64_t> parse_size_arg(const std::string &t, std::string &why) {
+  return parse_size(t, &why);
 }
 
 bool only_benchmark_flags(const char *command, const std::vector<std::string> &extras) {

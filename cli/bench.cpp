@@ -121,9 +121,10 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     std::string item;
     std::istringstream in(*a.sizes);
     while (std::getline(in, item, ',')) {
-      auto v = parse_size_arg(item);
-      if (!v || *v == 0)
-        return usage("'" + quoted(item, 0) + "' is not a size like 8, 4K or 1GiB (at least 1)");
+      std::string why;
+      auto v = parse_size_arg(item, why);
+      if (!v) return usage("'" + quoted(item, 0) + "' is not a size: " + why);
+      if (*v == 0) return usage("sizes must be at least 1, got '" + quoted(item, 0) + "'");
       if (*v > cap)
         return usage(quoted(item, 0) + " is more than a quarter of the available memory (" +
                      human_bytes(cap) + "), which the destination arena may use");

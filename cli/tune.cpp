@@ -23,8 +23,15 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
     return 2;
   }
   o.level = *level;
-  auto lo = parse_size_arg(a.min_size), hi = parse_size_arg(a.max_size);
-  if (!lo || !hi || *lo < 64 || *lo > *hi) {
+  std::string why;
+  for (const std::string *t : {&a.min_size, &a.max_size})
+    if (!parse_size_arg(*t, why)) {
+      std::cerr << "clearjit tune: " << (t == &a.min_size ? "--min-size" : "--max-size") << " '"
+                << *t << "' is not a size: " << why << "\n";
+      return 2;
+    }
+  auto lo = parse_size_arg(a.min_size, why), hi = parse_size_arg(a.max_size, why);
+  if (*lo < 64 || *lo > *hi) {
     std::cerr << "clearjit tune: --min-size and --max-size must be sizes like 4K or 1GiB, 64 <= "
                  "min <= max\n";
     return 2;
