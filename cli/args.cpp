@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "jit/model/size.hpp"
+#include "tuner/measure/measure.hpp"
 
 #include <unistd.h>
 
@@ -22,6 +23,10 @@ bool only_benchmark_flags(const char *command, const std::vector<std::string> &e
       std::cerr << "clearjit " << command << ": unexpected argument '" << e << "' (see --help)\n";
       return false;
     }
+  if (std::string e = benchmark_flags_error(extras); !e.empty()) {
+    std::cerr << "clearjit " << command << ": " << e << "\n";
+    return false;
+  }
   return true;
 }
 

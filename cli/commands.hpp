@@ -47,7 +47,8 @@ int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras);
 // A byte count as users type it (jit/model/size_text.hpp: 4096, 4K, 4k, 4KiB); nullopt with
 // `why` set to follow the quoted text otherwise.
 std::optional<uint64_t> parse_size_arg(const std::string &t, std::string &why);
-// What CLI11 left over may only be Google Benchmark's own flags, which are passed through.
+// What CLI11 left over may only be Google Benchmark's own flags, which are passed through;
+// false (said on stderr) for anything else, checked before any work.
 bool only_benchmark_flags(const char *command, const std::vector<std::string> &extras);
 // Memory available now (/proc/meminfo's MemAvailable): what a destination arena may take.
 uint64_t available_memory();

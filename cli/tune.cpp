@@ -58,7 +58,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
     if (!path.empty())
       if (std::string e = check_output_path(path); !e.empty()) {
         std::cerr << "clearjit tune: " << e << "\n";
-        return 1;
+        return 2;
       }
 
   TuneResult r;
@@ -74,7 +74,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
     if (path.empty()) return;
     if (std::string e = write_file_atomically(path, text); !e.empty()) {
       std::cerr << "clearjit tune: " << e << "\n";
-      rc = 1;
+      rc = 2; // an unwritable output, as check_output_path would have said
     } else {
       std::cout << what << ": " << path << "\n";
     }
