@@ -553,6 +553,12 @@ void HostBench::register_warm(const Job &j, size_t index, const MeasureOptions &
 }
 
 std::string benchmark_flags_error(const std::vector<std::string> &flags) {
+  // Google Benchmark answers a bad format with its usage and exit(0): refuse it here instead.
+  for (const std::string &f : flags)
+    for (std::string_view name : {"--benchmark_format=", "--benchmark_out_format="})
+      if (f.starts_with(name) && f != std::string(name) + "console" &&
+          f != std::string(name) + "json" && f != std::string(name) + "csv")
+        return "Google Benchmark flag '" + f + "' takes console, json or csv";
   // Google Benchmark reads its flags once from argv: ours first, the caller's pass-through after
   // so they win.
   std::vector<std::string> args{"clearjit", "--benchmark_enable_random_interleaving=true"};
@@ -562,7 +568,9 @@ std::string benchmark_flags_error(const std::vector<std::string> &flags) {
     argv.push_back(a.data());
   int argc = int(argv.size());
   benchmark::Initialize(&argc, argv.data());
-  if (argc > 1) return std::string("unknown Google Benchmark flag '") + argv[1] + "'";
+  if (argc > 1)
+    return std::string("Google Benchmark does not take '") + argv[1] +
+           "' (an unknown flag or a bad value)";
   return {};
 }
 

@@ -175,8 +175,8 @@ struct MeasureOptions {
 };
 
 //! "" when Google Benchmark takes every one of `flags` as measuring reads them; otherwise why
-//! not ("unknown Google Benchmark flag '--benchmark_bogus'"). Cheap: commands call it before any
-//! work, so a wrong flag is a usage error at once. It sets Google Benchmark's flags, as every
+//! not ("Google Benchmark does not take '--benchmark_bogus' ..."). Cheap: commands call it before
+//! any work, so a wrong flag is a usage error at once. It sets Google Benchmark's flags, as every
 //! run does again.
 std::string benchmark_flags_error(const std::vector<std::string> &flags);
 
