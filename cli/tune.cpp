@@ -32,8 +32,8 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
     }
   auto lo = parse_size_arg(a.min_size, why), hi = parse_size_arg(a.max_size, why);
   if (*lo < 64 || *lo > *hi) {
-    std::cerr << "clearjit tune: --min-size and --max-size must be sizes like 4K or 1GiB, 64 <= "
-                 "min <= max\n";
+    std::cerr << "clearjit tune: --min-size must be at least 64 and at most --max-size, got "
+              << a.min_size << " and " << a.max_size << "\n";
     return 2;
   }
   if (!only_benchmark_flags("tune", extras)) return 2;
