@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "jit/model/size.hpp"
+#include "tuner/measure/measure.hpp"
 
 #include <unistd.h>
 
@@ -12,9 +13,8 @@ namespace cjit::cli {
 
 using namespace cjit::detail;
 
-std::optional<uint64_t> parse_size_arg(std::string t) {
-  if (t.size() > 3 && t.compare(t.size() - 2, 2, "iB") == 0) t.erase(t.size() - 2);
-  return parse_size(t);
+std::optional<uint64_t> parse_size_arg(const std::string &t, std::string &why) {
+  return parse_size(t, &why);
 }
 
 bool only_benchmark_flags(const char *command, const std::vector<std::string> &extras) {
@@ -23,6 +23,10 @@ bool only_benchmark_flags(const char *command, const std::vector<std::string> &e
       std::cerr << "clearjit " << command << ": unexpected argument '" << e << "' (see --help)\n";
       return false;
     }
+  if (std::string e = benchmark_flags_error(extras); !e.empty()) {
+    std::cerr << "clearjit " << command << ": " << e << "\n";
+    return false;
+  }
   return true;
 }
 

@@ -27,13 +27,13 @@ int cmd_bench_mix(const BenchArgs &a) {
   auto text = read_small_file(a.mix, {.max_bytes = kTraceJsonMaxBytes, .what = "a trace file"});
   if (!text) {
     std::cerr << "clearjit bench --mix: " << text.error << "\n";
-    return 1;
+    return 2;
   }
   auto h = histogram_from_json(*text, a.mix);
   if (!h) {
     std::cerr << "clearjit bench --mix: " << h.error
               << " (write one with clearjit trace --json FILE -- PROGRAM)\n";
-    return 1;
+    return 2;
   }
   char err[512];
   std::unique_ptr<clearjit, void (*)(clearjit *)> cj(
@@ -41,7 +41,7 @@ int cmd_bench_mix(const BenchArgs &a) {
       clearjit_close);
   if (!cj) {
     std::cerr << "clearjit bench --mix: " << err << "\n";
-    return 1;
+    return 2;
   }
   try {
     const CpuInfo &cpu = host_cpu();
@@ -121,9 +121,10 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     std::string item;
     std::istringstream in(*a.sizes);
     while (std::getline(in, item, ',')) {
-      auto v = parse_size_arg(item);
-      if (!v || *v == 0)
-        return usage("'" + quoted(item, 0) + "' is not a size like 8, 4K or 1GiB (at least 1)");
+      std::string why;
+      auto v = parse_size_arg(item, why);
+      if (!v) return usage("'" + quoted(item, 0) + "' is not a size: " + why);
+      if (*v == 0) return usage("sizes must be at least 1, got '" + quoted(item, 0) + "'");
       if (*v > cap)
         return usage(quoted(item, 0) + " is more than a quarter of the available memory (" +
                      human_bytes(cap) + "), which the destination arena may use");
@@ -135,8 +136,18 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     if (!path.empty())
       if (std::string e = check_output_path(path); !e.empty()) {
         std::cerr << "clearjit bench: " << e << "\n";
-        return 1;
+        return 2;
       }
+  // A PROFILE that does not open is the invocation's (2), said before any measuring.
+  if (!a.profile.empty()) {
+    char err[512];
+    clearjit *cj = clearjit_open(a.profile.c_str(), err, sizeof err);
+    if (!cj) {
+      std::cerr << "clearjit bench: " << err << "\n";
+      return 2;
+    }
+    clearjit_close(cj);
+  }
   try {
     const CpuInfo &cpu = host_cpu();
     if (a.seeds) {
@@ -152,7 +163,7 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     if (!a.json.empty()) {
       if (std::string e = write_file_atomically(a.json, compare_json(r, cpu)); !e.empty()) {
         std::cerr << "clearjit bench: " << e << "\n";
-        return 1;
+        return 2;
       }
       std::cout << "measurements: " << a.json << "\n";
     }
@@ -160,7 +171,7 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
       if (std::string e = write_file_atomically(a.markdown, compare_markdown(r, cpu, a.command));
           !e.empty()) {
         std::cerr << "clearjit bench: " << e << "\n";
-        return 1;
+        return 2;
       }
       std::cout << "tables: " << a.markdown << "\n";
     }

@@ -44,9 +44,11 @@ int cmd_choose(const ChooseArgs &a);
 //! 0: the profile holds against memset here; 1: it loses beyond the noise; 2: an error.
 int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras);
 
-// A byte count as users type it: 4096, 4K, 4KiB, 1G, 1GiB.
-std::optional<uint64_t> parse_size_arg(std::string t);
-// What CLI11 left over may only be Google Benchmark's own flags, which are passed through.
+// A byte count as users type it (jit/model/size_text.hpp: 4096, 4K, 4k, 4KiB); nullopt with
+// `why` set to follow the quoted text otherwise.
+std::optional<uint64_t> parse_size_arg(const std::string &t, std::string &why);
+// What CLI11 left over may only be Google Benchmark's own flags, which are passed through;
+// false (said on stderr) for anything else, checked before any work.
 bool only_benchmark_flags(const char *command, const std::vector<std::string> &extras);
 // Memory available now (/proc/meminfo's MemAvailable): what a destination arena may take.
 uint64_t available_memory();

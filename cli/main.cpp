@@ -66,7 +66,7 @@ int cmd_asm(const std::string &spec) {
   auto k = Kernel::compile(spec, &error);
   if (!k) {
     std::cerr << "clearjit asm: " << error << "\n";
-    return 1;
+    return 2; // the spec is the invocation's
   }
   std::cout << "; " << k->spec() << "\n" << k->listing();
   return 0;
@@ -106,8 +106,14 @@ int cmd_check(const std::string &path) {
   // Read once, as load_profile reads (a pipe too): the text also gives the [verification].
   ReadLimits limits;
   limits.allow_pipe = true;
+  // Checking is the work: a profile that reads but is invalid is its finding (1); a file that
+  // cannot be read is the invocation's (2).
   const Result<std::string> text = read_small_file(path, limits);
-  Result<Profile> p = text ? parse_profile(*text, path, cpu) : Result<Profile>::fail(text.error);
+  if (!text) {
+    std::cerr << "clearjit check: " << text.error << "\n";
+    return 2;
+  }
+  Result<Profile> p = parse_profile(*text, path, cpu);
   if (!p) {
     std::cerr << p.error << "\n";
     return 1;
@@ -128,6 +134,17 @@ int cmd_check(const std::string &path) {
   return 0;
 }
 
+// The one exit-code rule, for every command (README, Command line): 0 success; 1 the work ran
+// and found a failure; 2 the invocation was wrong, said before any work where it can be.
+constexpr const char *kExitRule =
+    "Exit status: 0 success; 1 the work found a failure; 2 the invocation was wrong (usage, an "
+    "unreadable or malformed input file, an unwritable output).";
+
+// `help` first (if any), then the rule and what 1 and 2 mean for this command.
+void footer(CLI::App *command, const std::string &help, const std::string &codes) {
+  command->footer((help.empty() ? "" : help + "\n") + kExitRule + "\n" + codes);
+}
+
 } // namespace
 
 using namespace cjit::cli;
@@ -136,6 +153,7 @@ int main(int argc, char **argv) {
   CLI::App app{"clearjit: generate, tune and use memory-clearing kernels for this x86-64 CPU"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "clearjit " CLEARJIT_VERSION);
+  app.footer(kExitRule);
 
   auto *cpu =
       app.add_subcommand("cpu", "Print this CPU's vendor, model, caches and clearing features");
@@ -147,7 +165,8 @@ int main(int argc, char **argv) {
   auto *asm_ = app.add_subcommand("asm", "Generate the kernel named by SPEC and print its code");
   asm_->add_option("SPEC", spec, "a kernel spec, e.g. avx2:unroll=4 or movnti:chunk=4K,fence=chunk")
       ->required();
-  asm_->footer("Spec grammar: method[:option,...]; methods and options: see README.md.");
+  footer(asm_, "Spec grammar: method[:option,...]; methods and options: see README.md.",
+         "Here: 2 for a SPEC that does not parse or does not run on this CPU.");
 
   auto *which = app.add_subcommand(
       "which", "Show the default profile lookup: what each step found and what was chosen");
@@ -182,7 +201,8 @@ int main(int argc, char **argv) {
   tune->add_option("--json", tune_args.json, "write every raw measurement as JSON");
   tune->add_option("--report", tune_args.report, "write an HTML report with charts");
   tune->allow_extras();
-  tune->footer("Google Benchmark's own --benchmark_* flags are passed through.");
+  footer(tune, "Google Benchmark's own --benchmark_* flags are passed through.",
+         "Here: 1 measuring failed; 2 a bad option or --benchmark_* flag, an unwritable output.");
 
   VerifyArgs verify_args;
   auto *verify = app.add_subcommand(
@@ -197,8 +217,9 @@ int main(int argc, char **argv) {
                      "write the profile back with its [verification] table (every other line "
                      "as it was)");
   verify->allow_extras();
-  verify->footer("Google Benchmark's own --benchmark_* flags are passed through. Exit 2: the "
-                 "profile or an argument is bad.");
+  footer(verify, "Google Benchmark's own --benchmark_* flags are passed through.",
+         "Here: 1 the profile loses to memset, or measuring failed; 2 an unreadable or invalid "
+         "PROFILE, a bad option, an unwritable output.");
 
   ChooseArgs choose_args;
   auto *choose = app.add_subcommand(
@@ -242,7 +263,9 @@ int main(int argc, char **argv) {
                     "a trace from `clearjit trace --json FILE`: memset against the dispatcher on "
                     "its sizes (warm below the L2, cold above)");
   bench->allow_extras();
-  bench->footer("Google Benchmark's own --benchmark_* flags are passed through.");
+  footer(bench, "Google Benchmark's own --benchmark_* flags are passed through.",
+         "Here: 1 measuring failed; 2 an unreadable or invalid PROFILE or --mix file, a bad "
+         "option, an unwritable output.");
 
   TraceArgs trace_args;
   auto *trace = app.add_subcommand(
@@ -252,8 +275,20 @@ int main(int argc, char **argv) {
   trace->add_option("--preload", trace_args.preload,
                     "libclearjit-preload.so to use (default: beside clearjit, or installed)");
   trace->add_option("PROGRAM", trace_args.command, "-- PROGRAM [ARGS...]")->required();
-  trace->footer("Example: clearjit trace --json zstd.json -- zstd -q -f -o /dev/null FILE\n"
-                "The histogram goes to stderr; the exit status is the program's.");
+  footer(trace,
+         "Example: clearjit trace --json zstd.json -- zstd -q -f -o /dev/null FILE\n"
+         "The histogram goes to stderr.",
+         "Here: the program's status once it ran; 1 its trace could not be read; 2 a bad option, "
+         "no preload, a PROGRAM that cannot run, an unwritable output.");
+  footer(cpu, "", "Here: 2 a bad option.");
+  footer(list, "", "Here: 2 a bad option or level.");
+  footer(which, "", "Here: 1 no profile is chosen; 2 a bad option.");
+  footer(check, "",
+         "Here: 1 the profile is invalid (checking is the work); 2 an unreadable file, a bad "
+         "option.");
+  footer(choose, "",
+         "Here: 2 an unreadable, malformed or mismatched RAW file, a bad option, an unwritable "
+         "output.");
 
   // CLI11 would call an unknown first word "a missing subcommand"; name it instead.
   const auto commands = app.get_subcommands([](const CLI::App *) { return true; });

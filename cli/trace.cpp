@@ -51,12 +51,12 @@ int cmd_trace(const TraceArgs &a) {
               << (preload.empty() ? "libclearjit-preload.so not found (--preload PATH)"
                                   : preload + ": " + std::strerror(errno))
               << "\n";
-    return 1;
+    return 2;
   }
   if (!a.json.empty())
     if (std::string e = check_output_path(a.json); !e.empty()) {
       std::cerr << "clearjit trace: " << e << "\n";
-      return 1;
+      return 2;
     }
   const char *tmp = std::getenv("TMPDIR");
   std::string trace = std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/clearjit-trace-XXXXXX";
@@ -114,7 +114,7 @@ int cmd_trace(const TraceArgs &a) {
   if (pid < 0 || exec_failed) {
     std::cerr << "clearjit trace: cannot run '" << a.command[0]
               << "': " << std::strerror(pid < 0 ? errno : exec_errno) << "\n";
-    return 1;
+    return pid < 0 ? 1 : 2; // a program that cannot run is the invocation's
   }
   Histogram h;
   if (error.empty()) error = add_trace_records(h, text);
@@ -131,7 +131,7 @@ int cmd_trace(const TraceArgs &a) {
   if (!a.json.empty()) {
     if (std::string e = write_file_atomically(a.json, histogram_json(h, a.command)); !e.empty()) {
       std::cerr << "clearjit trace: " << e << "\n";
-      return 1;
+      return 2;
     }
     std::cerr << "trace: " << a.json << " (clearjit bench --mix " << a.json << ")\n";
   }

@@ -23,10 +23,17 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
     return 2;
   }
   o.level = *level;
-  auto lo = parse_size_arg(a.min_size), hi = parse_size_arg(a.max_size);
-  if (!lo || !hi || *lo < 64 || *lo > *hi) {
-    std::cerr << "clearjit tune: --min-size and --max-size must be sizes like 4K or 1GiB, 64 <= "
-                 "min <= max\n";
+  std::string why;
+  for (const std::string *t : {&a.min_size, &a.max_size})
+    if (!parse_size_arg(*t, why)) {
+      std::cerr << "clearjit tune: " << (t == &a.min_size ? "--min-size" : "--max-size") << " '"
+                << *t << "' is not a size: " << why << "\n";
+      return 2;
+    }
+  auto lo = parse_size_arg(a.min_size, why), hi = parse_size_arg(a.max_size, why);
+  if (*lo < 64 || *lo > *hi) {
+    std::cerr << "clearjit tune: --min-size must be at least 64 and at most --max-size, got "
+              << a.min_size << " and " << a.max_size << "\n";
     return 2;
   }
   if (!only_benchmark_flags("tune", extras)) return 2;
@@ -51,7 +58,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
     if (!path.empty())
       if (std::string e = check_output_path(path); !e.empty()) {
         std::cerr << "clearjit tune: " << e << "\n";
-        return 1;
+        return 2;
       }
 
   TuneResult r;
@@ -67,7 +74,7 @@ int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras) {
     if (path.empty()) return;
     if (std::string e = write_file_atomically(path, text); !e.empty()) {
       std::cerr << "clearjit tune: " << e << "\n";
-      rc = 1;
+      rc = 2; // an unwritable output, as check_output_path would have said
     } else {
       std::cout << what << ": " << path << "\n";
     }

@@ -90,9 +90,9 @@ int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras) {
     race.confidence = plan.confidence;
     race.max_rounds = plan.max_rounds;
     v = verify(bench, measured, cpu, o, race, {}, min_size, max_size, /*repairs_allowed=*/false);
-  } catch (const std::exception &e) {
+  } catch (const std::exception &e) { // measuring failed: the work's failure
     std::cerr << "clearjit verify: " << e.what() << "\n";
-    return 2;
+    return 1;
   }
   std::cout << a.profile << " on " << other_cpu_text(profile_host(cpu)) << " (" << cpu.brand
             << "), --level " << level_name(*level) << ":" << verification_text(v)

@@ -20,6 +20,7 @@
 // the child inherits the state: ready with the code, idle to generate itself, or generating from
 // a parent thread that was generating, which leaves the child on libc.
 #include "clearjit/clearjit.h"
+#include "jit/model/size_text.hpp"
 #include "jit/runtime/env_switch.hpp"
 #include "jit/runtime/preload_min.hpp"
 #include "preload/generator.hpp"
@@ -210,20 +211,6 @@ void reset_counts() {
   fill_bytes.store(0, std::memory_order_relaxed);
 }
 
-// CLEARJIT_PRELOAD_MIN: digits with at most one K, M or G after them, as parse_size's short form
-// (jit/model/size.hpp) reads them; not parse_size itself, which would bring libstdc++ in.
-bool parse_min(const char *text, size_t &out) {
-  uint64_t v = 0;
-  const char *p = text;
-  for (; *p >= '0' && *p <= '9'; ++p)
-    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, uint64_t(*p - '0'), &v))
-      return false;
-  unsigned shift = *p == 'K' ? 10 : *p == 'M' ? 20 : *p == 'G' ? 30 : 0;
-  if (p == text || p[shift ? 1 : 0] != '\0' || (shift && v >> (64 - shift))) return false;
-  out = size_t(v << shift);
-  return true;
-}
-
 // An on/off variable as the library's clearjit_env_switch reads it (the same switch_word): unset
 // or empty gives `fallback`, and so does anything else, said on stderr (set_up runs once).
 bool env_switch(const char *name, bool fallback) {
@@ -249,9 +236,15 @@ __attribute__((constructor)) void set_up() {
     return;
   }
   if (const char *min = secure_getenv("CLEARJIT_PRELOAD_MIN")) {
-    if (!parse_min(min, min_size) && verbose)
-      std::fprintf(stderr, "clearjit-preload: CLEARJIT_PRELOAD_MIN=%s is not a size, using %zu\n",
-                   min, min_size);
+    // The one size grammar (size_text.hpp), as the library's parse_size reads it.
+    uint64_t v = 0;
+    const cjit::detail::SizeRead r = cjit::detail::read_size(min, std::strlen(min), &v);
+    if (r == cjit::detail::SizeRead::ok)
+      min_size = size_t(v);
+    else if (verbose)
+      std::fprintf(stderr,
+                   "clearjit-preload: CLEARJIT_PRELOAD_MIN=%.40s is not a size: %s; using %zu\n",
+                   min, cjit::detail::size_read_why(r), min_size);
   }
   if (const char *t = secure_getenv("CLEARJIT_TRACE");
       t && *t && std::strlen(t) < sizeof trace_path) {

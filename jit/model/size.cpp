@@ -1,42 +1,17 @@
 #include "jit/model/size.hpp"
+#include "jit/model/size_text.hpp"
 
-#include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <span>
 #include <utility>
 
 namespace cjit::detail {
-namespace {
-
-constexpr std::pair<std::string_view, unsigned> kShort[] = {{"K", 10}, {"M", 20}, {"G", 30}};
-constexpr std::pair<std::string_view, unsigned> kIec[] = {
-    {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
-
-} // namespace
-
-std::optional<uint64_t> parse_size(std::string_view text, SizeSuffixes suffixes, bool *overflow) {
-  std::span<const std::pair<std::string_view, unsigned>> table = kShort;
-  if (suffixes == SizeSuffixes::iec) table = kIec;
-  std::string_view digits = text;
-  unsigned shift = 0;
-  for (auto [suffix, s] : table)
-    if (digits.size() > suffix.size() && digits.ends_with(suffix)) {
-      digits.remove_suffix(suffix.size());
-      shift = s;
-      break;
-    }
-  if (digits.empty() ||
-      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
+std::optional<uint64_t> parse_size(std::string_view text, std::string *why) {
   uint64_t v = 0;
-  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec != std::errc() || p != digits.data() + digits.size() || (shift && v >> (64 - shift))) {
-    if (overflow) *overflow = true;
-    return std::nullopt;
-  }
-  return v << shift;
+  const SizeRead r = read_size(text.data(), text.size(), &v);
+  if (r == SizeRead::ok) return v;
+  if (why) *why = size_read_why(r);
+  return std::nullopt;
 }
 
 std::string format_size(uint64_t b) {

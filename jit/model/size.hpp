@@ -1,6 +1,6 @@
-// Sizes in text, both ways, for every layer. Kernel specs, sysfs and command lines write "4K"
-// (K, M and G are powers of 1024); profiles write "4KiB", where "K" could be read as 1000; text
-// for people says "4 KiB".
+// Sizes in text, both ways, for every layer. Specs, profiles, command lines, sysfs and
+// CLEARJIT_PRELOAD_MIN share one grammar (size_text.hpp: 4096, 4K, 4k, 4KiB, powers of 1024);
+// text for people says "4 KiB".
 #pragma once
 
 #include <cstdint>
@@ -10,16 +10,9 @@
 
 namespace cjit::detail {
 
-enum class SizeSuffixes : uint8_t {
-  short_, //!< K, M, G
-  iec,    //!< KiB, MiB, GiB, TiB
-};
-
-//! Digits with at most one suffix of `suffixes` after them, in bytes; nullopt for anything else,
-//! and for more than 64 bits (then `*overflow` is set, when given).
-std::optional<uint64_t> parse_size(std::string_view text,
-                                   SizeSuffixes suffixes = SizeSuffixes::short_,
-                                   bool *overflow = nullptr);
+//! A size in the grammar of size_text.hpp, in bytes; nullopt for anything else, and then `*why`
+//! (when given) says why as size_read_why does: a clause to follow "<text> is not a size: ".
+std::optional<uint64_t> parse_size(std::string_view text, std::string *why = nullptr);
 
 //! "2M" for a power of two of at least 1K (what specs write), plain digits otherwise: what
 //! parse_size reads back.

@@ -173,21 +173,22 @@ Result<Spec> parse_spec(std::string_view text) {
         return R::fail("unroll must be one of " + join(kUnrolls) + ", got " + v);
       s.unroll = unsigned(*n);
     } else if (key == "chunk") {
-      auto n = parse_size(val);
-      if (!n || (*n != 0 && (!is_pow2(*n) || *n < 64)))
-        return R::fail(
-            "chunk must be 0 or a power of two >= 64 with an optional K, M or G suffix, got " + v);
+      std::string why;
+      auto n = parse_size(val, &why);
+      if (!n) return R::fail("chunk " + quoted(val) + " is not a size: " + why);
+      if (*n != 0 && (!is_pow2(*n) || *n < 64))
+        return R::fail("chunk must be 0 or a power of two >= 64, got " + v);
       s.chunk = *n;
     } else if (key == "fence") {
       auto f = std::find(kFenceNames.begin(), kFenceNames.end(), val);
       if (f == kFenceNames.end()) return R::fail("fence must be one of none,end,chunk, got " + v);
       s.fence = Fence(f - kFenceNames.begin());
     } else if (key == "head") {
-      auto n = parse_size(val);
-      if (!n || *n % kHeadUnit != 0 || *n > kMaxHead)
-        return R::fail("head must be 0 or a multiple of 4K up to 1G with an optional K, M or G "
-                       "suffix, got " +
-                       v);
+      std::string why;
+      auto n = parse_size(val, &why);
+      if (!n) return R::fail("head " + quoted(val) + " is not a size: " + why);
+      if (*n % kHeadUnit != 0 || *n > kMaxHead)
+        return R::fail("head must be 0 or a multiple of 4K up to 1G, got " + v);
       s.head = *n;
     } else { // align
       auto n = parse_uint(val);

@@ -2,9 +2,9 @@
 // applications and outside tools, so the reader is strict about what it uses and refuses tables and
 // keys it does not know (a typo must not drop a setting), but in the tuner's informational reports.
 //
-// Sizes are TOML integers (bytes) or strings: digits with an optional binary suffix KiB, MiB,
-// GiB or TiB ("4096", "2KiB", "32MiB"). Nothing else is accepted: "2K" and "2KB" are refused
-// because "KB" is 1000 or 1024 depending on who wrote it, and a profile must mean one thing.
+// Sizes are TOML integers (bytes) or strings in the one size grammar (jit/model/size_text.hpp:
+// "4096", "2K", "2k", "2KiB", powers of 1024). "2KB" is refused because "KB" is 1000 or 1024
+// depending on who wrote it, and a profile must mean one thing.
 #include "jit/profile/profile.hpp"
 #include "jit/model/pieces.hpp"
 
@@ -66,14 +66,9 @@ std::optional<uint64_t> parse_size_string(std::string_view text, std::string &wh
     why = "must not be negative, got " + text_quoted;
     return std::nullopt;
   }
-  bool overflow = false;
-  if (auto v = parse_size(text, SizeSuffixes::iec, &overflow)) return v;
-  if (overflow)
-    why = "size " + text_quoted + " does not fit in 64 bits";
-  else
-    why = "unreadable size " + text_quoted +
-          ": use a byte count with an optional binary suffix KiB, MiB, GiB or TiB "
-          "(e.g. 4096 or \"32KiB\"; \"32K\" and \"32KB\" are not accepted)";
+  std::string reason;
+  if (auto v = parse_size(text, &reason)) return v;
+  why = "unreadable size " + text_quoted + ": " + reason;
   return std::nullopt;
 }
 

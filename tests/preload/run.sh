@@ -41,14 +41,18 @@ done
 LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=2 /bin/true 2>"$WORK/err"
 [[ $(cat "$WORK/err") == "clearjit-preload: CLEARJIT_VERBOSE=2 is not on or off (0/1, off/on, no/yes, false/true), taken as off" ]] ||
   fail "CLEARJIT_VERBOSE=2: $(cat "$WORK/err")"
-# CLEARJIT_PRELOAD_MIN as parse_size reads K, M and G; anything else keeps 16 KiB, said.
-for min in 0=0 4096=4096 64K=65536 3M=3145728 1G=1073741824 x=16384 K=16384 4k=16384 4KiB=16384 \
+# CLEARJIT_PRELOAD_MIN in the one size grammar (size_text.hpp); anything else keeps 16 KiB, said.
+for min in 0=0 4096=4096 64K=65536 64k=65536 64KiB=65536 3M=3145728 3m=3145728 3MiB=3145728 \
+  1G=1073741824 1g=1073741824 1GiB=1073741824 x=16384 K=16384 4KB=16384 4kb=16384 4MB=16384 \
   -1=16384 18446744073709551616=16384 17179869184G=16384; do
   LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=1 CLEARJIT_PRELOAD_MIN="${min%=*}" /bin/true 2>"$WORK/err"
   grep -q "^clearjit-preload: on from ${min#*=} bytes" "$WORK/err" || fail "MIN=${min%=*}: $(cat "$WORK/err")"
   [[ ${min#*=} != 16384 ]] || grep -q "CLEARJIT_PRELOAD_MIN=${min%=*} is not a size" "$WORK/err" ||
     fail "MIN=${min%=*}: not said: $(cat "$WORK/err")"
 done
+LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=1 CLEARJIT_PRELOAD_MIN=4KB /bin/true 2>"$WORK/err"
+grep -q "write 4K or 4KiB: clearjit sizes are powers of 1024" "$WORK/err" ||
+  fail "MIN=4KB: no hint: $(cat "$WORK/err")"
 # Without the generator beside it: everything to libc, said under CLEARJIT_VERBOSE=1.
 mkdir "$WORK/alone"
 cp "$PRELOAD" "$WORK/alone/"

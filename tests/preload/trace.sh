@@ -30,10 +30,10 @@ done
 # A program that clears nothing large still writes its record (the preload generates no code).
 "$CLEARJIT" trace -- /bin/true >/dev/null 2>"$WORK/err" || fail "/bin/true"
 grep -q '), 1 process$' "$WORK/err" || { cat "$WORK/err" >&2; fail "/bin/true: no record"; }
-# The program's status comes back; a program that is not there is an error.
+# The program's status comes back; a program that is not there is the invocation's error (2).
 set +e
 "$CLEARJIT" trace -- sh -c 'exit 3' 2>/dev/null; [[ $? == 3 ]] || fail "exit status not passed on"
-"$CLEARJIT" trace -- /nonexistent/program 2>"$WORK/err"; [[ $? == 1 ]] || fail "missing program"
+"$CLEARJIT" trace -- /nonexistent/program 2>"$WORK/err"; [[ $? == 2 ]] || fail "missing program"
 grep -q "cannot run '/nonexistent/program'" "$WORK/err" || fail "missing program: $(cat "$WORK/err")"
 "$CLEARJIT" trace 2>/dev/null; [[ $? == 2 ]] || fail "no program: not a usage error"
 set -e
@@ -41,7 +41,7 @@ set -e
 "$CLEARJIT" bench --mix "$WORK/t.json" --repetitions 1 >"$WORK/mix" || fail "bench --mix"
 grep -q '^weighted by the recorded calls: memset' "$WORK/mix" || { cat "$WORK/mix" >&2; fail "mix text"; }
 [[ "$(grep -c 'warm\|cold' "$WORK/mix")" == 3 ]] || { cat "$WORK/mix" >&2; fail "mix rows"; }
-# Bad input: clear errors, no crash.
+# Bad input: clear errors, no crash, exit 2 (a malformed input file is the invocation's).
 set +e
 for bad in '' 'garbage' '{"format": "clearjit-trace"}' '{"format": "x", "octaves": []}' \
   '{"format": "clearjit-trace", "octaves": [{"min": 3, "calls": 1, "bytes": 3}]}' \
@@ -50,10 +50,10 @@ for bad in '' 'garbage' '{"format": "clearjit-trace"}' '{"format": "x", "octaves
   printf '%s' "$bad" >"$WORK/bad.json"
   "$CLEARJIT" bench --mix "$WORK/bad.json" >/dev/null 2>"$WORK/err"
   rc=$?
-  [[ $rc == 1 ]] && grep -q "clearjit bench --mix: .*bad.json: " "$WORK/err" ||
+  [[ $rc == 2 ]] && grep -q "clearjit bench --mix: .*bad.json: " "$WORK/err" ||
     fail "bad trace '$bad': exit $rc, $(cat "$WORK/err")"
 done
-"$CLEARJIT" bench --mix "$WORK" >/dev/null 2>"$WORK/err"; [[ $? == 1 ]] || fail "a directory"
+"$CLEARJIT" bench --mix "$WORK" >/dev/null 2>"$WORK/err"; [[ $? == 2 ]] || fail "a directory"
 "$CLEARJIT" bench --mix "$WORK/t.json" --seeds >/dev/null 2>&1; [[ $? == 2 ]] || fail "--mix --seeds"
 set -e
 echo "trace: histogram, JSON, exit status, bench --mix, bad input: passed"

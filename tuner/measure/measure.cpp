@@ -552,6 +552,28 @@ void HostBench::register_warm(const Job &j, size_t index, const MeasureOptions &
       ->UseRealTime();
 }
 
+std::string benchmark_flags_error(const std::vector<std::string> &flags) {
+  // Google Benchmark answers a bad format with its usage and exit(0): refuse it here instead.
+  for (const std::string &f : flags)
+    for (std::string_view name : {"--benchmark_format=", "--benchmark_out_format="})
+      if (f.starts_with(name) && f != std::string(name) + "console" &&
+          f != std::string(name) + "json" && f != std::string(name) + "csv")
+        return "Google Benchmark flag '" + f + "' takes console, json or csv";
+  // Google Benchmark reads its flags once from argv: ours first, the caller's pass-through after
+  // so they win.
+  std::vector<std::string> args{"clearjit", "--benchmark_enable_random_interleaving=true"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  std::vector<char *> argv;
+  for (auto &a : args)
+    argv.push_back(a.data());
+  int argc = int(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  if (argc > 1)
+    return std::string("Google Benchmark does not take '") + argv[1] +
+           "' (an unknown flag or a bad value)";
+  return {};
+}
+
 std::vector<Measurement> HostBench::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
   std::vector<Measurement> out(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
@@ -568,17 +590,8 @@ std::vector<Measurement> HostBench::run(const std::vector<Job> &jobs, const Meas
                          jobs[i].mix,
                          jobs[i].threads};
 
-  // Google Benchmark reads its flags once from argv: ours first, the caller's pass-through after
-  // so they win.
-  std::vector<std::string> args{"clearjit", "--benchmark_enable_random_interleaving=true"};
-  args.insert(args.end(), o.benchmark_flags.begin(), o.benchmark_flags.end());
-  std::vector<char *> argv;
-  for (auto &a : args)
-    argv.push_back(a.data());
-  int argc = int(argv.size());
-  benchmark::Initialize(&argc, argv.data());
-  if (argc > 1)
-    throw std::runtime_error(std::string("unknown Google Benchmark flag '") + argv[1] + "'");
+  if (std::string e = benchmark_flags_error(o.benchmark_flags); !e.empty())
+    throw std::runtime_error(e);
 
   Progress progress(o.progress, o.label, estimate_seconds(jobs, o));
   register_with(jobs, o, &progress);

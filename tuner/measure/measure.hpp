@@ -174,6 +174,12 @@ struct MeasureOptions {
   std::string label = {};                        //!< what the progress line says is running
 };
 
+//! "" when Google Benchmark takes every one of `flags` as measuring reads them; otherwise why
+//! not ("Google Benchmark does not take '--benchmark_bogus' ..."). Cheap: commands call it before
+//! any work, so a wrong flag is a usage error at once. It sets Google Benchmark's flags, as every
+//! run does again.
+std::string benchmark_flags_error(const std::vector<std::string> &flags);
+
 //! The destination arena a HostBench for sizes up to `max_size` maps: at least 4x the L3 and
 //! 512 MiB, so no timed clear finds its destination in cache, in 2 MiB pages.
 uint64_t arena_bytes_for(const CpuInfo &cpu, uint64_t max_size);

@@ -152,7 +152,8 @@ TEST(small_Profile, BadInputGetsAClearError) {
       {"[small.reuse]\nstrategy = \"tree\"\nmax = 300\n",
        "small.reuse.max: must be one of 128, 256, 512, 1024, got 300"},
       {"[small.reuse]\nstrategy = \"tree\"\nmax = -1\n", "small.reuse.max: must not be negative"},
-      {"[small.reuse]\nstrategy = \"tree\"\nmax = \"2K\"\n", "small.reuse.max: unreadable size"},
+      {"[small.reuse]\nstrategy = \"tree\"\nmax = \"2KB\"\n",
+       "small.reuse.max: unreadable size \"2KB\": KB, MB and GB look decimal"},
   };
   for (const Bad &b : bad) {
     auto p = parse(b.text);

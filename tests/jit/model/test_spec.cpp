@@ -2,6 +2,7 @@
 // missing CPU features (internal, C and C++ APIs), and W^X mappings of generated code.
 #include "clearjit/clearjit.hpp"
 #include "jit/emit/emit.hpp"
+#include "jit/model/size_text.hpp"
 #include "tuner/stages/candidates.hpp"
 
 #include <gtest/gtest.h>
@@ -179,6 +180,8 @@ TEST(spec_Normalise, NonCanonicalInputs) {
       {"stosb:chunk=0K", "stosb"},
       // sizes print with the largest exact suffix
       {"stosb:chunk=4096", "stosb:chunk=4K"},
+      {"stosb:chunk=4KiB", "stosb:chunk=4K"}, // the one size grammar: K, k, KiB alike
+      {"stosb:chunk=4k", "stosb:chunk=4K"},
       {"stosb:chunk=2048K", "stosb:chunk=2M"},
       {"stosb:chunk=1024M", "stosb:chunk=1G"},
       {"stosb:chunk=1048576K", "stosb:chunk=1G"},
@@ -200,6 +203,8 @@ TEST(spec_Normalise, NonCanonicalInputs) {
       // head: a size in whole pages, 0 (none) omitted, printed last
       {"ntavx2:head=8K", "ntavx2:head=8K"},
       {"ntavx2:head=8192", "ntavx2:head=8K"},
+      {"ntavx2:head=8k", "ntavx2:head=8K"}, // the one size grammar: K, k, KiB alike
+      {"ntavx2:head=8KiB", "ntavx2:head=8K"},
       {"ntavx2:head=0", "ntavx2"},
       {"ntavx2:head=0K", "ntavx2"},
       {"ntavx2:head=12K", "ntavx2:head=12288"},
@@ -236,12 +241,18 @@ TEST(spec_Parse, FieldsOfAFullSpec) {
 
 TEST(spec_Refusal, Messages) {
   const std::string unroll_set = "unroll must be one of 1,2,4,8,16, got ";
-  const std::string chunk_rule =
-      "chunk must be 0 or a power of two >= 64 with an optional K, M or G suffix, got ";
+  const std::string chunk_rule = "chunk must be 0 or a power of two >= 64, got ";
+  // Not a size at all: the one size grammar's reason (jit/model/size_text.hpp).
+  const std::string garbage = size_read_why(SizeRead::garbage),
+                    decimal = size_read_why(SizeRead::decimal),
+                    overflow = size_read_why(SizeRead::overflow);
+  auto not_size = [](const std::string &opt, const std::string &why) {
+    auto eq = opt.find('=');
+    return opt.substr(0, eq) + " '" + opt.substr(eq + 1) + "' is not a size: " + why;
+  };
   const std::string fence_set = "fence must be one of none,end,chunk, got ";
   const std::string align_set = "align must be one of 0,16,32,64, got ";
-  const std::string head_rule =
-      "head must be 0 or a multiple of 4K up to 1G with an optional K, M or G suffix, got ";
+  const std::string head_rule = "head must be 0 or a multiple of 4K up to 1G, got ";
   const std::string temporal = " (its stores are temporal; only the non-temporal methods take a "
                                "head)";
   const std::pair<std::string, std::string> cases[] = {
@@ -287,16 +298,16 @@ TEST(spec_Refusal, Messages) {
       {"stosb:chunk=32", chunk_rule + "32"},
       {"stosb:chunk=1", chunk_rule + "1"},
       {"stosb:chunk=96K", chunk_rule + "96K"},
-      {"stosb:chunk=4k", chunk_rule + "4k"},
-      {"stosb:chunk=4KB", chunk_rule + "4KB"},
-      {"stosb:chunk=K", chunk_rule + "K"},
-      {"stosb:chunk=", chunk_rule},
-      {"stosb:chunk=-4096", chunk_rule + "-4096"},
-      {"stosb:chunk=0x1000", chunk_rule + "0x1000"},
-      {"stosb:chunk=1.5M", chunk_rule + "1.5M"},
-      {"stosb:chunk=99999999999G", chunk_rule + "99999999999G"},
-      {"stosb:chunk=17179869184G", chunk_rule + "17179869184G"},
-      {"stosb:chunk=18446744073709551616", chunk_rule + "18446744073709551616"},
+      {"stosb:chunk=4KB", not_size("chunk=4KB", decimal)},
+      {"stosb:chunk=4mb", not_size("chunk=4mb", decimal)},
+      {"stosb:chunk=K", not_size("chunk=K", garbage)},
+      {"stosb:chunk=", not_size("chunk=", garbage)},
+      {"stosb:chunk=-4096", not_size("chunk=-4096", garbage)},
+      {"stosb:chunk=0x1000", not_size("chunk=0x1000", garbage)},
+      {"stosb:chunk=1.5M", not_size("chunk=1.5M", garbage)},
+      {"stosb:chunk=99999999999G", not_size("chunk=99999999999G", overflow)},
+      {"stosb:chunk=17179869184G", not_size("chunk=17179869184G", overflow)},
+      {"stosb:chunk=18446744073709551616", not_size("chunk=18446744073709551616", overflow)},
       {"libc:chunk=4K", "chunk does not apply to libc"},
       // fence
       {"movnti:fence=always", fence_set + "always"},
@@ -341,11 +352,10 @@ TEST(spec_Refusal, Messages) {
       {"ntavx2:head=2G", head_rule + "2G"},
       {"ntavx2:head=1025M", head_rule + "1025M"},
       {"ntavx2:head=1073745920", head_rule + "1073745920"}, // 1 GiB + 4 KiB
-      {"ntavx2:head=17179869184G", head_rule + "17179869184G"},
-      {"ntavx2:head=4k", head_rule + "4k"},
-      {"ntavx2:head=4KiB", head_rule + "4KiB"},
-      {"ntavx2:head=-4K", head_rule + "-4K"},
-      {"ntavx2:head=", head_rule},
+      {"ntavx2:head=17179869184G", not_size("head=17179869184G", overflow)},
+      {"ntavx2:head=4KB", not_size("head=4KB", decimal)},
+      {"ntavx2:head=-4K", not_size("head=-4K", garbage)},
+      {"ntavx2:head=", not_size("head=", garbage)},
       {"ntavx2:head", "option 'head' needs a value (name=value)"},
       {"ntavx2:Head=4K", "unknown option 'Head'"},
       {"ntavx2:head=4K,head=8K", "option 'head' given twice"},

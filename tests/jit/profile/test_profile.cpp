@@ -160,6 +160,13 @@ TEST(profile, WithoutStreamTheStreamTableIsReuse) {
   EXPECT_FALSE(p.host.hypervisor);
 }
 
+// The one size grammar: "2K" is 2KiB, as in specs and on the command line.
+TEST(profile, BelowWithAKSuffix) {
+  Profile p = good("good/below_k_suffix.toml");
+  ASSERT_EQ(p.reuse.size(), 2u);
+  EXPECT_EQ(p.reuse[0].below, 2048u);
+}
+
 TEST(profile, SingleUnboundedClass) {
   Profile p = good("good/single_class.toml");
   ASSERT_EQ(p.reuse.size(), 1u);
@@ -426,9 +433,9 @@ TEST(profile_Parallel, Refusals) {
       {"[parallel.reuse]\nsizes = [8388608, 2097152]\nthreads = [1, 1]",
        "parallel.reuse.sizes[1]",
        {"greater than the size before it (8388608)", "got 2097152"}},
-      {"[parallel.reuse]\nsizes = [\"2M\"]\nthreads = [1]",
+      {"[parallel.reuse]\nsizes = [\"2MB\"]\nthreads = [1]",
        "parallel.reuse.sizes[0]",
-       {"unreadable size \"2M\""}},
+       {"unreadable size \"2MB\"", "powers of 1024"}},
       {"[parallel.reuse]\n" + two, "parallel.reuse.threads", {"missing"}},
       {"[parallel.reuse]\n" + two + "threads = [1]",
        "parallel.reuse.threads",
@@ -493,6 +500,11 @@ TEST(profile_Sizes, AcceptedForms) {
       {"1_024", 1024},
       {"\"4096\"", 4096},
       {"\"2KiB\"", 2048},
+      {"\"2K\"", 2048}, // the one size grammar: K, k, KiB alike
+      {"\"2k\"", 2048},
+      {"\"2kiB\"", 2048},
+      {"\"32M\"", 32u << 20},
+      {"\"1g\"", 1u << 30},
       {"\"32MiB\"", 32u << 20},
       {"\"1GiB\"", 1u << 30},
       {"\"3TiB\"", 3ull << 40},
@@ -508,13 +520,19 @@ TEST(profile_Sizes, AcceptedForms) {
 }
 
 TEST(profile_Sizes, RefusedForms) {
-  // Strict: only digits and the binary suffixes KiB, MiB, GiB, TiB, spelled exactly.
-  const std::string_view unreadable[] = {
-      "\"2K\"",     "\"2KB\"", "\"2kib\"",  "\"2 KiB\"", "\"2KiB \"", "\"\"",       "\"KiB\"",
-      "\"1.5KiB\"", "\"+2\"",  "\"0x800\"", "\"2MB\"",   "\"2Ki\"",   "\"2KiBKiB\""};
+  // Strict: the one size grammar (jit/model/size_text.hpp), nothing around it.
+  const std::string_view unreadable[] = {"\"2kib\"", "\"2 KiB\"",  "\"2KiB \"", "\"\"",
+                                         "\"KiB\"",  "\"1.5KiB\"", "\"+2\"",    "\"0x800\"",
+                                         "\"2Ki\"",  "\"2KiBKiB\""};
   for (auto text : unreadable)
     EXPECT_TRUE(refused(parse_profile(with_below(text), "sizes", full_cpu()), "sizes", 7,
-                        "dispatch.reuse[0].below", {"unreadable size", "KiB, MiB, GiB or TiB"}))
+                        "dispatch.reuse[0].below",
+                        {"unreadable size", "digits with an optional K, M, G or T"}))
+        << text;
+  for (auto text : {"\"2KB\"", "\"2MB\"", "\"1gb\""})
+    EXPECT_TRUE(refused(parse_profile(with_below(text), "sizes", full_cpu()), "sizes", 7,
+                        "dispatch.reuse[0].below",
+                        {"unreadable size", "write 4K or 4KiB: clearjit sizes are powers of 1024"}))
         << text;
   EXPECT_TRUE(refused(parse_profile(with_below("\"-1KiB\""), "sizes", full_cpu()), "sizes", 7,
                       "dispatch.reuse[0].below", {"must not be negative", "\"-1KiB\""}));
@@ -684,10 +702,8 @@ const BadCase kBadCases[] = {
    {"\"16777216TiB\"", "does not fit in 64 bits"}},
   {"BelowUnreadableString", "bad/below_unreadable.toml", 8, "dispatch.reuse[0].below",
    {"unreadable size \"two KiB\""}},
-  {"BelowKSuffix", "bad/below_k_suffix.toml", 8, "dispatch.reuse[0].below",
-   {"unreadable size \"2K\"", "KiB"}},
   {"BelowKBSuffix", "bad/below_kb_suffix.toml", 8, "dispatch.reuse[0].below",
-   {"unreadable size \"2KB\"", "KiB"}},
+   {"unreadable size \"2KB\"", "write 4K or 4KiB: clearjit sizes are powers of 1024"}},
   {"BelowWrongType", "bad/below_bool.toml", 8, "dispatch.reuse[0].below",
    {"must be a size in bytes", "got a boolean"}},
   {"KernelMissing", "bad/kernel_missing.toml", 7, "dispatch.reuse[0].kernel",
