@@ -240,5 +240,31 @@ TEST(dispatch_Tree, RoutesBehindEverySmallPath) {
     }
 }
 
+// A banded small path clears exactly at every size and offset (each band's strategy, memset's
+// band through libc) and routes sizes above max through only its compares: SSE2 strategies, so
+// the host runs them whatever it is.
+TEST(dispatch_Tree, BandedSmallPathsClearAndRoute) {
+  const CpuInfo cpu = minimal_cpu();
+  const Profile p =
+      parse_or_throw(profile_text(cpu, {{4096, "mov"}, {k3G, "sse"}, {0, "stosb"}}), cpu);
+  const SmallPath paths[] = {
+      {Small::vec, 256, {{16, Small::tree}, {64, Small::libc}}},
+      {Small::libc, 512, {{4, Small::ladder}, {129, Small::vec}}},
+      {Small::tree, 1024, {{16, Small::libc}, {64, Small::tree}, {129, Small::libc}}},
+  };
+  for (const SmallPath &small : paths) {
+    ASSERT_EQ(small_bands_error(small), "");
+    auto g = make_dispatcher(p.reuse, cpu, small);
+    EXPECT_EQ(check_routing(*g, p.reuse, small.max), "") << describe(small);
+    std::vector<uint64_t> sizes;
+    for (uint64_t n = 0; n <= small.max + 64; ++n)
+      sizes.push_back(n);
+    const ClearFn fn = g->fn;
+    EXPECT_EQ(sweep_sizes(
+                  describe(small), [fn](void *d, size_t n) { fn(d, n); }, sizes),
+              0);
+  }
+}
+
 } // namespace
 } // namespace cjit::detail
