@@ -165,7 +165,13 @@ int main(int argc, char **argv) {
   auto *asm_ = app.add_subcommand("asm", "Generate the kernel named by SPEC and print its code");
   asm_->add_option("SPEC", spec, "a kernel spec, e.g. avx2:unroll=4 or movnti:chunk=4K,fence=chunk")
       ->required();
-  footer(asm_, "Spec grammar: method[:option,...]; methods and options: see README.md.",
+  std::string method_names;
+  for (const cjit::detail::MethodInfo &m : cjit::detail::methods())
+    method_names += (method_names.empty() ? "" : ", ") + std::string(m.name);
+  footer(asm_,
+         "Spec grammar: method[:option,...]. Methods: " + method_names +
+             ". Options: unroll=N, chunk=SIZE, fence=none|end|chunk, align=N, "
+             "head=SIZE (fence=none is for measurement: non-temporal stores left unfenced).",
          "Here: 2 for a SPEC that does not parse or does not run on this CPU.");
 
   auto *which = app.add_subcommand(

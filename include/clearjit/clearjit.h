@@ -13,7 +13,9 @@ typedef struct clearjit_kernel clearjit_kernel;
 
 /*! Parses `spec`, checks that this CPU can run it and generates its code.
  *  Returns NULL on failure and writes a NUL-terminated message into `err`
- *  (truncated to `err_len` bytes; `err` may be NULL). */
+ *  (truncated to `err_len` bytes; `err` may be NULL). The one exception to the kernels'
+ *  guarantees: `fence=none`, for measurement, leaves a non-temporal or clzero kernel's stores
+ *  unfenced (the caller runs `sfence` before publishing the memory); profiles refuse it. */
 clearjit_kernel *clearjit_kernel_compile(const char *spec, char *err, size_t err_len);
 
 /*! Zeroes bytes [dst, dst+n). n == 0 touches nothing (dst may then be NULL). */
