@@ -665,6 +665,12 @@ inline bool relocated_jump(std::string_view text, std::string_view hex) {
   });
 }
 
+//! Where the listing of code `size` bytes long ends, its last instruction at `pos`: AsmJit appends
+//! an address table after the listed code, 8 bytes per absolute target (`relocated` of them).
+inline size_t past_address_table(size_t pos, size_t size, size_t relocated) {
+  return relocated && pos < size && size - pos <= 8 * relocated + 8 ? size : pos;
+}
+
 inline std::string listing_vs_code(std::string_view listing, std::span<const uint8_t> code,
                                    std::set<size_t> *label_offsets = nullptr) {
   static const char digits[] = "0123456789ABCDEF";
@@ -702,8 +708,7 @@ inline std::string listing_vs_code(std::string_view listing, std::span<const uin
                ") differs from the code at offset " + std::to_string(pos);
     }
   }
-  // AsmJit appends an address table, 8 bytes per absolute target, after the listed code.
-  if (relocated && pos < code.size() && code.size() - pos <= 8 * relocated + 8) pos = code.size();
+  pos = past_address_table(pos, code.size(), relocated);
   if (pos != code.size())
     return "the listing covers " + std::to_string(pos) + " of " + std::to_string(code.size()) +
            " bytes";

@@ -307,8 +307,7 @@ inline std::string cross_check(std::span<const uint8_t> code, std::string_view l
              side_by_side(a.str(), z.str());
     pos += insn.length;
   }
-  // AsmJit appends an address table, 8 bytes per absolute target, after the listed code.
-  if (relocated && pos < code.size() && code.size() - pos <= 8 * relocated + 8) pos = code.size();
+  pos = past_address_table(pos, code.size(), relocated);
   if (pos != code.size())
     return "the listing covers " + std::to_string(pos) + " bytes but the code has " +
            std::to_string(code.size()) + "; next undescribed bytes: " +
