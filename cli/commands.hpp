@@ -11,11 +11,13 @@ namespace cjit::cli {
 
 struct TuneArgs {
   std::string level = "default", min_size = "4K", max_size = "1G", output, json, report;
+  std::string libc; //!< --libc DIR: handled in main, before the command runs
   double time_limit = 0;
 };
 
 struct BenchArgs {
   std::string profile, intent = "both", json, mix, markdown;
+  std::string libc;                 //!< --libc DIR: handled in main, before the command runs
   std::string command;              //!< the command line, for --markdown's header
   std::optional<std::string> sizes; // given but empty is a usage error, not the default
   bool seeds = false, warm_only = false, no_warm = false, small = false;
@@ -24,6 +26,7 @@ struct BenchArgs {
 
 struct VerifyArgs {
   std::string profile, level = "default", output;
+  std::string libc; //!< --libc DIR: handled in main, before the command runs
 };
 
 struct ChooseArgs {

@@ -7,6 +7,7 @@
 #include "jit/model/spec.hpp"
 #include "jit/profile/files.hpp"
 #include "jit/runtime/runtime.hpp"
+#include "tuner/measure/c_library.hpp"
 #include "tuner/stages/candidates.hpp"
 
 #include <CLI/CLI.hpp>
@@ -72,6 +73,20 @@ int cmd_asm(const std::string &spec) {
   return 0;
 }
 
+// What a profile's memset peer means for this process: said when it is not this C library,
+// whose memset programs call beside clearjit.
+std::string libc_line(const std::string &recorded) {
+  const std::string &running = running_c_library().name;
+  if (recorded.empty())
+    return "memset: the profile does not say which C library it was measured against; this "
+           "process runs " +
+           running + "\n";
+  if (recorded == running) return "memset: measured against " + recorded + "'s, which runs here\n";
+  return "memset: measured against " + recorded + "'s, but this process runs " + running +
+         ": the profile's wins over memset were measured against another memset (clearjit "
+         "verify measures them against this one)\n";
+}
+
 int cmd_which() {
   const CpuInfo &cpu = host_cpu();
   Lookup l = default_lookup(cpu);
@@ -98,6 +113,8 @@ int cmd_which() {
     }
     std::printf("\n");
   }
+  if (auto text = read_small_file(l.profile->source))
+    std::printf("%s", libc_line(recorded_libc(*text)).c_str());
   return 0;
 }
 
@@ -130,8 +147,37 @@ int cmd_check(const std::string &path) {
     if (const ParallelTable *t = p->parallel(i))
       std::cout << "; " << intent_name(i) << " on several threads "
                 << (t->from() ? "from " + human_bytes(t->from()) : std::string("never"));
-  std::cout << ")\n" << verification_report(recorded_verification(*text), p->host, cpu);
+  std::cout << ")\n"
+            << verification_report(recorded_verification(*text), p->host, cpu)
+            << libc_line(recorded_libc(*text));
   return 0;
+}
+
+constexpr const char *kLibcHelp =
+    "measure against the memset of the glibc unpacked in DIR (scripts/fetch-libc.sh fetches "
+    "Debian 13's): clearjit runs itself again under that glibc's loader";
+
+// `--libc DIR`: this command again, under DIR's loader, without --libc. Returns only on an
+// error (2: the invocation's), said first.
+int run_under_libc(const char *command, const std::string &dir, int argc, char **argv) {
+  Result<CLibrary> lib = c_library_in(dir);
+  if (!lib) {
+    std::cerr << "clearjit " << command << ": " << lib.error << "\n";
+    return 2;
+  }
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--libc")
+      ++i; // and its value
+    else if (!a.starts_with("--libc="))
+      args.emplace_back(a);
+  }
+  setenv("CLEARJIT_LIBC_DIR", dir.c_str(), 1); // for bench's --markdown header
+  std::cerr << "clearjit " << command << ": memset is " << lib->name << "'s, from "
+            << lib->library_dir << "\n";
+  std::cerr << "clearjit " << command << ": " << run_self_under(*lib, args) << "\n";
+  return 2;
 }
 
 // The one exit-code rule, for every command (README, Command line): 0 success; 1 the work ran
@@ -206,6 +252,7 @@ int main(int argc, char **argv) {
       "profile to write (default: named after the CPU, e.g. amd-family26-model2.toml)");
   tune->add_option("--json", tune_args.json, "write every raw measurement as JSON");
   tune->add_option("--report", tune_args.report, "write an HTML report with charts");
+  tune->add_option("--libc", tune_args.libc, kLibcHelp);
   tune->allow_extras();
   footer(tune, "Google Benchmark's own --benchmark_* flags are passed through.",
          "Here: 1 measuring failed; 2 a bad option or --benchmark_* flag, an unwritable output.");
@@ -222,6 +269,7 @@ int main(int argc, char **argv) {
   verify->add_option("-o,--output", verify_args.output,
                      "write the profile back with its [verification] table (every other line "
                      "as it was)");
+  verify->add_option("--libc", verify_args.libc, kLibcHelp);
   verify->allow_extras();
   footer(verify, "Google Benchmark's own --benchmark_* flags are passed through.",
          "Here: 1 the profile loses to memset, or measuring failed; 2 an unreadable or invalid "
@@ -268,6 +316,7 @@ int main(int argc, char **argv) {
   bench->add_option("--mix", bench_args.mix,
                     "a trace from `clearjit trace --json FILE`: memset against the dispatcher on "
                     "its sizes (warm below the L2, cold above)");
+  bench->add_option("--libc", bench_args.libc, kLibcHelp);
   bench->allow_extras();
   footer(bench, "Google Benchmark's own --benchmark_* flags are passed through.",
          "Here: 1 measuring failed; 2 an unreadable or invalid PROFILE or --mix file, a bad "
@@ -313,6 +362,15 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2; // usage errors exit 2
   }
+  // Under another glibc (--libc): the process that re-executed itself checks it got it.
+  if (std::string mismatch = libc_mismatch(); !mismatch.empty()) {
+    std::cerr << "clearjit: " << mismatch << "\n";
+    return 2;
+  }
+  for (auto [command, dir] :
+       {std::pair{tune, &tune_args.libc}, {verify, &verify_args.libc}, {bench, &bench_args.libc}})
+    if (*command && !dir->empty())
+      return run_under_libc(command->get_name().c_str(), *dir, argc, argv);
   if (*cpu) return cmd_cpu();
   if (*list) return cmd_list(level);
   if (*asm_) return cmd_asm(spec);
@@ -322,8 +380,11 @@ int main(int argc, char **argv) {
   if (*which) return cmd_which();
   if (*bench) {
     bench_args.command = "clearjit";
-    for (int i = 1; i < argc; ++i)
+    for (int i = 1; i < argc; ++i) {
       bench_args.command += " " + shell_word(argv[i]);
+      if (const char *dir = std::getenv("CLEARJIT_LIBC_DIR"); dir && i == 1)
+        bench_args.command += " --libc " + shell_word(dir); // the --libc this run came from
+    }
     return cmd_bench(bench_args, bench->remaining());
   }
   if (*check) return cmd_check(check_path);

@@ -334,8 +334,8 @@ private:
     for (size_t i = 0; i < a->size(); ++i) {
       const std::string k = "host.each[" + std::to_string(i) + "]";
       only_known(*a->get(i)->as_table(), k,
-                 {"file", "level", "date", "cpus", "vendor", "family", "model", "stepping", "brand",
-                  "features", "l1d", "l2", "l3", "hypervisor", "hosts"});
+                 {"file", "level", "date", "libc", "cpus", "vendor", "family", "model", "stepping",
+                  "brand", "features", "l1d", "l2", "l3", "hypervisor", "hosts"});
     }
   }
 
@@ -643,6 +643,18 @@ std::optional<RecordedVerification> recorded_verification(std::string_view text)
   } catch (...) { // not TOML, or out of memory: nothing to report
     return std::nullopt;
   }
+}
+
+std::string recorded_libc(std::string_view text) {
+  try {
+    if (!toml_guard(text, "profile").empty()) return {};
+    const toml::table root = toml::parse(text);
+    // The verification measured last, where it ran (`clearjit verify -o` on a tuned profile).
+    for (const char *table : {"verification", "tuning"})
+      if (auto libc = root[table]["libc"].value<std::string>()) return *libc;
+  } catch (...) { // not TOML, or out of memory: nothing recorded
+  }
+  return {};
 }
 
 std::string verification_report(const std::optional<RecordedVerification> &v,

@@ -108,6 +108,9 @@ struct RecordedVerification {
 //! The [verification] table of a profile's text, nullopt without one (or when the text is not
 //! TOML). Values of another type than the tuner writes are skipped: the table's keys are free.
 std::optional<RecordedVerification> recorded_verification(std::string_view text);
+//! The C library whose memset the profile was measured against ([verification] libc, else
+//! [tuning] libc, e.g. "glibc 2.41"); "" where none is recorded.
+std::string recorded_libc(std::string_view text);
 //! What `clearjit check` says of it: whether the profile was verified on this CPU (its [host]
 //! against `cpu`: vendor, family and model, then the features) and the losses it left, one per
 //! line; "" when nothing was recorded.

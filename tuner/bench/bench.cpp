@@ -1,5 +1,6 @@
 #include "tuner/bench/bench.hpp"
 
+#include "tuner/measure/c_library.hpp"
 #include "tuner/stages/parallel_stage.hpp"
 
 #include "tuner/formats/raw.hpp"
@@ -163,6 +164,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   HostBench bench(cpu, largest);
   Comparison c = plan_comparison(o, cpu);
   r.source = c.source;
+  r.libc = running_c_library().name;
 
   // clearjit_open with code generation, as an application pays it once.
   std::vector<double> ms;
@@ -281,7 +283,7 @@ const ParallelRow *worst_parallel(const CompareResult &r) {
 
 std::string compare_text(const CompareResult &r) {
   std::ostringstream s;
-  s << "profile: " << r.source
+  s << "profile: " << r.source << "\nmemset: " << r.libc << "'s"
     << "\nclearjit_open (with code generation): " << fmt("%.2f", r.open_ms)
     << " ms (median of 21)\n";
   using Group = std::tuple<Pattern, Intent>;
@@ -490,6 +492,7 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
   }
   return json_text({{"cpu", {{"vendor", cpu.vendor}, {"family", cpu.family}, {"model", cpu.model}}},
                     {"profile", r.source},
+                    {"libc", r.libc},
                     {"open_ms", round_to(r.open_ms, 3)},
                     {"rows", std::move(rows)},
                     {"warm", std::move(warm)},

@@ -111,6 +111,7 @@ struct WarmRow {
 
 struct CompareResult {
   std::string source;
+  std::string libc;                      //!< whose memset the rows are against: "glibc 2.41"
   std::string small_reuse, small_stream; //!< the small paths, described
   std::vector<WarmRow> warm;
   std::vector<Measurement> measurements;

@@ -425,6 +425,9 @@ std::vector<std::string> differences(const std::vector<RawTune> &runs) {
       "hypervisor", [](const RawTune &t) { return t.host.hypervisor ? "yes" : "no"; },
       "[host] says yes");
   differ(
+      "C library", [](const RawTune &t) { return t.libc.empty() ? "unrecorded" : t.libc; },
+      "each race's incumbent was its host's memset; [tuning] names none");
+  differ(
       "CPUs", [](const RawTune &t) { return std::to_string(t.cpus); },
       "[parallel] cpus is the fewest");
   std::set<std::string> all;
@@ -461,7 +464,7 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
   ProfileHost &h = c.profile.host;
   h = runs[0].host;
   for (const RawTune &t : runs) {
-    c.each.push_back({t.name, t.level, t.date, t.host, t.cpus});
+    c.each.push_back({t.name, t.level, t.date, t.libc, t.host, t.cpus});
     if (t.host.vendor != h.vendor || t.host.family != h.family || t.host.model != h.model)
       return Result<FleetChoice>::fail("hosts of different CPU models: " + model_of(runs[0]) +
                                        ", " + model_of(t) + "; a profile is chosen for one model");
@@ -636,12 +639,18 @@ std::string fleet_toml(const FleetChoice &c) {
   if (c.each.size() > 1)
     for (const FleetHost &e : c.each)
       t << "\n[[host.each]]\nfile = " << toml_string(e.file) << "\nlevel = " << toml_string(e.level)
-        << "\ndate = " << toml_string(e.date) << "\ncpus = " << e.cpus << "\n"
+        << "\ndate = " << toml_string(e.date) << "\nlibc = " << toml_string(e.libc)
+        << "\ncpus = " << e.cpus << "\n"
         << format_host(e.host);
   t << "\n[tuning]\ntool = \"clearjit " CLEARJIT_VERSION " choose\"\nfiles = [";
   for (size_t k = 0; k < c.each.size(); ++k)
     t << (k ? ", " : "") << toml_string(c.each[k].file);
   t << "]\n";
+  // The memset every race was against, where every host had the same.
+  if (!c.each.empty() && !c.each[0].libc.empty() &&
+      std::all_of(c.each.begin(), c.each.end(),
+                  [&](const FleetHost &e) { return e.libc == c.each[0].libc; }))
+    t << "libc = " << toml_string(c.each[0].libc) << "\n";
   for (const std::string &n : c.notes)
     t << "# " << n << "\n";
   t << "\n[findings]\n";

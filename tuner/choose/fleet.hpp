@@ -13,7 +13,7 @@ namespace cjit::detail {
 
 //! One host as its file describes it: the profile keeps each in [[host.each]].
 struct FleetHost {
-  std::string file, level, date;
+  std::string file, level, date, libc;
   ProfileHost host;
   unsigned cpus = 0;
 };

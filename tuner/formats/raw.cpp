@@ -107,6 +107,7 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
          {"cpus", r.parallel ? r.parallel->cpus : usable_cpus()}}},
        {"level", r.level},
        {"date", r.date},
+       {"libc", r.libc},
        {"seconds", round_to(r.seconds, 1)},
        {"race_options", {{"confidence", r.race_options.confidence}, {"tied", r.race_options.tied}}},
        {"races", std::move(races)},

@@ -25,6 +25,7 @@ struct RawTune {
   ProfileHost host;
   unsigned cpus = 0; //!< CPUs the tune could use
   std::string level, date;
+  std::string libc;    //!< whose memset was the incumbent; empty in files before 2026-12-05
   RaceOptions options; //!< confidence and tie band (each race keeps its min_gain)
   std::vector<RaceRecord> races;
   std::vector<MemsetRepair> memset_repairs;

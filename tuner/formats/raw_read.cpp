@@ -204,6 +204,7 @@ RawTune read_tune(const json &doc) {
   if (!level_by_name(t.level))
     throw SchemaError{"level: \"" + t.level + "\" is not quick, default or exhaustive"};
   t.date = json_string(json_member(doc, "date", ""), "date");
+  if (doc.contains("libc")) t.libc = json_string(doc["libc"], "libc"); // since 2026-12-05
   const json &options = json_member(doc, "race_options", "");
   t.options.confidence =
       json_number(json_member(options, "confidence", "race_options"), "race_options.confidence");

@@ -42,6 +42,7 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   std::ostringstream t;
   t << "\n[tuning]\ntool = \"clearjit " CLEARJIT_VERSION "\"\ndate = " << r.date
     << "\nlevel = " << toml_string(r.level) << "\nseconds = " << num(r.seconds) << "\n";
+  if (!r.libc.empty()) t << "libc = " << toml_string(r.libc) << "\n";
   for (const std::string &n : r.notes)
     t << "# " << n << "\n";
 

@@ -4,6 +4,7 @@
 #include "tuner/stages/tune.hpp"
 
 #include "tuner/choose/race.hpp"
+#include "tuner/measure/c_library.hpp"
 #include "tuner/report/format.hpp"
 #include "tuner/stages/plan.hpp"
 
@@ -423,7 +424,9 @@ private:
 } // namespace
 
 TuneResult tune(const TuneOptions &options, const CpuInfo &cpu, Bench &bench) {
-  return Tuner(options, cpu, bench).run();
+  TuneResult r = Tuner(options, cpu, bench).run();
+  r.libc = running_c_library().name;
+  return r;
 }
 
 TuneResult tune(const TuneOptions &options, const CpuInfo &cpu) {

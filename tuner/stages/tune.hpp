@@ -46,7 +46,8 @@ struct TuneResult {
   Findings findings;
   double seconds = 0;
   std::string level;
-  std::string date;               //!< UTC, RFC 3339
+  std::string date; //!< UTC, RFC 3339
+  std::string libc; //!< the C library whose memset was the incumbent, e.g. "glibc 2.41"
   std::vector<std::string> notes; //!< what was narrowed to fit the time limit
   //! Every decision's race, a line each: its outcome, the winner's bound over memset and the
   //! states it held in, and why each other candidate left (race_text).

@@ -1,5 +1,7 @@
 #include "tuner/stages/verify.hpp"
 
+#include "tuner/measure/c_library.hpp"
+
 #include "jit/runtime/runtime.hpp"
 #include "tuner/choose/choose.hpp"
 #include "tuner/report/format.hpp"
@@ -292,6 +294,7 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
   std::string cold_sizes;
   for (uint64_t size : verify_cold_sizes())
     cold_sizes += (cold_sizes.empty() ? "" : ", ") + std::to_string(size);
+  v.libc = running_c_library().name;
   v.measured = std::to_string(points.size()) +
                " points against memset, both intents: " + std::to_string(warm) + " warm (" +
                std::to_string(sizes.size()) + " sizes of " + std::to_string(sizes.front()) + ".." +
@@ -442,8 +445,9 @@ double verify_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptio
 
 std::string verification_toml(const Verification &v) {
   std::ostringstream t;
-  t << "\n[verification]\nmeasured = " << toml_string(v.measured)
-    << "\nseconds = " << fmt("%.1f", v.seconds) << "\nrounds = " << v.rounds << "\nrepaired = [";
+  t << "\n[verification]\nmeasured = " << toml_string(v.measured);
+  if (!v.libc.empty()) t << "\nlibc = " << toml_string(v.libc);
+  t << "\nseconds = " << fmt("%.1f", v.seconds) << "\nrounds = " << v.rounds << "\nrepaired = [";
   for (size_t k = 0; k < v.repaired.size(); ++k)
     t << (k ? ", " : "") << toml_string(v.repaired[k]);
   t << "]\nleft = [";

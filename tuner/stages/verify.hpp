@@ -56,6 +56,7 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
 
 struct Verification {
   std::string measured;                //!< what was measured, in a line
+  std::string libc;                    //!< whose memset: "glibc 2.41"
   std::map<Intent, double> worst_warm; //!< time / memset's, the worst warm point
   std::map<Intent, double> worst_cold; //!< speed / memset's, the worst cold point
   std::vector<std::string> repaired, left;

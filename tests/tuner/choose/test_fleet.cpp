@@ -394,6 +394,8 @@ TEST(fleet, HowTheHostsDifferIsSaidAndEachHostKept) {
   a.host.l3 = 64 << 20;
   b.host.l3 = 32 << 20;
   b.cpus = 4;
+  a.libc = "glibc 2.36";
+  b.libc = "glibc 2.41";
   const FleetChoice c = choose_or_fail({a, b});
   const std::vector<std::string> said = {
       "the hosts differ in brand: \"Test CPU\" (a.json), \"Test CPU B\" (b.json); [host] "
@@ -402,6 +404,8 @@ TEST(fleet, HowTheHostsDifferIsSaidAndEachHostKept) {
       "each",
       "the hosts differ in l3: 64 MiB (a.json), 32 MiB (b.json); [host] says the smallest",
       "the hosts differ in CPUs: 2 (a.json), 4 (b.json); [parallel] cpus is the fewest",
+      "the hosts differ in C library: glibc 2.36 (a.json), glibc 2.41 (b.json); each race's "
+      "incumbent was its host's memset; [tuning] names none",
       "the hosts differ in feature avx512f: has it (a.json), lacks it (b.json); [host] lists "
       "those every host has: nothing chosen needs avx512f"};
   for (const std::string &n : said)
@@ -411,10 +415,11 @@ TEST(fleet, HowTheHostsDifferIsSaidAndEachHostKept) {
   // Each host's [host] in [[host.each]]; the loader reads the profile as before.
   const std::string toml = fleet_toml(c);
   EXPECT_NE(toml.find("\n[[host.each]]\nfile = \"a.json\"\nlevel = \"quick\"\ndate = \"" + a.date +
-                      "\"\ncpus = 2\n" + format_host(a.host)),
+                      "\"\nlibc = \"glibc 2.36\"\ncpus = 2\n" + format_host(a.host)),
             std::string::npos)
       << toml;
   EXPECT_NE(toml.find("\ncpus = 4\n" + format_host(b.host)), std::string::npos) << toml;
+  EXPECT_EQ(recorded_libc(toml), "") << "hosts measured against different memsets";
   EXPECT_NE(format_host(b.host).find("\nstepping = 2\nbrand = \"Test CPU B\"\n"),
             std::string::npos);
   Result<Profile> back = parse_profile(toml, "chosen.toml", c.cpu);

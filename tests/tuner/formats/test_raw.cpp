@@ -20,13 +20,15 @@ TEST(raw_Write, ParsesBackWithEveryKeyTypeAndRounding) {
   r.level = "quick";
   r.date = "2026-12-03T12:00:00Z";
   r.seconds = 12.34;
+  r.libc = "glibc 2.41";
   r.measurements = {json_measurement(), json_measurement()};
   std::string text;
   ASSERT_NO_THROW(text = measurements_json(r, json_cpu()));
   const ordered_json j = ordered_json::parse(text);
-  EXPECT_EQ(json_keys(j), (std::vector<std::string>{"host", "level", "date", "seconds",
+  EXPECT_EQ(json_keys(j), (std::vector<std::string>{"host", "level", "date", "libc", "seconds",
                                                     "race_options", "races", "memset_repairs",
                                                     "small", "stosb_no_allocate", "measurements"}));
+  EXPECT_EQ(j["libc"], "glibc 2.41");
   const ordered_json &h = j["host"];
   EXPECT_EQ(json_keys(h),
             (std::vector<std::string>{"vendor", "family", "model", "stepping", "brand", "l1d", "l2",

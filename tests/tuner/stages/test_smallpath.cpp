@@ -143,9 +143,10 @@ TEST(smallpath_Study, WhereEveryStrategyLosesTheSmallestLossIsChosen) {
   for (Intent i : kIntents) {
     EXPECT_EQ(i == Intent::reuse ? s.reuse.strategy : s.stream.strategy, Small::tree)
         << small_race_text(s, i);
-    if (auto d = s.dropped.find(i); d != s.dropped.end())
+    if (auto d = s.dropped.find(i); d != s.dropped.end()) {
       for (const std::string &why : d->second)
         EXPECT_EQ(why.find(": cold: "), npos) << why;
+    }
   }
 }
 

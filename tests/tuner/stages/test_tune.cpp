@@ -2,6 +2,7 @@
 // decision is a race at every level, a time limit takes rounds and never a stage, undecided means
 // memset, and the no-allocate step is found at every level. No timing is measured or asserted.
 #include "tests/support/synthetic_bench.hpp"
+#include "tuner/measure/c_library.hpp"
 #include "tuner/stages/tune.hpp"
 
 #include <gtest/gtest.h>
@@ -80,6 +81,9 @@ TEST_P(tune_Levels, EveryDecisionIsRacedAndNoStageIsLeftOut) {
   }
   ASSERT_TRUE(r.small);
   EXPECT_FALSE(r.verification.measured.empty());
+  // The incumbent's C library is this process's, named by the tune and its verification.
+  EXPECT_EQ(r.libc, running_c_library().name);
+  EXPECT_EQ(r.verification.libc, running_c_library().name);
   EXPECT_FALSE(r.reuse.empty());
   EXPECT_FALSE(r.stream.empty());
   if (usable_cpus() > 1) {

@@ -364,4 +364,24 @@ TEST(verify_Small, AColdLossGivesItsBandToMemset) {
 }
 
 } // namespace
+// The profile names the memset it was measured against: the tune's, then the last verification's
+// (`clearjit verify -o` under another C library), which is what `which` and `check` compare with.
+TEST(verify, TheProfileNamesTheMemsetItWasMeasuredAgainst) {
+  TuneResult r;
+  r.reuse = two_tables().reuse;
+  r.stream = two_tables().stream;
+  r.level = "quick";
+  r.date = "2026-12-05T00:00:00Z";
+  r.libc = "glibc 2.41";
+  const CpuInfo cpu = full_cpu();
+  const std::string tuned = profile_toml(r, cpu);
+  EXPECT_EQ(recorded_libc(tuned), "glibc 2.41") << tuned;
+  Verification later;
+  later.measured = "clearjit verify's";
+  later.libc = "glibc 2.36";
+  EXPECT_EQ(recorded_libc(with_verification(tuned, later)), "glibc 2.36");
+  EXPECT_EQ(recorded_libc("format = 1\n"), "");
+  EXPECT_EQ(recorded_libc("[tuning]\nlibc = 3\n"), ""); // not a string: not recorded
+}
+
 } // namespace cjit::detail::test

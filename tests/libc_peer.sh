@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# libc_peer.sh CLEARJIT: `--libc DIR` runs clearjit again under DIR's loader. Tested with a copy
+# of the system's own loader and libc.so.6 (what a fetched Debian tree holds, flat), and with
+# each bad DIR: the error names it, exits 2, and nothing runs.
+set -uo pipefail
+clearjit="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+expect() { # RC PATTERN COMMAND...
+  local want_rc="$1" pattern="$2" out rc
+  shift 2
+  out="$("$@" 2>&1)"
+  rc=$?
+  if [[ $rc -ne $want_rc ]] || ! grep -qF -- "$pattern" <<<"$out"; then
+    printf 'FAIL: %s\n  want exit %s and "%s"; got exit %s:\n%s\n' "$*" "$want_rc" "$pattern" \
+      "$rc" "$out" >&2
+    failures=$((failures + 1))
+  fi
+}
+loader="$(readlink -f /lib64/ld-linux-x86-64.so.2)"
+libc="$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)"
+version="$("$loader" --version | sed -n '1s/.*release version \([0-9.]*[0-9]\).*/\1/p')"
+
+# The system's own glibc, copied: bench's memset is that glibc's, and the header says so.
+mkdir "$work/same"
+cp "$loader" "$work/same/ld-linux-x86-64.so.2"
+cp "$libc" "$work/same/libc.so.6"
+quick=(--sizes 64 --no-warm --intent reuse --repetitions 1)
+expect 0 "memset: glibc $version's" "$clearjit" bench --libc "$work/same" "${quick[@]}"
+expect 0 "memset is glibc $version's, from $work/same" "$clearjit" bench --libc="$work/same" \
+  "${quick[@]}"
+# The process under the other loader checks what it runs: a name it does not run is refused.
+expect 2 "meant to run under glibc 9.99, but runs glibc $version" env CLEARJIT_LIBC="glibc 9.99" \
+  "$clearjit" cpu
+
+# Bad DIRs, for each command that takes --libc.
+for command in bench tune verify; do
+  args=("$command")
+  [[ $command == verify ]] && args+=(/nonexistent.toml)
+  expect 2 "--libc $work/none: No such file or directory" "$clearjit" "${args[@]}" \
+    --libc "$work/none"
+done
+expect 2 "not a directory" "$clearjit" bench --libc "$libc"
+mkdir "$work/empty"
+expect 2 "no ld-linux-x86-64.so.2 in" "$clearjit" tune --libc "$work/empty"
+mkdir "$work/nolibc"
+cp "$loader" "$work/nolibc/ld-linux-x86-64.so.2"
+expect 2 "a loader but no libc.so.6" "$clearjit" bench --libc "$work/nolibc"
+mkdir "$work/outside"
+ln -s "$loader" "$work/outside/ld-linux-x86-64.so.2"
+expect 2 "leads outside $work/outside" "$clearjit" bench --libc "$work/outside"
+mkdir "$work/garbage"
+head -c 4096 /dev/urandom >"$work/garbage/ld-linux-x86-64.so.2"
+chmod +x "$work/garbage/ld-linux-x86-64.so.2"
+cp "$libc" "$work/garbage/libc.so.6"
+expect 2 "does not start: Exec format error" "$clearjit" bench --libc "$work/garbage"
+mkdir "$work/fails"
+printf '#!/bin/sh\necho "cannot map libc" >&2\nexit 127\n' >"$work/fails/ld-linux-x86-64.so.2"
+chmod +x "$work/fails/ld-linux-x86-64.so.2"
+cp "$libc" "$work/fails/libc.so.6"
+expect 2 "does not start: exit status 127 (it said: cannot map libc)" "$clearjit" verify \
+  /nonexistent.toml --libc "$work/fails"
+mkdir "$work/musl"
+printf '#!/bin/sh\necho "musl libc (x86_64)"\necho "Version 1.2.3"\n' >"$work/musl/ld-linux-x86-64.so.2"
+chmod +x "$work/musl/ld-linux-x86-64.so.2"
+cp "$libc" "$work/musl/libc.so.6"
+expect 2 "is not glibc's loader (its --version says 'musl libc (x86_64)')" "$clearjit" bench \
+  --libc "$work/musl"
+mkdir "$work/hangs"
+printf '#!/bin/sh\nexec sleep 60\n' >"$work/hangs/ld-linux-x86-64.so.2"
+chmod +x "$work/hangs/ld-linux-x86-64.so.2"
+cp "$libc" "$work/hangs/libc.so.6"
+expect 2 "does not start: did not finish in" "$clearjit" bench \
+  --libc "$work/hangs"
+
+[[ $failures -eq 0 ]] || { echo "libc_peer: $failures failed" >&2; exit 1; }
+echo "libc_peer: all passed"

@@ -1,0 +1,286 @@
+#include "tuner/measure/c_library.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <filesystem>
+#include <gnu/libc-version.h>
+#include <link.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace cjit::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char *kSelfVariable = "CLEARJIT_SELF";
+constexpr const char *kLibcVariable = "CLEARJIT_LIBC";
+constexpr const char *kLoaderName = "ld-linux-x86-64.so.2";
+// Where a libc6 package puts its loader and libc.so.6 (Debian 12 and 13 both ship
+// usr/lib/x86_64-linux-gnu/ in their trees; lib64/ holds a link to it), and a flat folder.
+constexpr const char *kTreeDirs[] = {"usr/lib/x86_64-linux-gnu", "lib/x86_64-linux-gnu", "lib64",
+                                     "usr/lib64", "."};
+// The system's directories, searched after the other glibc's for what it does not ship.
+constexpr const char *kSystemLibraryPath = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu";
+
+std::string real_path(const std::string &path) {
+  char buf[PATH_MAX];
+  return realpath(path.c_str(), buf) ? std::string(buf) : std::string();
+}
+
+std::string dir_of(const std::string &path) { return fs::path(path).parent_path().string(); }
+
+// The regular file `name` in one of the tree's directories, resolved and inside `root`.
+std::string find_in_tree(const std::string &root, const char *name, std::string &why) {
+  for (const char *d : kTreeDirs) {
+    const std::string candidate = root + "/" + d + "/" + name;
+    struct stat st;
+    if (lstat(candidate.c_str(), &st) != 0) continue;
+    const std::string resolved = real_path(candidate);
+    if (resolved.empty() || resolved.compare(0, root.size() + 1, root + "/") != 0) {
+      why = candidate + " leads outside " + root;
+      continue;
+    }
+    if (stat(resolved.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+      why = candidate + " is not a regular file";
+      continue;
+    }
+    return resolved;
+  }
+  return {};
+}
+
+// "glibc 2.41" from a loader's --version ("ld.so (Debian GLIBC 2.41-12) stable release version
+// 2.41."); empty for anything else.
+std::string glibc_name(const std::string &version_text) {
+  const std::string key = "release version ";
+  const size_t at = version_text.find(key);
+  if (at == std::string::npos) return {};
+  size_t end = at + key.size();
+  while (end < version_text.size() &&
+         (std::isdigit(static_cast<unsigned char>(version_text[end])) || version_text[end] == '.'))
+    ++end;
+  std::string v = version_text.substr(at + key.size(), end - at - key.size());
+  while (!v.empty() && v.back() == '.')
+    v.pop_back();
+  return v.empty() ? std::string() : "glibc " + v;
+}
+
+std::string first_line(const std::string &text) {
+  std::string line = text.substr(0, text.find('\n'));
+  return line.size() > 120 ? line.substr(0, 120) + "..." : line;
+}
+
+} // namespace
+
+const CLibrary &running_c_library() {
+  static const CLibrary lib = [] {
+    CLibrary l;
+    l.name = std::string("glibc ") + gnu_get_libc_version();
+    Dl_info info{};
+    // _r_debug lives in the loader, gnu_get_libc_version in libc.so.6.
+    if (dladdr(&_r_debug, &info) && info.dli_fname) l.loader = real_path(info.dli_fname);
+    if (dladdr(reinterpret_cast<void *>(&gnu_get_libc_version), &info) && info.dli_fname)
+      l.library_dir = dir_of(real_path(info.dli_fname));
+    return l;
+  }();
+  return lib;
+}
+
+Result<CLibrary> c_library_in(const std::string &dir) {
+  using R = Result<CLibrary>;
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0) return R::fail("--libc " + dir + ": " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode))
+    return R::fail("--libc " + dir +
+                   ": not a directory (give the folder a libc6 package was unpacked into, e.g. "
+                   "by scripts/fetch-libc.sh)");
+  const std::string root = real_path(dir);
+  std::string why;
+  CLibrary lib;
+  lib.loader = find_in_tree(root, kLoaderName, why);
+  if (lib.loader.empty())
+    return R::fail("--libc " + dir + ": no " + kLoaderName +
+                   (why.empty() ? std::string(" in usr/lib/x86_64-linux-gnu, lib64 or the folder")
+                                : " usable: " + why));
+  const std::string libc = find_in_tree(root, "libc.so.6", why);
+  if (libc.empty())
+    return R::fail("--libc " + dir + ": a loader but no libc.so.6" +
+                   (why.empty() ? std::string() : ": " + why));
+  lib.library_dir = dir_of(libc);
+  Result<std::string> version = run_capture({lib.loader, "--version"}, {"GLIBC_TUNABLES"}, 5);
+  if (!version)
+    return R::fail("--libc " + dir + ": its loader " + lib.loader +
+                   " does not start: " + version.error);
+  lib.name = glibc_name(*version);
+  if (lib.name.empty())
+    return R::fail("--libc " + dir + ": " + lib.loader + " is not glibc's loader (its --version " +
+                   "says '" + first_line(*version) + "'); only glibc's memset can be the peer");
+  return {lib, {}};
+}
+
+std::vector<std::string> command_under(const CLibrary &lib, const std::string &program,
+                                       const std::vector<std::string> &args) {
+  std::vector<std::string> out{lib.loader, "--library-path",
+                               lib.library_dir + ":" + kSystemLibraryPath, program};
+  out.insert(out.end(), args.begin(), args.end());
+  return out;
+}
+
+std::string self_executable() {
+  if (const char *self = std::getenv(kSelfVariable); self && *self) return self;
+  return real_path("/proc/self/exe");
+}
+
+std::string run_self_under(const CLibrary &lib, const std::vector<std::string> &args) {
+  const std::string self = self_executable();
+  if (self.empty()) return "cannot find this executable (/proc/self/exe)";
+  setenv(kSelfVariable, self.c_str(), 1);
+  setenv(kLibcVariable, lib.name.c_str(), 1);
+  const std::vector<std::string> command = command_under(lib, self, args);
+  std::vector<char *> argv;
+  for (const std::string &a : command)
+    argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  execv(argv[0], argv.data());
+  const std::string error = std::string("cannot run ") + lib.loader + ": " + std::strerror(errno);
+  unsetenv(kLibcVariable);
+  return error;
+}
+
+std::string libc_mismatch() {
+  const char *named = std::getenv(kLibcVariable);
+  const CLibrary &running = running_c_library();
+  if (!named || !*named || running.name == named) return {};
+  return std::string("meant to run under ") + named + ", but runs " + running.name + " (" +
+         running.library_dir + "): the other glibc's tree lacks part of itself";
+}
+
+Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib) {
+  using R = Result<std::map<std::string, uint64_t>>;
+  // Without the caller's GLIBC_TUNABLES: the library's own values.
+  Result<std::string> text = run_capture({lib.loader, "--list-tunables"}, {"GLIBC_TUNABLES"}, 10);
+  if (!text) return R::fail(lib.name + "'s loader does not list its tunables: " + text.error);
+  std::map<std::string, uint64_t> out;
+  size_t pos = 0;
+  while (pos < text->size()) {
+    const size_t end = std::min(text->find('\n', pos), text->size());
+    const std::string line = text->substr(pos, end - pos);
+    pos = end + 1;
+    const size_t colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    errno = 0;
+    char *stop = nullptr;
+    const unsigned long long v = std::strtoull(line.c_str() + colon + 2, &stop, 0);
+    if (errno == 0 && stop != line.c_str() + colon + 2) out[line.substr(0, colon)] = v;
+  }
+  if (out.empty()) return R::fail(lib.name + "'s loader listed no tunables");
+  return {out, {}};
+}
+
+Result<std::string> run_capture(const std::vector<std::string> &argv,
+                                const std::vector<std::string> &env, double timeout_s,
+                                size_t max_bytes) {
+  using R = Result<std::string>;
+  if (argv.empty()) return R::fail("no command");
+  // The environment: this one, with env's NAME=VALUE set and bare NAMEs removed.
+  std::vector<std::string> vars;
+  for (char **e = environ; *e; ++e)
+    vars.emplace_back(*e);
+  for (const std::string &change : env) {
+    const std::string name = change.substr(0, change.find('='));
+    std::erase_if(
+        vars, [&](const std::string &v) { return v.compare(0, name.size() + 1, name + "=") == 0; });
+    if (change.find('=') != std::string::npos) vars.push_back(change);
+  }
+  std::vector<char *> envp, args;
+  for (std::string &v : vars)
+    envp.push_back(v.data());
+  envp.push_back(nullptr);
+  for (const std::string &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
+
+  int out[2], err[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return R::fail(std::string("pipe: ") + std::strerror(errno));
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    close(out[0]);
+    close(out[1]);
+    return R::fail(std::string("pipe: ") + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(out[1]);
+  close(err[1]);
+  std::string text, errors;
+  bool too_much = false, timed_out = false;
+  if (spawned == 0) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+    int open = 2;
+    while (open > 0) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        timed_out = true;
+        break;
+      }
+      if (poll(fds, 2, int(std::min<int64_t>(left.count(), INT_MAX))) < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      for (int k = 0; k < 2; ++k) {
+        if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        char buf[4096];
+        const ssize_t n = read(fds[k].fd, buf, sizeof buf);
+        if (n <= 0) {
+          fds[k].fd = -1;
+          --open;
+          continue;
+        }
+        std::string &to = k == 0 ? text : errors;
+        if (to.size() + size_t(n) > max_bytes)
+          too_much = true;
+        else
+          to.append(buf, size_t(n));
+      }
+      if (too_much) break;
+    }
+    if (timed_out || too_much) kill(pid, SIGKILL);
+  }
+  close(out[0]);
+  close(err[0]);
+  if (spawned != 0) return R::fail(std::string(std::strerror(spawned)));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::string said = first_line(errors);
+  said = said.empty() ? std::string() : " (it said: " + said + ")";
+  if (timed_out) return R::fail("did not finish in " + std::to_string(int(timeout_s)) + " s");
+  if (too_much) return R::fail("printed more than " + std::to_string(max_bytes) + " bytes");
+  if (WIFSIGNALED(status))
+    return R::fail(std::string("killed by signal ") + strsignal(WTERMSIG(status)) + said);
+  if (WEXITSTATUS(status) != 0)
+    return R::fail("exit status " + std::to_string(WEXITSTATUS(status)) + said);
+  return {text, {}};
+}
+
+} // namespace cjit::detail

@@ -1,0 +1,57 @@
+// The C library whose memset is every race's incumbent: the one this process runs, or another
+// glibc's unpacked tree (`--libc DIR`, scripts/fetch-libc.sh), under whose loader clearjit runs
+// itself again so that `memset` in the new process is that library's.
+#pragma once
+
+#include "jit/model/spec.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cjit::detail {
+
+struct CLibrary {
+  std::string name;        //!< "glibc 2.41": what profiles, reports and `which` name
+  std::string loader;      //!< absolute path of its ld-linux-x86-64.so.2
+  std::string library_dir; //!< the directory of its libc.so.6, searched before the system's
+};
+
+//! The C library of this process: its version, and the loader and libc.so.6 mapped into it.
+const CLibrary &running_c_library();
+
+//! The glibc unpacked under `dir` (a libc6 package's tree, or a folder holding the loader and
+//! libc.so.6): its loader is found, started with --version and must say it is glibc; both files
+//! must be regular files inside `dir`. The error names `dir` and what is wrong.
+Result<CLibrary> c_library_in(const std::string &dir);
+
+//! The command line that runs `program` with `args` under `lib`'s loader, `lib`'s directory
+//! searched first and the system's after (for libstdc++ and the rest).
+std::vector<std::string> command_under(const CLibrary &lib, const std::string &program,
+                                       const std::vector<std::string> &args);
+
+//! This executable's path, also where it runs under another loader (whose /proc/self/exe is
+//! the loader): the path the first process found is passed down in CLEARJIT_SELF.
+std::string self_executable();
+
+//! Replaces this process with clearjit under `lib`'s loader, with `args` (argv without argv[0])
+//! and CLEARJIT_LIBC set to `lib.name`, which the new process checks (libc_mismatch). Returns
+//! only on failure, with the error.
+std::string run_self_under(const CLibrary &lib, const std::vector<std::string> &args);
+
+//! Empty where this process runs the C library CLEARJIT_LIBC names (or none is named); else
+//! what it runs instead, e.g. when the loader found the system's libc.so.6 first.
+std::string libc_mismatch();
+
+//! `loader --list-tunables` of `lib`: name -> current value (e.g.
+//! "glibc.cpu.x86_rep_stosb_threshold" -> 2048). An error where the loader does not list them.
+Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib);
+
+//! Runs `argv` with `env` added to this environment, at most `timeout_s` seconds; its stdout
+//! (at most `max_bytes`), or an error naming how it failed (could not start, exit status,
+//! signal, time out, too much output).
+Result<std::string> run_capture(const std::vector<std::string> &argv,
+                                const std::vector<std::string> &env, double timeout_s,
+                                size_t max_bytes = 1 << 20);
+
+} // namespace cjit::detail
