@@ -40,4 +40,8 @@ void append_class(std::vector<SizeClass> &table, SizeClass c);
 //! the branch tree and the time one clearjit_open spends on a profile.
 constexpr size_t kMaxClasses = 64;
 
+//! x86-64's huge pages. Clearing one is a case of its own: the tuner races it at its own size
+//! and serves it by that race's winner, never by a neighbouring size's (docs/design/tuner.md).
+constexpr uint64_t kHugePages[] = {2ull << 20, 1ull << 30};
+
 } // namespace cjit::detail

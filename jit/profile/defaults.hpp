@@ -18,7 +18,8 @@ SmallPath default_small(const CpuInfo &cpu, Intent intent);
 //! A profile from the CPU's features and cache sizes, for when no file applies. Reuse: vector
 //! stores (avx2:unroll=4, else sse:unroll=4) below 2 KiB, then rep stosb with ERMS (else vector
 //! stores), on AMD at every size, elsewhere up to kReuseNontemporalFrom, then non-temporal.
-//! Stream: the same up to half the L2, then non-temporal (ntavx2 with AVX, else ntsse).
+//! Stream: the same up to half the L2 (at most 2 MiB: a huge page is non-temporal), then
+//! non-temporal (ntavx2 with AVX, else ntsse).
 Profile builtin_profile(const CpuInfo &cpu);
 
 //! Where the built-in's reuse table turns non-temporal on CPUs other than AMD's: above every

@@ -51,6 +51,17 @@ uint64_t round_boundary(double bytes) {
   return std::max<uint64_t>(unit, uint64_t(std::llround(bytes / double(unit))) * unit);
 }
 
+namespace {
+
+// Between two measured sizes a < b: their geometric middle, rounded, where that still parts
+// them; else b.
+uint64_t boundary_between(uint64_t a, uint64_t b) {
+  const uint64_t middle = round_boundary(std::sqrt(double(a) * double(b)));
+  return middle > a && middle <= b ? middle : b;
+}
+
+} // namespace
+
 std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws) {
   std::vector<SizeClass> out;
   std::vector<double> gbps; // of the current class's points
@@ -61,7 +72,7 @@ std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws) {
   };
   for (size_t i = 0; i < ws.size(); ++i) {
     if (i == 0 || ws[i].candidate != ws[i - 1].candidate) {
-      if (i > 0) close(round_boundary(std::sqrt(double(ws[i - 1].size) * double(ws[i].size))));
+      if (i > 0) close(boundary_between(ws[i - 1].size, ws[i].size));
       // Tables are chosen from kernels' measurements: anything else is a bug.
       const Spec *kernel = ws[i].candidate.kernel();
       if (!kernel)
@@ -175,6 +186,12 @@ double memset_over_class(const std::map<uint64_t, double> &memset, uint64_t lowe
 
 namespace cjit::detail {
 
+bool decided_alone(std::string_view table, uint64_t size) {
+  if (table == "batch" && size == kSubpageBytes) return true;
+  return (table == "stream" || table == "batch") &&
+         std::find(std::begin(kHugePages), std::end(kHugePages), size) != std::end(kHugePages);
+}
+
 std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain) {
   std::sort(at.begin(), at.end(),
             [](const RacedSize &a, const RacedSize &b) { return a.size < b.size; });
@@ -191,25 +208,27 @@ std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_ga
     const std::vector<Standing> &f = at[k].outcome.field;
     return std::any_of(f.begin(), f.end(), [](const Standing &st) { return st.beats; });
   };
+  // Whether `c` may serve size k: memset where no candidate beats it; a size alone, its winner.
+  auto serves = [&](size_t k, const Candidate &c) {
+    if (at[k].alone) return c == at[k].outcome.winner;
+    return c.is_memset() ? !beaten(k) : eligible(k, c);
+  };
   std::vector<Winner> ws;
   Candidate previous = memset_candidate();
   for (size_t i = 0; i < at.size();) {
     const RaceOutcome &o = at[i].outcome;
     Candidate best = memset_candidate();
     size_t best_run = 0;
-    std::vector<Candidate> order{previous, o.winner};
+    std::vector<Candidate> order{previous, o.winner, memset_candidate()};
     for (const Standing &st : o.field)
       order.push_back(st.candidate);
     for (const Candidate &c : order) {
-      if (c.is_memset() || !eligible(i, c)) continue;
+      if (!serves(i, c)) continue;
       size_t run = 1;
-      while (i + run < at.size() && eligible(i + run, c))
+      while (i + run < at.size() && serves(i + run, c))
         ++run;
       if (run > best_run) best = c, best_run = run;
     }
-    if (best_run == 0) // memset's run: until a size where some candidate beats it
-      while (i + best_run < at.size() && !beaten(i + best_run))
-        ++best_run;
     best_run = std::max<size_t>(best_run, 1);
     for (size_t k = i; k < i + best_run; ++k) {
       auto g = at[k].gbps.find(best);

@@ -34,26 +34,39 @@ std::map<uint64_t, double> pooled_gbps(const std::vector<Measurement> &ms, Inten
                                        const Candidate &c);
 
 //! Contiguous size classes from 0 to unbounded: adjacent sizes with the same winner merged, each
-//! boundary at the geometric middle of the two measured sizes where the winner changes.
+//! boundary at the geometric middle of the two measured sizes where the winner changes, rounded
+//! (round_boundary) but never past either: every size is in its own winner's class.
 std::vector<SizeClass> dispatch_table(const std::vector<Winner> &ws);
 
 //! Candidates whose median speed over memset's is within this fraction of the best one's at a
 //! size may serve it, so near-equals (code placement moves a call by a few percent) make one class.
 constexpr double kJoinBand = 0.10;
 
+//! The piece of a huge page that a batch clears it in: the batch table's race at this size
+//! decides the kernel of a 2 MiB page cleared as 512 subpages, one fence after the last.
+constexpr uint64_t kSubpageBytes = 4096;
+
+//! Whether `size` of `table` ("reuse", "stream", "batch": what a raw race `decides`) is served
+//! by its own race's winner, whatever its neighbours won: stream's and batch's huge pages
+//! (kHugePages), and batch's subpage (kSubpageBytes).
+bool decided_alone(std::string_view table, uint64_t size);
+
 //! A raced size of a table: its race's outcome (every state's bound over memset), the pattern
 //! of each of the race's conditions, and each contender's median GB/s in the first (scattered).
+//! `alone` (decided_alone): the size takes its race's winner, not a neighbour's run.
 struct RacedSize {
   uint64_t size = 0;
   RaceOutcome outcome = {};
   std::vector<Pattern> patterns = {};
   std::map<Candidate, double> gbps = {};
+  bool alone = false;
 };
 
 //! A table from its sizes' races: from each size, the longest run where one candidate beats
 //! memset (Standing::beats) within kJoinBand of the best; ties to the previous class's kernel,
-//! then the race's winner; else memset. Each class keeps its sizes' smallest lower bound
-//! (`gain`) and the states where every size's bound beat `min_gain`.
+//! then the race's winner; else memset. A size `alone` is its race's winner's, and a run of
+//! another candidate stops before it. Each class keeps its sizes' smallest lower bound (`gain`)
+//! and the states where every size's bound beat `min_gain`.
 std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain);
 
 //! Rounds a class boundary: to 64 bytes below 64 KiB, to 4 KiB above.

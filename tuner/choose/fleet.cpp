@@ -502,6 +502,7 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
         c.races.push_back(text); // the batch table's larger sizes are the stream races: once
       }
       if (const double g = chooser.memset_gbps(table, size)) memset_speed[table][size] = g;
+      rs->alone = decided_alone(table, size);
       at[table].push_back(std::move(*rs));
     }
   for (size_t k = 0; k < runs.size(); ++k)

@@ -27,6 +27,10 @@ constexpr int kTypicalBoundaries = 5;
 
 // The tables a race decides a size of: batch is stream clears in batches below kBatchBytes.
 enum class Table : uint8_t { reuse, stream, batch };
+// What a race of the table `decides`, in the raw measurements.
+std::string_view table_name(Table t) {
+  return t == Table::reuse ? "reuse" : t == Table::stream ? "stream" : "batch";
+}
 
 class Tuner;
 
@@ -149,23 +153,34 @@ private:
   // that bound a median and are read as medians).
   void add_races(Racing &racing) {
     grid_ = size_grid(o_.min_size, o_.max_size, plan_.steps_per_octave);
-    std::vector<Candidate> field(field_.begin(), field_.end()),
+    const std::vector<Candidate> field(field_.begin(), field_.end()),
         batch(batch_field_.begin(), batch_field_.end());
-    for (uint64_t size : grid_)
-      for (Intent intent : kIntents)
-        points_.push_back(
-            {intent == Intent::reuse ? Table::reuse : Table::stream, size,
-             racing.add({.name = std::string(intent_name(intent)) + " " + human_bytes(size),
-                         .conditions = conditions(size, intent, false),
-                         .candidates = field})});
-    // Batches: below kBatchBytes one size per two octaves (4, 16, 64, 256 KiB, 1 MiB from 4 KiB);
-    // from there a batch is one clear, and the stream races serve.
+    auto add = [&](Table table, uint64_t size, const std::vector<Candidate> &candidates) {
+      const Intent intent = table == Table::reuse ? Intent::reuse : Intent::stream;
+      Race race{.name = std::string(table_name(table)) + " " + human_bytes(size),
+                .conditions = conditions(size, intent, table == Table::batch),
+                .candidates = candidates};
+      points_.push_back({table, size, racing.add(std::move(race))});
+    };
+    auto in_range = [&](uint64_t size) { return size >= o_.min_size && size <= o_.max_size; };
+    for (uint64_t size : grid_) {
+      add(Table::reuse, size, field);
+      add(Table::stream, size, field);
+    }
+    // A huge page cleared in one call per page: raced at its own size, on the grid or not.
+    for (uint64_t page : kHugePages)
+      if (in_range(page) && !std::binary_search(grid_.begin(), grid_.end(), page))
+        add(Table::stream, page, field);
+    // Batches: below kBatchBytes one size per two octaves (4, 16, 64, 256 KiB, 1 MiB from 4 KiB),
+    // and a huge page's subpage; from kBatchBytes a batch is one clear, and the stream races
+    // serve.
+    std::set<uint64_t> batches;
     for (size_t k = 0; k < grid_.size() && grid_[k] < kBatchBytes;
          k += size_t(2 * plan_.steps_per_octave))
-      points_.push_back({Table::batch, grid_[k],
-                         racing.add({.name = "batch " + human_bytes(grid_[k]),
-                                     .conditions = conditions(grid_[k], Intent::stream, true),
-                                     .candidates = batch})});
+      batches.insert(grid_[k]);
+    if (in_range(kSubpageBytes)) batches.insert(kSubpageBytes);
+    for (uint64_t size : batches)
+      add(Table::batch, size, batch);
     const int study_rounds = int(fewest_for(plan_.confidence));
     auto study = [&](const std::vector<Job> &jobs) {
       // Jobs in pairs or groups of one size: the first of each size is the incumbent.
@@ -198,7 +213,9 @@ private:
       if (p.table == which ||
           (which == Table::batch && p.table == Table::stream && p.size >= kBatchBytes)) {
         const Source src = source(p, racing, variants);
-        RacedSize rs{.size = p.size, .outcome = src.outcome()};
+        RacedSize rs{.size = p.size,
+                     .outcome = src.outcome(),
+                     .alone = decided_alone(table_name(which), p.size)};
         for (const Condition &c : src.racing->race(src.race).conditions)
           rs.patterns.push_back(c.job.pattern);
         for (const Candidate &c : contenders(src.racing->race(src.race)))
@@ -212,11 +229,9 @@ private:
   void record(const Racing &racing, const Racing &variants, TuneResult &r) const {
     std::vector<bool> of_point(racing.size());
     for (const Point &p : points_) {
-      const std::string_view decides = p.table == Table::reuse    ? "reuse"
-                                       : p.table == Table::stream ? "stream"
-                                                                  : "batch";
       const Intent intent = p.table == Table::reuse ? Intent::reuse : Intent::stream;
-      r.race_records.push_back(racing.record(p.race, std::string(decides), intent, p.size));
+      r.race_records.push_back(
+          racing.record(p.race, std::string(table_name(p.table)), intent, p.size));
       if (p.variants != kNone)
         r.race_records.push_back(variants.record(p.variants, "variants", intent, p.size));
       of_point[p.race] = true;
@@ -347,9 +362,11 @@ private:
     r.small->stream = *p.small_stream;
     // memset's classes: memset's own speed over them, as the tables say. A class the
     // verification gave to memset has none, and one merged with memset's neighbours would keep
-    // the first part's (0.28x memset in a quick tune's summary).
-    for (auto [table, memset] :
-         {std::pair{&r.reuse, &r.memset_reuse}, {&r.stream, &r.memset_stream}}) {
+    // the first part's (0.28x memset in a quick tune's summary). The batch table's too, as
+    // `clearjit choose` gives them.
+    for (auto [table, memset] : {std::pair{&r.reuse, &r.memset_reuse},
+                                 {&r.stream, &r.memset_stream},
+                                 {&r.batch, &r.memset_batch}}) {
       uint64_t lower = 0;
       for (SizeClass &c : *table) {
         if (c.kernel.method == Method::libc) c.gbps = memset_over_class(*memset, lower, c.below);

@@ -188,5 +188,22 @@ TEST_P(defaults_Kinds, ReuseKeepsHotBuffersAndSmallPathKeepsThePromise) {
   }
 }
 
+// A huge page, cleared in one call (stream) or as one piece of a batch, goes to the built-in's
+// non-temporal kernel on every kind of CPU, and with an L2 of 8 MiB, where half the L2 would
+// have put 2 MiB on rep stosb's side.
+TEST_P(defaults_Kinds, HugePagesStreamNonTemporally) {
+  for (uint64_t l2 : {GetParam().info.l2_bytes(), uint64_t(8) << 20}) {
+    CpuInfo cpu = GetParam().info;
+    cpu.l2.size = l2;
+    const Profile p = builtin_profile(cpu);
+    const Spec nt = *parse_spec(cpu.has(Feature::avx2) ? "ntavx2" : "ntsse");
+    ASSERT_EQ(unsupported_reason(nt, cpu), "");
+    for (uint64_t page : kHugePages) {
+      EXPECT_EQ(class_for(p.stream, page).kernel, nt) << page << " with an L2 of " << l2;
+      EXPECT_EQ(class_for(p.batch_table(), page).kernel, nt) << page << " with an L2 of " << l2;
+    }
+  }
+}
+
 } // namespace
 } // namespace cjit::detail

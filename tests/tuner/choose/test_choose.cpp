@@ -42,6 +42,68 @@ TEST(choose, DispatchTableMergesWinnersAndSplitsAtTheGeometricMiddle) {
   EXPECT_NEAR(table[1].gbps, 60, 0.1);
 }
 
+namespace {
+
+// A raced size where each of `beat` beat memset with that median score (bounds 5% either side),
+// and `winner` won its race (none: memset).
+RacedSize raced(uint64_t size, const std::vector<std::pair<std::string, double>> &beat,
+                const std::string &winner = "", bool alone = false) {
+  RacedSize rs{.size = size, .alone = alone};
+  for (const auto &[name, score] : beat) {
+    Standing st{.candidate = candidate(name), .beats = true, .eligible = true};
+    st.score = {
+        .lower = score * 0.95, .median = score, .upper = score * 1.05, .n = 5, .bounded = true};
+    rs.outcome.field.push_back(st);
+  }
+  rs.outcome.winner = winner.empty() ? memset_candidate() : candidate(winner);
+  return rs;
+}
+
+std::string kernel_at(const std::vector<SizeClass> &table, uint64_t size) {
+  return format_spec(class_for(table, size).kernel);
+}
+
+} // namespace
+
+TEST(choose, HugePagesAndTheSubpageAreDecidedAlone) {
+  EXPECT_TRUE(decided_alone("stream", 2 * MiB));
+  EXPECT_TRUE(decided_alone("stream", 1024 * MiB));
+  EXPECT_TRUE(decided_alone("batch", 2 * MiB));
+  EXPECT_TRUE(decided_alone("batch", 1024 * MiB));
+  EXPECT_TRUE(decided_alone("batch", 4 * KiB));
+  EXPECT_FALSE(decided_alone("stream", 4 * KiB));
+  EXPECT_FALSE(decided_alone("reuse", 2 * MiB));
+  EXPECT_FALSE(decided_alone("stream", 4 * MiB));
+}
+
+// A size decided alone takes its race's winner: a neighbour's run of a near-equal kernel does
+// not take it, nor does a boundary rounded onto it, nor a run of kernels past a memset winner.
+TEST(choose, ASizeDecidedAloneKeepsItsRacesWinner) {
+  const std::vector<std::pair<std::string, double>> avx512{{"avx512", 1.5}};
+  // stosb won at 2 MiB; avx512, within the join band there, serves 1 and 4 MiB.
+  std::vector<RacedSize> at{raced(MiB, avx512, "avx512"),
+                            raced(2 * MiB, {{"avx512", 1.5}, {"stosb", 1.45}}, "stosb"),
+                            raced(4 * MiB, avx512, "avx512")};
+  EXPECT_EQ(kernel_at(table_from_races(at, 1.03), 2 * MiB), "avx512"); // one run, not alone
+  at[1].alone = true;
+  std::vector<SizeClass> t = table_from_races(at, 1.03);
+  EXPECT_EQ(kernel_at(t, 2 * MiB), "stosb");
+  EXPECT_EQ(kernel_at(t, MiB), "avx512");
+  EXPECT_EQ(kernel_at(t, 4 * MiB), "avx512");
+  // The middle of 2 MiB and 2 MiB + 4 KiB rounds to 2 MiB: the boundary goes above it.
+  t = table_from_races(
+      {raced(2 * MiB, {{"ntavx512", 2.4}}, "ntavx512", true), raced(2 * MiB + 4 * KiB, {})}, 1.03);
+  EXPECT_EQ(kernel_at(t, 2 * MiB), "ntavx512");
+  EXPECT_EQ(kernel_at(t, 2 * MiB + 4 * KiB), "libc");
+  // memset won at 2 MiB although avx512 beat it there (it left the race behind a leader that
+  // did not beat memset, say): memset's.
+  at[1] = raced(2 * MiB, avx512, "", true);
+  t = table_from_races(at, 1.03);
+  EXPECT_EQ(kernel_at(t, 2 * MiB), "libc");
+  EXPECT_EQ(kernel_at(t, MiB), "avx512");
+  EXPECT_EQ(kernel_at(t, 4 * MiB), "avx512");
+}
+
 TEST(choose, BoundariesAreRounded) {
   EXPECT_EQ(round_boundary(1000), 1024u);
   EXPECT_EQ(round_boundary(10), 64u);

@@ -12,6 +12,7 @@
 
 using namespace cjit;
 using namespace cjit::detail;
+using cjit::test::huge_page_machine;
 using cjit::test::SyntheticBench;
 using namespace cjit::detail::test;
 
@@ -183,6 +184,34 @@ TEST_P(fleet_OneHost, FileGivesTheProfileItsTuneWrote) {
       variants += rec.decides == "variants";
     EXPECT_GT(variants, 0u);
   }
+}
+
+// `clearjit choose` reads a huge page's races as the tuner does: decided alone. The raw file of
+// a tune on the huge-page machine, whose grid (from 3 KiB, up to 1.5 GiB) has neither huge page,
+// gives its tune's tables: exactly 2 MiB and 1 GiB to ntavx512 in stream and batch, and
+// batched 4 KiB pieces.
+TEST(fleet, HugePagesAreDecidedAloneAsTheTunerDecidedThem) {
+  SyntheticBench bench(0.02, 41);
+  bench.set_model(huge_page_machine);
+  TuneOptions o;
+  o.level = Level::quick;
+  o.min_size = 3 << 10;
+  o.max_size = 1536ull << 20;
+  o.progress = false;
+  const CpuInfo &cpu = cpu_kind("IntelEmeraldRapids");
+  const TuneResult r = tune(o, cpu, bench);
+  Result<RawTune> raw = read_raw(measurements_json(r, cpu), "tune.json");
+  ASSERT_TRUE(raw) << raw.error;
+  const FleetChoice c = choose_or_fail({*raw.value});
+  EXPECT_EQ(c.profile.stream, r.stream);
+  EXPECT_EQ(c.profile.batch, r.batch);
+  for (const std::vector<SizeClass> *t : {&c.profile.stream, &c.profile.batch})
+    for (uint64_t size : kHugePages) {
+      EXPECT_EQ(kernel_at(*t, size).method, Method::ntavx512) << size;
+      EXPECT_EQ(kernel_at(*t, size / 2).method, Method::libc) << size / 2;
+      EXPECT_EQ(kernel_at(*t, size * 2).method, Method::libc) << size * 2;
+    }
+  EXPECT_EQ(kernel_at(c.profile.batch, 4 << 10).method, Method::ntavx512);
 }
 
 // The raw files of a default tune (two sizes per octave, variants' races) and a quick one (one

@@ -1,6 +1,7 @@
 // The tuner's stage loop (tune.cpp) on a Bench of synthetic timings and a synthetic CPU: every
 // decision is a race at every level, a time limit takes rounds and never a stage, undecided means
 // memset, and the no-allocate step is found at every level. No timing is measured or asserted.
+#include "tests/support/cpu_kinds.hpp"
 #include "tests/support/synthetic_bench.hpp"
 #include "tuner/measure/c_library.hpp"
 #include "tuner/stages/tune.hpp"
@@ -12,6 +13,8 @@
 
 using namespace cjit::detail;
 using cjit::Intent;
+using cjit::detail::test::cpu_kind;
+using cjit::test::huge_page_machine;
 using cjit::test::SyntheticBench;
 
 namespace {
@@ -186,4 +189,90 @@ TEST(tune_Stages, AHotDestinationDoesNotHoldStreamBack) {
         ++hot_recorded;
       }
   EXPECT_GT(hot_recorded, 0u);
+}
+
+namespace {
+
+constexpr uint64_t KiB = 1024, MiB = KiB * KiB, GiB = MiB * KiB;
+
+struct HugeCase {
+  Level level;
+  uint64_t min_size, max_size;
+};
+
+std::string huge_case_text(const HugeCase &c) {
+  return std::string(level_name(c.level)) + "_from_" + std::to_string(c.min_size) + "_to_" +
+         std::to_string(c.max_size >> 20) + "M";
+}
+void PrintTo(const HugeCase &c, std::ostream *os) { *os << huge_case_text(c); }
+
+bool nt(const std::vector<SizeClass> &table, uint64_t size) {
+  return class_for(table, size).kernel.method == Method::ntavx512;
+}
+bool memset_at(const std::vector<SizeClass> &table, uint64_t size) {
+  return class_for(table, size).kernel.method == Method::libc;
+}
+
+// The race that decides `size` of `table` in the raw records, or none.
+const RaceRecord *race_at(const TuneResult &r, const std::string &table, uint64_t size) {
+  for (const RaceRecord &rec : r.race_records)
+    if (rec.decides == table && rec.size == size) return &rec;
+  return nullptr;
+}
+
+// Whether `rec` requires a win in `pattern` (batched as `batched`).
+bool must_win(const RaceRecord &rec, Pattern pattern, bool batched) {
+  for (const Condition &c : rec.race.conditions)
+    if (c.job.pattern == pattern && c.job.batched == batched) return c.required && c.scored;
+  return false;
+}
+
+} // namespace
+
+// A huge page is decided at its own size, never read off a neighbouring octave (issue 41): on
+// huge_page_machine the stream and batch tables give exactly 2 MiB, 1 GiB and batched 4 KiB
+// pieces to ntavx512 and their neighbours to memset, at each level, whether or not the level's
+// grid has those sizes: from 3 KiB it races 1.5 and 3 MiB, 768 MiB and 1.5 GiB, and no batch at
+// 4 KiB; from 4100 bytes it races 2 MiB + 4 KiB beside 2 MiB, whose boundary rounds to 2 MiB.
+// Reuse, whose caller reads what it cleared, keeps memset at 2 MiB (hot is scored there).
+class tune_HugePages : public testing::TestWithParam<HugeCase> {};
+INSTANTIATE_TEST_SUITE_P(Tune, tune_HugePages,
+                         testing::Values(HugeCase{Level::quick, 4 * KiB, GiB},
+                                         HugeCase{Level::default_, 4 * KiB, GiB},
+                                         HugeCase{Level::exhaustive, 4 * KiB, GiB},
+                                         HugeCase{Level::quick, 3 * KiB, 1536 * MiB},
+                                         HugeCase{Level::default_, 3 * KiB, 1536 * MiB},
+                                         HugeCase{Level::quick, 4100, GiB}),
+                         [](const auto &i) { return huge_case_text(i.param); });
+TEST_P(tune_HugePages, StreamAndBatchGiveExactlyTheHugePagesToTheirWinner) {
+  const HugeCase hc = GetParam();
+  SyntheticBench bench(0.02, 41);
+  bench.set_model(huge_page_machine);
+  TuneOptions o;
+  o.level = hc.level;
+  o.min_size = hc.min_size;
+  o.max_size = hc.max_size;
+  o.progress = false;
+  const TuneResult r = tune(o, cpu_kind("IntelEmeraldRapids"), bench);
+  for (const auto *table : {&r.stream, &r.batch}) {
+    const char *name = table == &r.stream ? "stream" : "batch";
+    EXPECT_TRUE(nt(*table, 2 * MiB)) << name;
+    EXPECT_TRUE(nt(*table, GiB)) << name;
+    for (uint64_t neighbour : {MiB, 4 * MiB, 512 * MiB})
+      EXPECT_TRUE(memset_at(*table, neighbour)) << name << " " << neighbour;
+  }
+  EXPECT_TRUE(nt(r.batch, 4 * KiB));
+  EXPECT_TRUE(memset_at(r.batch, 16 * KiB));
+  EXPECT_TRUE(memset_at(r.stream, 4 * KiB));
+  EXPECT_TRUE(memset_at(r.reuse, 2 * MiB));
+  // Raced as such: one call per page at scattered destinations, and at consecutive ones where
+  // the arena holds four pages (2 MiB); 512 subpages at a time, one after another, in a batch.
+  const RaceRecord *page = race_at(r, "stream", 2 * MiB), *gib = race_at(r, "stream", GiB),
+                   *subpage = race_at(r, "batch", 4 * KiB);
+  ASSERT_TRUE(page && gib && subpage);
+  EXPECT_TRUE(must_win(*page, Pattern::scattered, false));
+  EXPECT_TRUE(must_win(*page, Pattern::consecutive, false));
+  EXPECT_TRUE(must_win(*gib, Pattern::scattered, false));
+  EXPECT_TRUE(must_win(*subpage, Pattern::scattered, true));
+  EXPECT_TRUE(must_win(*subpage, Pattern::consecutive, true));
 }
