@@ -283,7 +283,7 @@ const ParallelRow *worst_parallel(const CompareResult &r) {
 
 std::string compare_text(const CompareResult &r) {
   std::ostringstream s;
-  s << "profile: " << r.source << "\nmemset: " << r.libc << "'s"
+  s << "profile: " << r.source << (r.libc.empty() ? "" : "\nmemset: " + r.libc + "'s")
     << "\nclearjit_open (with code generation): " << fmt("%.2f", r.open_ms)
     << " ms (median of 21)\n";
   using Group = std::tuple<Pattern, Intent>;

@@ -173,7 +173,7 @@ std::string compare_markdown(const CompareResult &r, const CpuInfo &cpu,
     << cpu.model << " stepping " << cpu.stepping << (cpu.hypervisor ? ", a VM guest" : "")
     << ")\n\n"
     << "Measured " << utc_now() << " at commit " << CLEARJIT_COMMIT << " with `" << command
-    << "`; profile: " << r.source << "; memset: " << r.libc << "'s.\n";
+    << "`; profile: " << r.source << (r.libc.empty() ? "" : "; memset: " + r.libc + "'s") << ".\n";
   double worst_warm = 0;
   int slower = 0, rows = 0;
   warm_table(s, r, worst_warm, slower, rows);

@@ -40,8 +40,8 @@ TEST(outputs_BenchJson, ParsesBackWithEveryKeyTypeAndRounding) {
   std::string text;
   ASSERT_NO_THROW(text = compare_json(r, json_cpu()));
   const ordered_json j = ordered_json::parse(text);
-  EXPECT_EQ(json_keys(j), (std::vector<std::string>{"cpu", "profile", "open_ms", "rows", "warm",
-                                                    "small", "measurements"}));
+  EXPECT_EQ(json_keys(j), (std::vector<std::string>{"cpu", "profile", "libc", "open_ms", "rows",
+                                                    "warm", "small", "measurements"}));
   EXPECT_EQ(j["cpu"],
             ordered_json::parse(R"({"vendor": "AuthenticAMD", "family": 26, "model": 2})"));
   EXPECT_EQ(j["profile"], "profiles/\xEF\xBF\xBD.toml");

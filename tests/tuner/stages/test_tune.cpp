@@ -129,7 +129,7 @@ TEST(tune_Stages, NothingFasterThanMemsetLeavesItEverything) {
   SyntheticBench bench(0.05, 5);
   const TuneResult r = run(bench, Level::quick);
   EXPECT_TRUE(all_memset(r.reuse));
-  EXPECT_TRUE(all_memset(r.stream));
+  EXPECT_TRUE(all_memset(r.stream)) << testing::PrintToString(r.races);
   EXPECT_FALSE(r.findings.stosb_no_allocate.size) << r.findings.stosb_no_allocate.reason;
   if (r.parallel) {
     for (const std::optional<ParallelTable> &t : {r.parallel->reuse, r.parallel->stream})
