@@ -42,6 +42,10 @@ Profile builtin_profile(const CpuInfo &cpu) {
   // hold the destination.
   const uint64_t temporal_below = std::clamp<uint64_t>(cpu.l2_bytes() / 2, 4096, kHugePages[0]);
   p.stream = {cls(2048, vec), cls(temporal_below, bulk), cls(0, nt)};
+  // A batch is pages cleared for later (a huge page's 4 KiB subpages, one fence at the end): no
+  // caller of a batch holds its pieces in cache, so from a page on they skip the read for
+  // ownership.
+  p.batch = {cls(2048, vec), cls(4096, bulk), cls(0, nt)};
   return p;
 }
 

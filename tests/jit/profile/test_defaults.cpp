@@ -202,6 +202,8 @@ TEST_P(defaults_Kinds, HugePagesStreamNonTemporally) {
       EXPECT_EQ(class_for(p.stream, page).kernel, nt) << page << " with an L2 of " << l2;
       EXPECT_EQ(class_for(p.batch_table(), page).kernel, nt) << page << " with an L2 of " << l2;
     }
+    // As 4 KiB subpages in a batch, too.
+    EXPECT_EQ(class_for(p.batch_table(), 4096).kernel, nt) << "with an L2 of " << l2;
   }
 }
 
