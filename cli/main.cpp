@@ -102,16 +102,23 @@ int cmd_which() {
     return 1;
   }
   std::printf("chosen: %s\n", l.profile->source.c_str());
+  // One class a line, each bound as `check` and the tuner print sizes, its bytes beside where
+  // the unit rounds them (the profile's `below` is bytes).
+  auto size = [](uint64_t b) {
+    return human_bytes(b) == human_bytes(b, true) ? human_bytes(b)
+                                                  : human_bytes(b) + " (" + std::to_string(b) + ")";
+  };
   for (Intent intent : kIntents) {
-    std::printf("  %s: small path %s;", std::string(intent_name(intent)).c_str(),
+    std::printf("  %s: small path %s\n", std::string(intent_name(intent)).c_str(),
                 describe(l.profile->small(intent, cpu)).c_str());
     uint64_t lower = 0;
     for (const SizeClass &c : l.profile->table(intent)) {
-      std::printf(" [%s..%s) %s", format_size(lower).c_str(),
-                  c.below ? format_size(c.below).c_str() : "", format_spec(c.kernel).c_str());
+      const std::string sizes = c.below ? "below " + size(c.below)
+                                : lower ? "from " + size(lower) + " on"
+                                        : std::string("every size");
+      std::printf("    %-32s %s\n", sizes.c_str(), format_spec(c.kernel).c_str());
       lower = c.below;
     }
-    std::printf("\n");
   }
   if (auto text = read_small_file(l.profile->source))
     std::printf("%s", libc_line(recorded_libc(*text)).c_str());
@@ -141,12 +148,16 @@ int cmd_check(const std::string &path) {
     std::cout << "warning: " << path << ": measured on " << other_cpu_text(p->host)
               << ", this CPU is " << other_cpu_text(profile_host(cpu))
               << " (it loads, but the default lookup skips it)\n";
-  std::cout << path << ": valid for this CPU (" << p->reuse.size() << " reuse classes, "
-            << p->table(Intent::stream).size() << " stream classes";
+  auto classes = [](size_t n, const char *intent) {
+    return std::to_string(n) + " " + intent + (n == 1 ? " class" : " classes");
+  };
+  std::cout << path << ": valid for this CPU (" << classes(p->reuse.size(), "reuse") << ", "
+            << classes(p->table(Intent::stream).size(), "stream");
   for (Intent i : kIntents)
     if (const ParallelTable *t = p->parallel(i))
-      std::cout << "; " << intent_name(i) << " on several threads "
-                << (t->from() ? "from " + human_bytes(t->from()) : std::string("never"));
+      std::cout << "; " << intent_name(i)
+                << (t->from() ? " on several threads from " + human_bytes(t->from())
+                              : std::string(" never on several threads"));
   std::cout << ")\n"
             << verification_report(recorded_verification(*text), p->host, cpu)
             << libc_line(recorded_libc(*text));

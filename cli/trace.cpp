@@ -53,6 +53,19 @@ int cmd_trace(const TraceArgs &a) {
               << "\n";
     return 2;
   }
+  // Another library would run the program untraced and leave an empty trace, which reads as "the
+  // program cleared nothing": the preload is the library that reads CLEARJIT_TRACE.
+  const Result<std::string> library =
+      read_small_file(resolved, {.max_bytes = 64 << 20, .what = "a preload library"});
+  if (!library || library->find("CLEARJIT_TRACE") == std::string::npos) {
+    std::cerr << "clearjit trace: "
+              << (library ? preload + ": not libclearjit-preload.so (it does not read "
+                                      "CLEARJIT_TRACE); give --preload the preload library, or "
+                                      "leave it out to use the one beside clearjit"
+                          : library.error)
+              << "\n";
+    return 2;
+  }
   if (!a.json.empty())
     if (std::string e = check_output_path(a.json); !e.empty()) {
       std::cerr << "clearjit trace: " << e << "\n";

@@ -131,7 +131,20 @@ Result<std::string> read_small_file(const std::string &path, const ReadLimits &l
                        " bytes)");
       continue;
     }
-    if (n == 0) break;
+    if (n == 0 && (!pipe || !text.empty())) break;
+    if (n == 0) {
+      // A FIFO no writer has opened yet reads as at its end: wait for one, to the deadline. A
+      // writer that came and went is a hang-up: the file is empty.
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      pollfd p{f.fd, POLLIN, 0};
+      const int ready = left.count() > 0 ? ::poll(&p, 1, int(left.count())) : 0;
+      if (ready == 0)
+        return R::fail(name + ": no writer opened the pipe within " +
+                       std::to_string(limits.pipe_timeout_ms) + " ms");
+      if (ready > 0 && !(p.revents & POLLIN)) break;
+      continue;
+    }
     if (errno == EINTR) continue;
     if (errno != EAGAIN || !pipe) return R::fail(name + ": cannot read: " + errno_text(errno));
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
