@@ -118,46 +118,96 @@ Tunables TunablesLine::over(const Tunables &defaults) const {
   return t;
 }
 
+namespace {
+
+// Where reuse with a hot buffer stops preferring temporal stores (never, in the tune: above the
+// largest hot size measured), and why.
+struct HotSafe {
+  uint64_t size;
+  std::string why;
+};
+
+// The non-temporal threshold's lines, or the reason for none.
+void nontemporal_lines(const Findings &f, const Tunables &defaults, const HotSafe &hot,
+                       uint64_t max_size, std::vector<TunablesLine> &out,
+                       std::vector<std::string> &reasons) {
+  if (!defaults.contains(kMemsetNonTemporal)) {
+    reasons.push_back("this glibc has no x86_memset_non_temporal_threshold (its memset never "
+                      "stores non-temporally)");
+    return;
+  }
+  if (!f.nontemporal_stream) {
+    reasons.push_back("non-temporal stores did not win for stream in this tune");
+    return;
+  }
+  const uint64_t base = std::max({hot.size, *f.nontemporal_stream, kNonTemporalMin});
+  // Where glibc's own memset goes non-temporal (never on AMD Zen 3+ under 2.40+, whose rep
+  // stosb threshold is SIZE_MAX): a line only ever lowers it.
+  const uint64_t rs0 = defaults.contains(kRepStosb) ? defaults.at(kRepStosb) : UINT64_MAX;
+  const uint64_t own =
+      rs0 == UINT64_MAX ? UINT64_MAX : std::max(defaults.at(kMemsetNonTemporal), rs0 + 1);
+  const std::string stream = *f.nontemporal_stream ? "from " + human_bytes(*f.nontemporal_stream)
+                                                   : std::string("at every size tuned");
+  for (uint64_t k : {1, 2, 4}) {
+    const uint64_t nt = base * k;
+    if (nt > max_size || nt >= own) break;
+    out.push_back(nontemporal_line(nt, defaults,
+                                   hot.why + "; stream non-temporal " + stream +
+                                       (k > 1 ? "; " + std::to_string(k) + "x above" : "")));
+  }
+  if (base > max_size || base >= own)
+    reasons.push_back("the non-temporal threshold the findings give, " + human_bytes(base) +
+                      (base > max_size ? ", is above the sizes tuned"
+                                       : ", is not below where glibc's own memset goes "
+                                         "non-temporal, " +
+                                             human_bytes(own)));
+}
+
+// rep stosb's threshold alone at the no-allocate step (at least the hot buffers' safe size),
+// or the reason for none.
+void stosb_line(const Findings &f, const Tunables &defaults, const HotSafe &hot, uint64_t max_size,
+                std::vector<TunablesLine> &out, std::vector<std::string> &reasons) {
+  if (!defaults.contains(kRepStosb)) return;
+  if (!f.stosb_no_allocate.size) {
+    reasons.push_back("rep stosb showed no no-allocate step");
+    return;
+  }
+  const uint64_t rs = std::max(*f.stosb_no_allocate.size, hot.size);
+  if (rs > max_size || rs >= defaults.at(kRepStosb)) {
+    reasons.push_back("rep stosb's threshold from its no-allocate step, " + human_bytes(rs) +
+                      (rs > max_size
+                           ? ", is above the sizes tuned"
+                           : ", is not below glibc's own, " + human_bytes(defaults.at(kRepStosb)) +
+                                 " (its memset runs rep stosb from there already)"));
+    return;
+  }
+  TunablesLine line;
+  line.values[kRepStosb] = rs;
+  line.why =
+      "rep stosb stops allocating from " + human_bytes(*f.stosb_no_allocate.size) + "; " + hot.why;
+  out.push_back(line);
+}
+
+} // namespace
+
 std::vector<TunablesLine> candidate_lines(const Findings &f, const Tunables &defaults,
                                           uint64_t hot_limit, uint64_t max_size, std::string &why) {
-  // Where reuse with a hot buffer stops preferring temporal stores; never, in the tune: above
-  // the largest hot size measured.
-  const uint64_t hot_safe =
-      f.nontemporal_reuse ? *f.nontemporal_reuse : std::bit_ceil(hot_limit + 1);
-  const std::string hot_why =
+  const HotSafe hot =
       f.nontemporal_reuse
-          ? "reuse is non-temporal from " + human_bytes(hot_safe) + ", hot buffers included"
-          : "hot reuse kept temporal stores up to " + human_bytes(hot_limit) + " (the L3)";
+          ? HotSafe{*f.nontemporal_reuse, "reuse is non-temporal from " +
+                                              human_bytes(*f.nontemporal_reuse) +
+                                              ", hot buffers included"}
+          : HotSafe{std::bit_ceil(hot_limit + 1),
+                    "hot reuse kept temporal stores up to " + human_bytes(hot_limit) + " (the L3)"};
   std::vector<TunablesLine> out;
-  if (defaults.contains(kMemsetNonTemporal) && f.nontemporal_stream) {
-    const uint64_t base = std::max({hot_safe, *f.nontemporal_stream, kNonTemporalMin});
-    // Where glibc's own memset goes non-temporal (never on AMD Zen 3+ under 2.40+, whose rep
-    // stosb threshold is SIZE_MAX): a line only ever lowers it.
-    const uint64_t rs0 = defaults.contains(kRepStosb) ? defaults.at(kRepStosb) : UINT64_MAX;
-    const uint64_t own =
-        rs0 == UINT64_MAX ? UINT64_MAX : std::max(defaults.at(kMemsetNonTemporal), rs0 + 1);
-    for (uint64_t k : {1, 2, 4}) {
-      const uint64_t nt = base * k;
-      if (nt > max_size || nt >= own) break;
-      out.push_back(
-          nontemporal_line(nt, defaults,
-                           hot_why + "; stream non-temporal " +
-                               (*f.nontemporal_stream ? "from " + human_bytes(*f.nontemporal_stream)
-                                                      : std::string("at every size tuned")) +
-                               (k > 1 ? "; " + std::to_string(k) + "x above" : "")));
-    }
-  }
-  if (defaults.contains(kRepStosb) && f.stosb_no_allocate.size) {
-    const uint64_t rs = std::max(*f.stosb_no_allocate.size, hot_safe);
-    TunablesLine line;
-    line.values[kRepStosb] = rs;
-    line.why = "rep stosb stops allocating from " + human_bytes(*f.stosb_no_allocate.size) + "; " +
-               hot_why;
-    if (rs <= max_size && rs < defaults.at(kRepStosb)) out.push_back(line);
-  }
+  std::vector<std::string> reasons;
+  nontemporal_lines(f, defaults, hot, max_size, out, reasons);
+  stosb_line(f, defaults, hot, max_size, out, reasons);
+  const size_t proposed = out.size();
   std::erase_if(out, [&](const TunablesLine &l) {
     return !changes_path(l, defaults, lowest(l) / 2, max_size);
   });
+  if (out.size() < proposed) reasons.push_back("a line would change memset's path at no size");
   // Lines that send every size the same way are one: the first stays (the non-temporal lines
   // come first and name both thresholds, whatever glibc's own).
   for (size_t k = 0; k < out.size(); ++k)
@@ -176,13 +226,7 @@ std::vector<TunablesLine> candidate_lines(const Findings &f, const Tunables &def
   std::stable_sort(out.begin(), out.end(), [](const TunablesLine &a, const TunablesLine &b) {
     return lowest(a) < lowest(b);
   });
-  if (out.empty())
-    why = !f.nontemporal_stream && !f.stosb_no_allocate.size
-              ? "the tune found neither non-temporal stores winning for stream nor rep stosb's "
-                "no-allocate step: no threshold of memset's to move"
-              : "every threshold the findings give is above the sizes tuned or at glibc's own: "
-                "no line changes memset's path (" +
-                    hot_why + ")";
+  if (out.empty()) why = join(reasons, "; ");
   return out;
 }
 
@@ -297,7 +341,7 @@ std::string tunables_text(const TunablesStudy &s) {
   else if (s.chosen)
     t << "GLIBC_TUNABLES=" << s.tried[*s.chosen].line.text() << "\n";
   else
-    t << "no line: " << s.note << "\n";
+    t << "no line written: " << s.note << "\n";
   for (const LineCheck &c : s.tried)
     t << "  " << c.line.text() << " (" << c.line.why << "): " << c.verdict << "\n";
   const LineCheck *shown = s.chosen ? &s.tried[*s.chosen] : s.tried.empty() ? nullptr : &s.tried[0];
