@@ -2,6 +2,7 @@
 // findings, glibc's memset paths, the check's decision on synthetic timings, and the child's
 // output read back. No test measures anything.
 #include "tuner/measure/memset_rows.hpp"
+#include "tuner/report/outputs.hpp"
 #include "tuner/stages/glibc_tunables.hpp"
 
 #include <gtest/gtest.h>
@@ -205,6 +206,29 @@ TEST(glibc_tunables, TheLowestLineThatKeepsHotBuffersTemporalIsChosen) {
   EXPECT_TRUE(file.ends_with("\nGLIBC_TUNABLES=glibc.cpu.x86_memset_non_temporal_threshold="
                              "0x2000000:glibc.cpu.x86_rep_stosb_threshold=0x2000000\n"))
       << file;
+}
+
+TEST(glibc_tunables, TheSummaryAndReportShowTheRowsWithAndWithoutTheLine) {
+  const CpuInfo cpu = cpu_with_l3(32 * MiB);
+  SyntheticRows bench(kAmd241, 0.03, nontemporal_effect);
+  TuneResult r;
+  r.level = "quick";
+  r.glibc_tunables = check_lines(bench, memset_rows(cpu, 4 * KiB, GiB),
+                                 {line({{kMemsetNonTemporal, 64 * MiB}, {kRepStosb, 64 * MiB}})},
+                                 kAmd241, "glibc 2.41", tunables_check_options(0.90));
+  const std::string text = summary_text(r), html = report_html(r, cpu);
+  EXPECT_NE(text.find("glibc tunables (glibc 2.41, 4 rounds"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 GiB stream scattered"), std::string::npos) << text;
+  EXPECT_NE(text.find("changed, wins"), std::string::npos) << text;
+  EXPECT_NE(text.find("same path"), std::string::npos) << text;
+  EXPECT_NE(html.find("<h2>GLIBC_TUNABLES for glibc 2.41's memset</h2>"), std::string::npos);
+  EXPECT_NE(html.find("Written: <code>GLIBC_TUNABLES=glibc.cpu.x86_memset_non_temporal_threshold="
+                      "0x4000000:glibc.cpu.x86_rep_stosb_threshold=0x4000000</code>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>changed, wins</td>"), std::string::npos);
+  r.glibc_tunables->chosen.reset();
+  r.glibc_tunables->note = "no line wins somewhere and loses nowhere";
+  EXPECT_NE(report_html(r, cpu).find("No line written: no line wins somewhere"), std::string::npos);
 }
 
 TEST(glibc_tunables, ALineThatWinsNowhereIsNotWritten) {
