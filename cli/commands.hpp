@@ -11,7 +11,8 @@ namespace cjit::cli {
 
 struct TuneArgs {
   std::string level = "default", min_size = "4K", max_size = "1G", output, json, report;
-  std::string libc; //!< --libc DIR: handled in main, before the command runs
+  std::string glibc_tunables; //!< --glibc-tunables FILE: the checked GLIBC_TUNABLES line
+  std::string libc;           //!< --libc DIR: handled in main, before the command runs
   double time_limit = 0;
 };
 
@@ -40,6 +41,14 @@ struct TraceArgs {
 };
 
 int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras);
+//! `clearjit memset-rows` (hidden): memset alone at rows, JSON on stdout, for the tunables check
+//! of `tune --glibc-tunables`, which runs it under a GLIBC_TUNABLES value and without.
+struct MemsetRowsArgs {
+  std::string rows;
+  int repetitions = 1;
+  double min_time = 0.001;
+};
+int cmd_memset_rows(const MemsetRowsArgs &a);
 int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras);
 int cmd_trace(const TraceArgs &a);
 //! 0: the profile was chosen; 2: a file is bad, or the hosts are of different models.

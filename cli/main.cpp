@@ -9,6 +9,7 @@
 #include "jit/runtime/runtime.hpp"
 #include "tuner/measure/c_library.hpp"
 #include "tuner/stages/candidates.hpp"
+#include "tuner/stages/glibc_tunables.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -169,12 +170,23 @@ constexpr const char *kLibcHelp =
     "Debian 13's): clearjit runs itself again under that glibc's loader";
 
 // `--libc DIR`: this command again, under DIR's loader, without --libc. Returns only on an
-// error (2: the invocation's), said first.
-int run_under_libc(const char *command, const std::string &dir, int argc, char **argv) {
+// error (2: the invocation's), said first. `tunables`: tune's --glibc-tunables was given, so
+// DIR's loader must list a memset threshold (asked of it here, before the new process).
+int run_under_libc(const char *command, const std::string &dir, int argc, char **argv,
+                   bool tunables) {
   Result<CLibrary> lib = c_library_in(dir);
   if (!lib) {
     std::cerr << "clearjit " << command << ": " << lib.error << "\n";
     return 2;
+  }
+  if (tunables) {
+    Result<std::map<std::string, uint64_t>> listed = list_tunables(*lib);
+    std::string e = listed ? tunables_unsupported(lib->name, *listed) : listed.error;
+    if (!e.empty()) {
+      std::cerr << "clearjit " << command << ": --glibc-tunables: --libc " << dir << ": " << e
+                << "\n";
+      return 2;
+    }
   }
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
@@ -264,9 +276,22 @@ int main(int argc, char **argv) {
   tune->add_option("--json", tune_args.json, "write every raw measurement as JSON");
   tune->add_option("--report", tune_args.report, "write an HTML report with charts");
   tune->add_option("--libc", tune_args.libc, kLibcHelp);
+  tune->add_option("--glibc-tunables", tune_args.glibc_tunables,
+                   "also write a GLIBC_TUNABLES line for glibc's memset thresholds, checked "
+                   "against memset without it (for programs that do not link clearjit)");
   tune->allow_extras();
   footer(tune, "Google Benchmark's own --benchmark_* flags are passed through.",
-         "Here: 1 measuring failed; 2 a bad option or --benchmark_* flag, an unwritable output.");
+         "Here: 1 measuring failed, or --glibc-tunables found no line that wins and never "
+         "loses (nothing written); 2 a bad option or --benchmark_* flag, an unwritable output, "
+         "a C library without memset tunables or a tunables check that cannot start.");
+
+  // The tunables check's child (tune --glibc-tunables): hidden from --help.
+  MemsetRowsArgs rows_args;
+  auto *memset_rows = app.add_subcommand("memset-rows", "memset alone at rows, as JSON");
+  memset_rows->group("");
+  memset_rows->add_option("--rows", rows_args.rows, "SIZE:INTENT:PATTERN,...")->required();
+  memset_rows->add_option("--repetitions", rows_args.repetitions)->check(CLI::Range(1, 1000));
+  memset_rows->add_option("--min-time", rows_args.min_time)->check(CLI::Range(0.0, 10.0));
 
   VerifyArgs verify_args;
   auto *verify = app.add_subcommand(
@@ -381,11 +406,13 @@ int main(int argc, char **argv) {
   for (auto [command, dir] :
        {std::pair{tune, &tune_args.libc}, {verify, &verify_args.libc}, {bench, &bench_args.libc}})
     if (*command && !dir->empty())
-      return run_under_libc(command->get_name().c_str(), *dir, argc, argv);
+      return run_under_libc(command->get_name().c_str(), *dir, argc, argv,
+                            command == tune && !tune_args.glibc_tunables.empty());
   if (*cpu) return cmd_cpu();
   if (*list) return cmd_list(level);
   if (*asm_) return cmd_asm(spec);
   if (*tune) return cmd_tune(tune_args, tune->remaining());
+  if (*memset_rows) return cmd_memset_rows(rows_args);
   if (*verify) return cmd_verify(verify_args, verify->remaining());
   if (*choose) return cmd_choose(choose_args);
   if (*which) return cmd_which();

@@ -90,8 +90,19 @@ const CLibrary &running_c_library() {
     CLibrary l;
     l.name = std::string("glibc ") + gnu_get_libc_version();
     Dl_info info{};
-    // _r_debug lives in the loader, gnu_get_libc_version in libc.so.6.
-    if (dladdr(&_r_debug, &info) && info.dli_fname) l.loader = real_path(info.dli_fname);
+    // The loader is the loaded object named like one, also when started as a program (--libc).
+    // Not dladdr(&_r_debug): an executable holds its own copy of that variable (a copy
+    // relocation), and dladdr then names the executable.
+    dl_iterate_phdr(
+        [](dl_phdr_info *i, size_t, void *out) {
+          const std::string name = i->dlpi_name ? i->dlpi_name : "";
+          if (fs::path(name).filename().string().starts_with("ld-linux")) {
+            *static_cast<std::string *>(out) = real_path(name);
+            return 1;
+          }
+          return 0;
+        },
+        &l.loader);
     if (dladdr(reinterpret_cast<void *>(&gnu_get_libc_version), &info) && info.dli_fname)
       l.library_dir = dir_of(real_path(info.dli_fname));
     return l;
@@ -168,10 +179,12 @@ std::string libc_mismatch() {
          running.library_dir + "): the other glibc's tree lacks part of itself";
 }
 
-Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib) {
+Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib,
+                                                      const std::string &tunables) {
   using R = Result<std::map<std::string, uint64_t>>;
-  // Without the caller's GLIBC_TUNABLES: the library's own values.
-  Result<std::string> text = run_capture({lib.loader, "--list-tunables"}, {"GLIBC_TUNABLES"}, 10);
+  Result<std::string> text =
+      run_capture({lib.loader, "--list-tunables"},
+                  {tunables.empty() ? "GLIBC_TUNABLES" : "GLIBC_TUNABLES=" + tunables}, 10);
   if (!text) return R::fail(lib.name + "'s loader does not list its tunables: " + text.error);
   std::map<std::string, uint64_t> out;
   size_t pos = 0;

@@ -45,7 +45,10 @@ std::string libc_mismatch();
 
 //! `loader --list-tunables` of `lib`: name -> current value (e.g.
 //! "glibc.cpu.x86_rep_stosb_threshold" -> 2048). An error where the loader does not list them.
-Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib);
+//! With `tunables`, the values under that GLIBC_TUNABLES (glibc ignores one out of its range);
+//! without, the library's own (the caller's GLIBC_TUNABLES removed).
+Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib,
+                                                      const std::string &tunables = {});
 
 //! Runs `argv` with `env` added to this environment, at most `timeout_s` seconds; its stdout
 //! (at most `max_bytes`), or an error naming how it failed (could not start, exit status,

@@ -147,6 +147,7 @@ std::string summary_text(const TuneResult &r) {
         << fmt("%.1f", g.second);
     s << " GB/s\n";
   }
+  if (r.glibc_tunables) s << tunables_text(*r.glibc_tunables);
   return s.str();
 }
 

@@ -6,6 +6,7 @@
 #include "tuner/choose/findings.hpp"
 #include "tuner/measure/measure.hpp"
 #include "tuner/stages/candidates.hpp"
+#include "tuner/stages/glibc_tunables.hpp"
 #include "tuner/stages/parallel_stage.hpp"
 #include "tuner/stages/smallpath.hpp"
 #include "tuner/stages/verify.hpp"
@@ -65,6 +66,9 @@ struct TuneResult {
   //! The last stage: the profile's dispatchers against memset, and what it repaired (the
   //! tables and small paths above are the repaired ones). Empty `measured` when not run.
   Verification verification;
+  //! `--glibc-tunables`: the lines tried for glibc's memset thresholds and their check; none
+  //! when not asked.
+  std::optional<TunablesStudy> glibc_tunables;
 };
 
 //! Measures on this host and chooses. Throws std::runtime_error when it cannot measure at all.
