@@ -4,6 +4,7 @@
 
 #include "jit/profile/files.hpp"
 #include "tuner/choose/fleet.hpp"
+#include "tuner/choose/race.hpp"
 
 #include <iostream>
 
@@ -23,7 +24,7 @@ std::string report_text(const FleetChoice &c, const std::string &prefix) {
   t += "\n" + prefix + "\n" + prefix +
        "races (each candidate's worst host; bounds at the tunes' confidence)\n";
   for (const std::string &r : c.races)
-    t += prefix + "  " + r + "\n";
+    t += race_lines(r, prefix + "  ");
   for (const std::string &n : c.notes)
     t += prefix + "note: " + n + "\n";
   return t;

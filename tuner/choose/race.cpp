@@ -42,6 +42,21 @@ std::string race_text(const Race &race, const RaceOutcome &o) {
   return t;
 }
 
+std::string race_lines(const std::string &text, const std::string &prefix) {
+  std::string out = prefix;
+  int depth = 0; // "; held in" is inside the winner's parentheses: not a candidate
+  for (size_t k = 0; k < text.size(); ++k) {
+    depth += text[k] == '(' ? 1 : text[k] == ')' ? -1 : 0;
+    if (depth == 0 && text.compare(k, 2, "; ") == 0) {
+      out += "\n" + prefix + "    ";
+      ++k;
+      continue;
+    }
+    out += text[k];
+  }
+  return out + "\n";
+}
+
 double speed(const Measurement &m, double sample) {
   if (sample <= 0) return 0;
   return m.warm ? 1 / sample : sample;

@@ -121,6 +121,9 @@ double speed(const Measurement &m, double sample);
 //! A race in a line: "reuse 64 KiB, 5 rounds, settled: avx512 (at least 1.21x memset in
 //! scattered, consecutive, hot); clzero out: hot: 0.31x (at most 0.40x) memset's speed".
 std::string race_text(const Race &race, const RaceOutcome &o);
+//! A race_text for a terminal: the outcome on the first line, then each other candidate on its
+//! own, indented; every line starts with `prefix` and ends with a newline.
+std::string race_lines(const std::string &race_text, const std::string &prefix);
 
 //! The races of one decision stage, run together.
 class Racing {

@@ -1,6 +1,7 @@
 #include "tuner/report/outputs.hpp"
 
 #include "jit/runtime/pool.hpp"
+#include "tuner/choose/race.hpp"
 #include "tuner/report/format.hpp"
 
 #include <algorithm>
@@ -114,7 +115,7 @@ std::string summary_text(const TuneResult &r) {
   if (!r.races.empty()) {
     s << "\nraces (speed over memset's per round, bounds at the level's confidence)\n";
     for (const std::string &line : r.races)
-      s << "  " << line << "\n";
+      s << race_lines(line, "  ");
   }
   const Findings &f = r.findings;
   if (r.small) s << small_study_text(*r.small);
