@@ -107,7 +107,7 @@ int cmd_which() {
   // the unit rounds them (the profile's `below` is bytes).
   auto size = [](uint64_t b) {
     return human_bytes(b) == human_bytes(b, true) ? human_bytes(b)
-                                                  : human_bytes(b) + " (" + std::to_string(b) + ")";
+                                                  : human_bytes(b) + " (" + std::to_string(b) + " B)";
   };
   for (Intent intent : kIntents) {
     std::printf("  %s: small path %s\n", std::string(intent_name(intent)).c_str(),
