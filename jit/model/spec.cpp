@@ -18,20 +18,20 @@ namespace {
 constexpr uint8_t L = kUnroll | kExtent; // a store loop takes every option
 constexpr uint8_t N = L | kHead;         // and a non-temporal one also a temporal head
 constexpr std::array<MethodInfo, 13> kMethods{{
-  //  method          name        stores                                  feature          store            w tail nt    options unroll align min_align family      head method
-  {Method::stosb,    "stosb",    "rep stosb",                             Feature::none,   Store::rep_stosb, 1,  8, false, kExtent, 0,  0,  0, "string",      Method::stosb},
-  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store", Feature::none,   Store::rep_stosq, 8,  8, false, kExtent, 0,  0,  0, "string",      Method::stosq},
-  {Method::mov,      "mov",      "8-byte mov from a zeroed register",     Feature::none,   Store::move,      8,  8, false, L,       8,  0,  0, "temporal",    Method::mov},
-  {Method::sse,      "sse",      "movdqu, 16 bytes",                      Feature::sse2,   Store::move,     16, 16, false, L,       4,  0,  0, "temporal",    Method::sse},
-  {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                     Feature::avx2,   Store::move,     32, 32, false, L,       2,  0,  0, "temporal",    Method::avx2},
-  {Method::avx512,   "avx512",   "vmovdqu64, 64 bytes",                   Feature::avx512f,Store::move,     64, 64, false, L,       1,  0,  0, "temporal",    Method::avx512},
-  {Method::movnti,   "movnti",   "movnti, 8 bytes, non-temporal",         Feature::sse2,   Store::move,      8,  8, true,  N,       8, 64,  0, "nontemporal", Method::mov},
-  {Method::ntsse,    "ntsse",    "movntdq, 16 bytes, non-temporal",       Feature::sse2,   Store::move,     16, 16, true,  N,       4, 64, 16, "nontemporal", Method::sse},
-  {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",      Feature::avx2,   Store::move,     32, 32, true,  N,       2, 64, 32, "nontemporal", Method::avx2},
-  {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",      Feature::avx512f,Store::move,     64, 64, true,  N,       1, 64, 64, "nontemporal", Method::avx512},
-  {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",      Feature::clzero, Store::clzero,   64, 16, true,  N,       1, 64, 64, "nontemporal", Method::stosb},
-  {Method::movdir64b,"movdir64b","movdir64b, an aligned line from zeros", Feature::movdir64b, Store::movdir64b, 64, 16, true, N,    1, 64, 64, "nontemporal", Method::stosb},
-  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",     Feature::none,   Store::memset,    1,  8, false, 0,       0,  0,  0, "string",      Method::libc},
+  //  method          name        stores                                  feature          store            w tail nt    options unroll align min_align head method
+  {Method::stosb,    "stosb",    "rep stosb",                             Feature::none,   Store::rep_stosb, 1,  8, false, kExtent, 0,  0,  0, Method::stosb},
+  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store", Feature::none,   Store::rep_stosq, 8,  8, false, kExtent, 0,  0,  0, Method::stosq},
+  {Method::mov,      "mov",      "8-byte mov from a zeroed register",     Feature::none,   Store::move,      8,  8, false, L,       8,  0,  0, Method::mov},
+  {Method::sse,      "sse",      "movdqu, 16 bytes",                      Feature::sse2,   Store::move,     16, 16, false, L,       4,  0,  0, Method::sse},
+  {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                     Feature::avx2,   Store::move,     32, 32, false, L,       2,  0,  0, Method::avx2},
+  {Method::avx512,   "avx512",   "vmovdqu64, 64 bytes",                   Feature::avx512f,Store::move,     64, 64, false, L,       1,  0,  0, Method::avx512},
+  {Method::movnti,   "movnti",   "movnti, 8 bytes, non-temporal",         Feature::sse2,   Store::move,      8,  8, true,  N,       8, 64,  0, Method::mov},
+  {Method::ntsse,    "ntsse",    "movntdq, 16 bytes, non-temporal",       Feature::sse2,   Store::move,     16, 16, true,  N,       4, 64, 16, Method::sse},
+  {Method::ntavx2,   "ntavx2",   "vmovntdq, 32 bytes, non-temporal",      Feature::avx2,   Store::move,     32, 32, true,  N,       2, 64, 32, Method::avx2},
+  {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",      Feature::avx512f,Store::move,     64, 64, true,  N,       1, 64, 64, Method::avx512},
+  {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",      Feature::clzero, Store::clzero,   64, 16, true,  N,       1, 64, 64, Method::stosb},
+  {Method::movdir64b,"movdir64b","movdir64b, an aligned line from zeros", Feature::movdir64b, Store::movdir64b, 64, 16, true, N,    1, 64, 64, Method::stosb},
+  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",     Feature::none,   Store::memset,    1,  8, false, 0,       0,  0,  0, Method::libc},
 }};
 // clang-format on
 

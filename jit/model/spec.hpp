@@ -69,8 +69,6 @@ struct MethodInfo {
   unsigned default_unroll; //!< one 64-byte line per iteration
   unsigned default_align;
   unsigned min_align;      //!< stores that fault or misbehave below this alignment
-  std::string_view family; //!< technique: "string" (rep stos; glibc's memset is rep stosb
-                           //!< above 2 KiB), "temporal" stores, "nontemporal" (and clzero)
   //! The temporal method whose main path, at its defaults, clears the first head=SIZE bytes
   //! after the far part (the methods taking kHead); the method itself where it takes no head.
   Method head_method;

@@ -1,7 +1,6 @@
 #include "tuner/choose/choose.hpp"
 
 #include "jit/model/size.hpp"
-#include "jit/runtime/pool.hpp"
 #include "tuner/report/format.hpp"
 
 #include <algorithm>
