@@ -106,8 +106,9 @@ int cmd_which() {
   // One class a line, each bound as `check` and the tuner print sizes, its bytes beside where
   // the unit rounds them (the profile's `below` is bytes).
   auto size = [](uint64_t b) {
-    return human_bytes(b) == human_bytes(b, true) ? human_bytes(b)
-                                                  : human_bytes(b) + " (" + std::to_string(b) + " B)";
+    return human_bytes(b) == human_bytes(b, true)
+               ? human_bytes(b)
+               : human_bytes(b) + " (" + std::to_string(b) + " B)";
   };
   for (Intent intent : kIntents) {
     std::printf("  %s: small path %s\n", std::string(intent_name(intent)).c_str(),
@@ -218,48 +219,69 @@ void footer(CLI::App *command, const std::string &help, const std::string &codes
 
 using namespace cjit::cli;
 
-int main(int argc, char **argv) {
-  CLI::App app{"clearjit: generate, tune and use memory-clearing kernels for this x86-64 CPU"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", "clearjit " CLEARJIT_VERSION);
-  app.footer(kExitRule);
+namespace {
 
-  auto *cpu =
-      app.add_subcommand("cpu", "Print this CPU's vendor, model, caches and clearing features");
-  std::string level = "default";
-  auto *list = app.add_subcommand(
+// Every command's CLI11 object and the arguments CLI11 binds to: built once, never moved.
+struct Commands {
+  CLI::App *cpu, *list, *asm_, *which, *check, *tune, *memset_rows, *verify, *choose, *bench,
+      *trace;
+  std::string level = "default", spec, check_path;
+  TuneArgs tune_args;
+  MemsetRowsArgs rows_args;
+  VerifyArgs verify_args;
+  ChooseArgs choose_args;
+  BenchArgs bench_args;
+  TraceArgs trace_args;
+};
+
+// cpu, list, asm, which and check: the commands that only inspect.
+void add_inspecting(CLI::App &app, Commands &c) {
+  c.cpu = app.add_subcommand("cpu", "Print this CPU's vendor, model, caches and clearing features");
+  c.list = app.add_subcommand(
       "list", "Print every kernel spec the tuner considers, marking those this CPU cannot run");
-  list->add_option("--level", level, "quick, default or exhaustive")->capture_default_str();
-  std::string spec;
-  auto *asm_ = app.add_subcommand("asm", "Generate the kernel named by SPEC and print its code");
-  asm_->add_option("SPEC", spec, "a kernel spec, e.g. avx2:unroll=4 or movnti:chunk=4K,fence=chunk")
+  c.list->add_option("--level", c.level, "quick, default or exhaustive")->capture_default_str();
+  c.asm_ = app.add_subcommand("asm", "Generate the kernel named by SPEC and print its code");
+  c.asm_
+      ->add_option("SPEC", c.spec,
+                   "a kernel spec, e.g. avx2:unroll=4 or movnti:chunk=4K,fence=chunk")
       ->required();
   std::string method_names;
   for (const cjit::detail::MethodInfo &m : cjit::detail::methods())
     method_names += (method_names.empty() ? "" : ", ") + std::string(m.name);
-  footer(asm_,
+  footer(c.asm_,
          "Spec grammar: method[:option,...]. Methods: " + method_names +
              ". Options: unroll=N, chunk=SIZE, fence=none|end|chunk, align=N, "
              "head=SIZE (fence=none is for measurement: non-temporal stores left unfenced).",
          "Here: 2 for a SPEC that does not parse or does not run on this CPU.");
 
-  auto *which = app.add_subcommand(
+  c.which = app.add_subcommand(
       "which", "Show the default profile lookup: what each step found and what was chosen");
-  std::string check_path;
-  auto *check = app.add_subcommand(
+  c.check = app.add_subcommand(
       "check", "Validate a profile against this CPU (exit 0, or 1 with the first error)");
-  check->add_option("PROFILE", check_path, "a profile TOML file")->required();
+  c.check->add_option("PROFILE", c.check_path, "a profile TOML file")->required();
 
-  TuneArgs tune_args;
-  auto *tune = app.add_subcommand("tune", "Measure every kernel on this CPU and write a profile");
-  tune->add_option("--level", tune_args.level, "quick (< 60 s), default (< 5 min) or exhaustive")
+  footer(c.cpu, "", "Here: 2 a bad option.");
+  footer(c.list, "", "Here: 2 a bad option or level.");
+  footer(c.which, "", "Here: 1 no profile is chosen; 2 a bad option.");
+  footer(c.check, "",
+         "Here: 1 the profile is invalid (checking is the work); 2 an unreadable file, a bad "
+         "option.");
+}
+
+// tune, and its tunables check's hidden child.
+void add_tune(CLI::App &app, Commands &c) {
+  c.tune = app.add_subcommand("tune", "Measure every kernel on this CPU and write a profile");
+  c.tune
+      ->add_option("--level", c.tune_args.level, "quick (< 60 s), default (< 5 min) or exhaustive")
       ->capture_default_str();
-  tune->add_option("--min-size", tune_args.min_size, "smallest size tuned, e.g. 4K")
+  c.tune->add_option("--min-size", c.tune_args.min_size, "smallest size tuned, e.g. 4K")
       ->capture_default_str();
-  tune->add_option("--max-size", tune_args.max_size,
+  c.tune
+      ->add_option("--max-size", c.tune_args.max_size,
                    "largest size tuned, e.g. 1G (capped at a quarter of available memory)")
       ->capture_default_str();
-  tune->add_option("--time-limit", tune_args.time_limit,
+  c.tune
+      ->add_option("--time-limit", c.tune_args.time_limit,
                    "seconds for the whole run; narrows the search to fit")
       ->check(CLI::Validator(
           [](std::string &text) -> std::string {
@@ -270,122 +292,171 @@ int main(int argc, char **argv) {
             return {};
           },
           "SECONDS"));
-  tune->add_option(
-      "-o,--output", tune_args.output,
+  c.tune->add_option(
+      "-o,--output", c.tune_args.output,
       "profile to write (default: named after the CPU, e.g. amd-family26-model2.toml)");
-  tune->add_option("--json", tune_args.json, "write every raw measurement as JSON");
-  tune->add_option("--report", tune_args.report, "write an HTML report with charts");
-  tune->add_option("--libc", tune_args.libc, kLibcHelp);
-  tune->add_option("--glibc-tunables", tune_args.glibc_tunables,
+  c.tune->add_option("--json", c.tune_args.json, "write every raw measurement as JSON");
+  c.tune->add_option("--report", c.tune_args.report, "write an HTML report with charts");
+  c.tune->add_option("--libc", c.tune_args.libc, kLibcHelp)->type_name("DIR");
+  c.tune
+      ->add_option("--glibc-tunables", c.tune_args.glibc_tunables,
                    "also write a GLIBC_TUNABLES line for glibc's memset thresholds, checked "
-                   "against memset without it (for programs that do not link clearjit)");
-  tune->allow_extras();
-  footer(tune, "Google Benchmark's own --benchmark_* flags are passed through.",
+                   "against memset without it (for programs that do not link clearjit)")
+      ->type_name("FILE");
+  c.tune->allow_extras();
+  footer(c.tune, "Google Benchmark's own --benchmark_* flags are passed through.",
          "Here: 1 measuring failed, or --glibc-tunables found no line that wins and never "
          "loses (nothing written); 2 a bad option or --benchmark_* flag, an unwritable output, "
          "a C library without memset tunables or a tunables check that cannot start.");
 
   // The tunables check's child (tune --glibc-tunables): hidden from --help.
-  MemsetRowsArgs rows_args;
-  auto *memset_rows = app.add_subcommand("memset-rows", "memset alone at rows, as JSON");
-  memset_rows->group("");
-  memset_rows->add_option("--rows", rows_args.rows, "SIZE:INTENT:PATTERN,...")->required();
-  memset_rows->add_option("--repetitions", rows_args.repetitions)->check(CLI::Range(1, 1000));
-  memset_rows->add_option("--min-time", rows_args.min_time)->check(CLI::Range(0.0, 10.0));
+  c.memset_rows = app.add_subcommand("memset-rows", "memset alone at rows, as JSON");
+  c.memset_rows->group("");
+  c.memset_rows->add_option("--rows", c.rows_args.rows, "SIZE:INTENT:PATTERN,...")->required();
+  c.memset_rows->add_option("--repetitions", c.rows_args.repetitions)->check(CLI::Range(1, 1000));
+  c.memset_rows->add_option("--min-time", c.rows_args.min_time)->check(CLI::Range(0.0, 10.0));
+}
 
-  VerifyArgs verify_args;
-  auto *verify = app.add_subcommand(
+void add_verify_and_choose(CLI::App &app, Commands &c) {
+  c.verify = app.add_subcommand(
       "verify", "Measure an existing profile against memset on this host, as the tuner's last "
                 "stage does (exit 0: it holds; 1: it loses beyond the noise)");
-  verify->add_option("PROFILE", verify_args.profile, "a profile TOML file")->required();
-  verify
-      ->add_option("--level", verify_args.level,
+  c.verify->add_option("PROFILE", c.verify_args.profile, "a profile TOML file")->required();
+  c.verify
+      ->add_option("--level", c.verify_args.level,
                    "quick, default or exhaustive: the races' confidence and rounds")
       ->capture_default_str();
-  verify->add_option("-o,--output", verify_args.output,
-                     "write the profile back with its [verification] table (every other line "
-                     "as it was)");
-  verify->add_option("--libc", verify_args.libc, kLibcHelp);
-  verify->allow_extras();
-  footer(verify, "Google Benchmark's own --benchmark_* flags are passed through.",
+  c.verify->add_option("-o,--output", c.verify_args.output,
+                       "write the profile back with its [verification] table (every other line "
+                       "as it was)");
+  c.verify->add_option("--libc", c.verify_args.libc, kLibcHelp)->type_name("DIR");
+  c.verify->allow_extras();
+  footer(c.verify, "Google Benchmark's own --benchmark_* flags are passed through.",
          "Here: 1 the profile loses to memset, or measuring failed; 2 an unreadable or invalid "
          "PROFILE, a bad option, an unwritable output.");
 
-  ChooseArgs choose_args;
-  auto *choose = app.add_subcommand(
+  c.choose = app.add_subcommand(
       "choose", "Choose one profile from several hosts' raw measurements (clearjit tune --json) "
                 "of one CPU model: kernels every host runs, each class's worst host decides");
-  choose->add_option("RAW", choose_args.raw, "raw measurement files (JSON; a pipe too)")
+  c.choose->add_option("RAW", c.choose_args.raw, "raw measurement files (JSON; a pipe too)")
       ->required();
-  choose->add_option("-o,--output", choose_args.output,
-                     "profile to write (default: print it, after the races and notes as "
-                     "TOML comments)");
+  c.choose->add_option("-o,--output", c.choose_args.output,
+                       "profile to write (default: print it, after the races and notes as "
+                       "TOML comments)");
 
-  BenchArgs bench_args;
-  auto *bench = app.add_subcommand(
+  footer(c.choose, "",
+         "Here: 2 an unreadable, malformed or mismatched RAW file, a bad option, an unwritable "
+         "output.");
+}
+
+void add_bench(CLI::App &app, Commands &c) {
+  c.bench = app.add_subcommand(
       "bench", "Measure a profile's dispatcher against memset and every kernel, side by side");
-  bench->add_option("PROFILE", bench_args.profile,
-                    "profile to measure (default: the default lookup, see `clearjit which`)");
-  bench->add_option(
-      "--sizes", bench_args.sizes,
+  c.bench->add_option("PROFILE", c.bench_args.profile,
+                      "profile to measure (default: the default lookup, see `clearjit which`)");
+  c.bench->add_option(
+      "--sizes", c.bench_args.sizes,
       "comma-separated sizes (default: 8,64,256,4K,16K,64K,256K,1M,4M,16M,32M,64M,256M,1G)");
-  bench->add_option("--intent", bench_args.intent, "reuse, stream or both")->capture_default_str();
-  bench
-      ->add_option("--repetitions", bench_args.repetitions,
+  c.bench->add_option("--intent", c.bench_args.intent, "reuse, stream or both")
+      ->capture_default_str();
+  c.bench
+      ->add_option("--repetitions", c.bench_args.repetitions,
                    "interleaved repetitions per point; medians are reported")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
-  bench->add_option("--json", bench_args.json, "write every measurement as JSON");
-  bench->add_option("--markdown", bench_args.markdown,
-                    "write the results as Markdown tables (the README's), headed by the date, "
-                    "commit, CPU and this command");
-  bench->add_flag("--warm-only", bench_args.warm_only,
-                  "only the warm small sizes and mixes (ns per call against memset)");
-  bench->add_flag("--no-warm", bench_args.no_warm,
-                  "only the size rows (cold and cached destinations), no warm small sizes");
-  bench->add_flag(
-      "--small", bench_args.small,
+  c.bench->add_option("--json", c.bench_args.json, "write every measurement as JSON");
+  c.bench->add_option("--markdown", c.bench_args.markdown,
+                      "write the results as Markdown tables (the README's), headed by the date, "
+                      "commit, CPU and this command");
+  c.bench->add_flag("--warm-only", c.bench_args.warm_only,
+                    "only the warm small sizes and mixes (ns per call against memset)");
+  c.bench->add_flag("--no-warm", c.bench_args.no_warm,
+                    "only the size rows (cold and cached destinations), no warm small sizes");
+  c.bench->add_flag(
+      "--small", c.bench_args.small,
       "the tuner's small-path study: every strategy and limit, warm and cold, beside memset");
-  bench->add_flag("--seeds", bench_args.seeds,
-                  "rerun the published experiments: Linux's clear_pages chunk study over 1 GiB, "
-                  "movnti against rep stosb");
-  bench->add_option("--mix", bench_args.mix,
-                    "a trace from `clearjit trace --json FILE`: memset against the dispatcher on "
-                    "its sizes (warm below the L2, cold above)");
-  bench->add_option("--libc", bench_args.libc, kLibcHelp);
-  bench->allow_extras();
-  footer(bench, "Google Benchmark's own --benchmark_* flags are passed through.",
+  c.bench->add_flag("--seeds", c.bench_args.seeds,
+                    "rerun the published experiments: Linux's clear_pages chunk study over 1 GiB, "
+                    "movnti against rep stosb");
+  c.bench->add_option("--mix", c.bench_args.mix,
+                      "a trace from `clearjit trace --json FILE`: memset against the dispatcher on "
+                      "its sizes (warm below the L2, cold above)");
+  c.bench->add_option("--libc", c.bench_args.libc, kLibcHelp)->type_name("DIR");
+  c.bench->allow_extras();
+  footer(c.bench, "Google Benchmark's own --benchmark_* flags are passed through.",
          "Here: 1 measuring failed; 2 an unreadable or invalid PROFILE or --mix file, a bad "
          "option, an unwritable output.");
+}
 
-  TraceArgs trace_args;
-  auto *trace = app.add_subcommand(
+void add_trace(CLI::App &app, Commands &c) {
+  c.trace = app.add_subcommand(
       "trace", "Run PROGRAM with libclearjit-preload.so counting, then show what it cleared");
-  trace->add_option("--json", trace_args.json,
-                    "also write the histogram as JSON (for bench --mix)");
-  trace->add_option("--preload", trace_args.preload,
-                    "libclearjit-preload.so to use (default: beside clearjit, or installed)");
-  trace->add_option("PROGRAM", trace_args.command, "-- PROGRAM [ARGS...]")->required();
-  footer(trace,
+  c.trace->add_option("--json", c.trace_args.json,
+                      "also write the histogram as JSON (for bench --mix)");
+  c.trace->add_option("--preload", c.trace_args.preload,
+                      "libclearjit-preload.so to use (default: beside clearjit, or installed)");
+  c.trace->add_option("PROGRAM", c.trace_args.command, "-- PROGRAM [ARGS...]")->required();
+  footer(c.trace,
          "Example: clearjit trace --json zstd.json -- zstd -q -f -o /dev/null FILE\n"
          "The histogram goes to stderr.",
          "Here: the program's status once it ran; 1 its trace could not be read; 2 a bad option, "
          "no preload, a PROGRAM that cannot run, an unwritable output.");
-  footer(cpu, "", "Here: 2 a bad option.");
-  footer(list, "", "Here: 2 a bad option or level.");
-  footer(which, "", "Here: 1 no profile is chosen; 2 a bad option.");
-  footer(check, "",
-         "Here: 1 the profile is invalid (checking is the work); 2 an unreadable file, a bad "
-         "option.");
-  footer(choose, "",
-         "Here: 2 an unreadable, malformed or mismatched RAW file, a bad option, an unwritable "
-         "output.");
+}
+
+// The parsed command, run; `argv` for --libc's re-execution and bench's --markdown header.
+int run(Commands &c, int argc, char **argv) {
+  // Under another glibc (--libc): the process that re-executed itself checks it got it.
+  if (std::string mismatch = libc_mismatch(); !mismatch.empty()) {
+    std::cerr << "clearjit: " << mismatch << "\n";
+    return 2;
+  }
+  for (auto [command, dir] : {std::pair{c.tune, &c.tune_args.libc},
+                              {c.verify, &c.verify_args.libc},
+                              {c.bench, &c.bench_args.libc}})
+    if (*command && !dir->empty())
+      return run_under_libc(command->get_name().c_str(), *dir, argc, argv,
+                            command == c.tune && !c.tune_args.glibc_tunables.empty());
+  if (*c.cpu) return cmd_cpu();
+  if (*c.list) return cmd_list(c.level);
+  if (*c.asm_) return cmd_asm(c.spec);
+  if (*c.tune) return cmd_tune(c.tune_args, c.tune->remaining());
+  if (*c.memset_rows) return cmd_memset_rows(c.rows_args);
+  if (*c.verify) return cmd_verify(c.verify_args, c.verify->remaining());
+  if (*c.choose) return cmd_choose(c.choose_args);
+  if (*c.which) return cmd_which();
+  if (*c.bench) {
+    c.bench_args.command = "clearjit";
+    for (int i = 1; i < argc; ++i) {
+      c.bench_args.command += " " + shell_word(argv[i]);
+      if (const char *dir = std::getenv("CLEARJIT_LIBC_DIR"); dir && i == 1)
+        c.bench_args.command += " --libc " + shell_word(dir); // the --libc this run came from
+    }
+    return cmd_bench(c.bench_args, c.bench->remaining());
+  }
+  if (*c.check) return cmd_check(c.check_path);
+  if (*c.trace) return cmd_trace(c.trace_args);
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"clearjit: generate, tune and use memory-clearing kernels for this x86-64 CPU"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "clearjit " CLEARJIT_VERSION);
+  app.footer(kExitRule);
+  Commands c;
+  add_inspecting(app, c);
+  add_tune(app, c);
+  add_verify_and_choose(app, c);
+  add_bench(app, c);
+  add_trace(app, c);
 
   // CLI11 would call an unknown first word "a missing subcommand"; name it instead.
-  const auto commands = app.get_subcommands([](const CLI::App *) { return true; });
+  const auto all = app.get_subcommands([](const CLI::App *) { return true; });
   if (argc > 1 && argv[1][0] != '-' &&
-      std::none_of(commands.begin(), commands.end(),
-                   [&](const CLI::App *c) { return c->check_name(argv[1]); })) {
+      std::none_of(all.begin(), all.end(),
+                   [&](const CLI::App *command) { return command->check_name(argv[1]); })) {
     std::cerr
         << "clearjit: unknown command '" << quoted(argv[1], 0)
         << "' (commands: cpu, list, asm, which, check, tune, verify, choose, bench, trace; see "
@@ -398,34 +469,5 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2; // usage errors exit 2
   }
-  // Under another glibc (--libc): the process that re-executed itself checks it got it.
-  if (std::string mismatch = libc_mismatch(); !mismatch.empty()) {
-    std::cerr << "clearjit: " << mismatch << "\n";
-    return 2;
-  }
-  for (auto [command, dir] :
-       {std::pair{tune, &tune_args.libc}, {verify, &verify_args.libc}, {bench, &bench_args.libc}})
-    if (*command && !dir->empty())
-      return run_under_libc(command->get_name().c_str(), *dir, argc, argv,
-                            command == tune && !tune_args.glibc_tunables.empty());
-  if (*cpu) return cmd_cpu();
-  if (*list) return cmd_list(level);
-  if (*asm_) return cmd_asm(spec);
-  if (*tune) return cmd_tune(tune_args, tune->remaining());
-  if (*memset_rows) return cmd_memset_rows(rows_args);
-  if (*verify) return cmd_verify(verify_args, verify->remaining());
-  if (*choose) return cmd_choose(choose_args);
-  if (*which) return cmd_which();
-  if (*bench) {
-    bench_args.command = "clearjit";
-    for (int i = 1; i < argc; ++i) {
-      bench_args.command += " " + shell_word(argv[i]);
-      if (const char *dir = std::getenv("CLEARJIT_LIBC_DIR"); dir && i == 1)
-        bench_args.command += " --libc " + shell_word(dir); // the --libc this run came from
-    }
-    return cmd_bench(bench_args, bench->remaining());
-  }
-  if (*check) return cmd_check(check_path);
-  if (*trace) return cmd_trace(trace_args);
-  return 2;
+  return run(c, argc, argv);
 }
