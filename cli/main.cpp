@@ -197,10 +197,20 @@ int run_under_libc(const char *command, const std::string &dir, int argc, char *
     else if (!a.starts_with("--libc="))
       args.emplace_back(a);
   }
+  // A loader that starts may still not run clearjit (a glibc older than the one libstdc++
+  // needs): asked first, so that the failure is exit 2 and says so, not the loader's 127.
+  if (Result<std::string> starts =
+          run_capture(command_under(*lib, self_executable(), {"--version"}), {}, 10);
+      !starts) {
+    std::cerr << "clearjit " << command << ": --libc " << dir << ": clearjit does not start under "
+              << lib->name << "'s loader: " << starts.error << "\n";
+    return 2;
+  }
   setenv("CLEARJIT_LIBC_DIR", dir.c_str(), 1); // for bench's --markdown header
   std::cerr << "clearjit " << command << ": memset is " << lib->name << "'s, from "
             << lib->library_dir << "\n";
-  std::cerr << "clearjit " << command << ": " << run_self_under(*lib, args) << "\n";
+  const std::string error = run_self_under(*lib, args);
+  std::cerr << "clearjit " << command << ": " << error << "\n";
   return 2;
 }
 
@@ -405,6 +415,12 @@ void add_trace(CLI::App &app, Commands &c) {
 
 // The parsed command, run; `argv` for --libc's re-execution and bench's --markdown header.
 int run(Commands &c, int argc, char **argv) {
+  // What the user's environment does to memset is measured with it: said, not hidden.
+  if (!std::getenv("CLEARJIT_LIBC") && (*c.tune || *c.verify || *c.bench))
+    for (const char *variable : {"GLIBC_TUNABLES", "LD_PRELOAD"})
+      if (const char *value = std::getenv(variable); value && *value)
+        std::cerr << "clearjit: warning: " << variable << "=" << value
+                  << " is set: every memset figure is memset's under it\n";
   // Under another glibc (--libc): the process that re-executed itself checks it got it.
   if (std::string mismatch = libc_mismatch(); !mismatch.empty()) {
     std::cerr << "clearjit: " << mismatch << "\n";
@@ -428,7 +444,8 @@ int run(Commands &c, int argc, char **argv) {
     c.bench_args.command = "clearjit";
     for (int i = 1; i < argc; ++i) {
       c.bench_args.command += " " + shell_word(argv[i]);
-      if (const char *dir = std::getenv("CLEARJIT_LIBC_DIR"); dir && i == 1)
+      if (const char *dir = std::getenv("CLEARJIT_LIBC_DIR");
+          dir && i == 1 && std::getenv("CLEARJIT_LIBC"))
         c.bench_args.command += " --libc " + shell_word(dir); // the --libc this run came from
     }
     return cmd_bench(c.bench_args, c.bench->remaining());

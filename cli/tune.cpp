@@ -78,15 +78,18 @@ void check_tunables(TunablesPlan &p, const TuneOptions &o, TuneResult &r) {
   std::string why;
   std::vector<TunablesLine> lines =
       candidate_lines(r.findings, p.defaults, hot_limit(host_cpu()), o.max_size, why);
-  if (lines.size() > kMaxLines) lines.resize(kMaxLines);
   // glibc ignores a value out of its range: each line must read back as written.
   std::erase_if(lines, [&](const TunablesLine &l) {
     Result<Tunables> read = list_tunables(running_c_library(), l.text());
-    if (!read) return true;
+    if (!read) {
+      why = read.error;
+      return true;
+    }
     for (const auto &[name, value] : l.values)
       if (!read->contains(name) || read->at(name) != value) return true;
     return false;
   });
+  if (lines.size() > kMaxLines) lines.resize(kMaxLines);
   TunablesStudy s;
   if (lines.empty()) {
     s.libc = running_c_library().name;

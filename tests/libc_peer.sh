@@ -31,6 +31,8 @@ expect 0 "memset: glibc $version's" "$clearjit" bench --libc "$work/same" "${qui
 expect 0 "memset is glibc $version's, from $work/same" "$clearjit" bench --libc="$work/same" \
   "${quick[@]}"
 # The process under the other loader checks what it runs: a name it does not run is refused.
+expect 2 "meant to run under glibc $version from $work/none, but runs glibc $version from" env \
+  CLEARJIT_LIBC="glibc $version" CLEARJIT_LIBC_LIBDIR="$work/none" "$clearjit" cpu
 expect 2 "meant to run under glibc 9.99, but runs glibc $version" env CLEARJIT_LIBC="glibc 9.99" \
   "$clearjit" cpu
 

@@ -162,9 +162,9 @@ void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions 
   const double conf = options.confidence,
                gain = race.min_gain > 0 ? race.min_gain : options.min_gain;
   // A required state asks that the candidate be not slower than the incumbent, beyond the same
-  // band (1/gain); the gain itself is asked of the score over all states. A state where every
-  // kernel ties memset (consecutive 4 KiB pieces) then does not keep memset where it loses
-  // elsewhere. Below 1 (the verification's) the gain is itself that floor.
+  // band (1/gain); the gain itself is asked of the score over all states and of one required
+  // state. A state where every candidate ties the incumbent then does not keep it where it
+  // loses elsewhere. Below 1 (the verification's) the gain is itself that floor.
   const double floor = std::min(gain, 1 / gain);
   const size_t judged = 1 + race.candidates.size(); // the incumbent and the candidates
   std::vector<std::vector<double>> scores(judged);
@@ -220,13 +220,14 @@ void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions 
   auto beats = [&](size_t c) {
     const Standing &st = o.field[c - 1];
     if (!st.score.bounded || st.score.lower <= gain) return false;
-    bool faster_somewhere = false;
+    bool required = false, faster_somewhere = false;
     for (size_t k = 0; k < conditions; ++k) {
       if (!race.conditions[k].required) continue;
       if (!(st.states[k].bounded && st.states[k].lower > floor)) return false;
+      required = true;
       faster_somewhere |= st.states[k].lower > gain;
     }
-    return faster_somewhere;
+    return faster_somewhere || !required; // without a required state, the score alone
   };
   for (size_t c = 1; c < judged; ++c)
     o.field[c - 1].beats = beats(c);

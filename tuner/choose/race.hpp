@@ -63,8 +63,9 @@ struct Standing {
   std::vector<Interval> states = {}; //!< per condition, the per-round speed ratios to the incumbent
   Interval score = {};               //!< per round, their geometric mean over the conditions
   std::string out = {};              //!< why it left the race; empty while in
-  //! Confidently min_gain faster than the incumbent overall, and confidently not slower (beyond
-  //! 1/min_gain) in every required state (also after leaving behind the leader).
+  //! Confidently min_gain faster than the incumbent overall and in one required state (where the
+  //! race has one), and confidently not slower (beyond 1/min_gain) in every required state (also
+  //! after leaving behind the leader).
   bool beats = false;
   //! In the race and beats: what may win it.
   bool eligible = false;

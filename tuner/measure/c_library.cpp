@@ -27,6 +27,7 @@ namespace fs = std::filesystem;
 
 constexpr const char *kSelfVariable = "CLEARJIT_SELF";
 constexpr const char *kLibcVariable = "CLEARJIT_LIBC";
+constexpr const char *kLibcDirVariable = "CLEARJIT_LIBC_LIBDIR"; // where its libc.so.6 is
 constexpr const char *kLoaderName = "ld-linux-x86-64.so.2";
 // Where a libc6 package puts its loader and libc.so.6 (Debian 12 and 13 both ship
 // usr/lib/x86_64-linux-gnu/ in their trees; lib64/ holds a link to it), and a flat folder.
@@ -118,7 +119,10 @@ Result<CLibrary> c_library_in(const std::string &dir) {
     return R::fail("--libc " + dir +
                    ": not a directory (give the folder a libc6 package was unpacked into, e.g. "
                    "by scripts/fetch-libc.sh)");
+  // The root folder holds the system's own loader: --libc / is the running glibc, not a peer.
   const std::string root = real_path(dir);
+  if (root.empty() || root == "/")
+    return R::fail("--libc " + dir + ": not a folder a libc6 package was unpacked into");
   std::string why;
   CLibrary lib;
   lib.loader = find_in_tree(root, kLoaderName, why);
@@ -126,6 +130,7 @@ Result<CLibrary> c_library_in(const std::string &dir) {
     return R::fail("--libc " + dir + ": no " + kLoaderName +
                    (why.empty() ? std::string(" in usr/lib/x86_64-linux-gnu, lib64 or the folder")
                                 : " usable: " + why));
+  why.clear();
   const std::string libc = find_in_tree(root, "libc.so.6", why);
   if (libc.empty())
     return R::fail("--libc " + dir + ": a loader but no libc.so.6" +
@@ -160,6 +165,7 @@ std::string run_self_under(const CLibrary &lib, const std::vector<std::string> &
   if (self.empty()) return "cannot find this executable (/proc/self/exe)";
   setenv(kSelfVariable, self.c_str(), 1);
   setenv(kLibcVariable, lib.name.c_str(), 1);
+  setenv(kLibcDirVariable, lib.library_dir.c_str(), 1);
   const std::vector<std::string> command = command_under(lib, self, args);
   std::vector<char *> argv;
   for (const std::string &a : command)
@@ -168,15 +174,20 @@ std::string run_self_under(const CLibrary &lib, const std::vector<std::string> &
   execv(argv[0], argv.data());
   const std::string error = std::string("cannot run ") + lib.loader + ": " + std::strerror(errno);
   unsetenv(kLibcVariable);
+  unsetenv(kLibcDirVariable);
   return error;
 }
 
 std::string libc_mismatch() {
   const char *named = std::getenv(kLibcVariable);
+  const char *dir = std::getenv(kLibcDirVariable);
   const CLibrary &running = running_c_library();
-  if (!named || !*named || running.name == named) return {};
-  return std::string("meant to run under ") + named + ", but runs " + running.name + " (" +
-         running.library_dir + "): the other glibc's tree lacks part of itself";
+  if (!named || !*named) return {};
+  // The same version from another folder (the system's libc.so.6 found first) is not it either.
+  if (running.name == named && (!dir || !*dir || running.library_dir == dir)) return {};
+  return std::string("meant to run under ") + named +
+         (dir && *dir ? " from " + std::string(dir) : "") + ", but runs " + running.name +
+         " from " + running.library_dir + ": the other glibc's tree lacks part of itself";
 }
 
 Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib,
@@ -244,9 +255,8 @@ Result<std::string> run_capture(const std::vector<std::string> &argv,
   close(err[1]);
   std::string text, errors;
   bool too_much = false, timed_out = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   if (spawned == 0) {
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
     pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
     int open = 2;
     while (open > 0) {
@@ -258,6 +268,7 @@ Result<std::string> run_capture(const std::vector<std::string> &argv,
       }
       if (poll(fds, 2, int(std::min<int64_t>(left.count(), INT_MAX))) < 0) {
         if (errno == EINTR) continue;
+        timed_out = true; // cannot wait for it any more: ended as at the deadline
         break;
       }
       for (int k = 0; k < 2; ++k) {
@@ -282,9 +293,21 @@ Result<std::string> run_capture(const std::vector<std::string> &argv,
   close(out[0]);
   close(err[0]);
   if (spawned != 0) return R::fail(std::string(std::strerror(spawned)));
+  // A child that closed its output may still run: waited for to the deadline, then killed.
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (!timed_out && !too_much) {
+    const pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == pid || (got < 0 && errno != EINTR)) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      timed_out = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    usleep(2000);
   }
+  if (timed_out || too_much)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   std::string said = first_line(errors);
   said = said.empty() ? std::string() : " (it said: " + said + ")";
   if (timed_out) return R::fail("did not finish in " + std::to_string(int(timeout_s)) + " s");

@@ -3,6 +3,7 @@
 #include "jit/model/cpu.hpp"
 #include "tuner/report/format.hpp"
 
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -67,7 +68,8 @@ Result<std::vector<MemsetRow>> parse_rows(const std::string &text) {
     const unsigned long long size = std::strtoull(item.c_str(), &end, 10);
     const auto intent = intent_by_name(std::string_view(item).substr(a + 1, b - a - 1));
     const auto pattern = pattern_by_name(std::string_view(item).substr(b + 1));
-    if (end != item.c_str() + a || size == 0 || !intent || !pattern)
+    if (!std::isdigit(static_cast<unsigned char>(item[0])) || end != item.c_str() + a ||
+        size == 0 || size > (uint64_t(1) << 40) || !intent || !pattern || out.size() >= 4096)
       return R::fail("row " + detail::quoted(item) + " is not SIZE:INTENT:PATTERN");
     out.push_back({size, *intent, *pattern});
   }

@@ -51,8 +51,10 @@ TunablesLine nontemporal_line(uint64_t nt, const Tunables &defaults, const std::
 bool changes_path(const TunablesLine &line, const Tunables &defaults, uint64_t from,
                   uint64_t max_size) {
   const Tunables t = line.over(defaults);
-  for (uint64_t s = from; s <= max_size; s = s > max_size / 2 ? max_size + 1 : s * 2)
+  for (uint64_t s = std::max<uint64_t>(from, 1); s <= max_size; s *= 2) {
     if (memset_path(s, t) != memset_path(s, defaults)) return true;
+    if (s > max_size / 2) break;
+  }
   return memset_path(max_size, t) != memset_path(max_size, defaults);
 }
 
@@ -278,14 +280,18 @@ TunablesStudy check_lines(MemsetRowsBench &bench, const std::vector<MemsetRow> &
                           const std::string &libc, const TunablesCheckOptions &o) {
   const auto start = std::chrono::steady_clock::now();
   TunablesStudy s{.libc = libc, .defaults = defaults};
-  for (const char *name : {kMemsetNonTemporal, kRepStosb})
-    if (!defaults.contains(name)) s.defaults.erase(name);
+  std::erase_if(s.defaults, [](const auto &tunable) {
+    return tunable.first != kMemsetNonTemporal && tunable.first != kRepStosb;
+  });
   // [line][round][row]; the last "line" is memset without any.
   std::vector<std::vector<std::vector<double>>> speeds(lines.size() + 1);
+  // Without any line first, then each line; the other way round every other round.
+  std::vector<size_t> order{lines.size()};
+  for (size_t k = 0; k < lines.size(); ++k)
+    order.push_back(k);
   for (int round = 0; round < o.rounds; ++round) {
     for (size_t k = 0; k <= lines.size(); ++k) {
-      // Alternate the order between rounds: without first, then last.
-      const size_t who = round % 2 ? lines.size() - k : k == 0 ? lines.size() : k - 1;
+      const size_t who = round % 2 ? order[lines.size() - k] : order[k];
       const std::optional<std::string> value =
           who == lines.size() ? std::nullopt : std::optional(lines[who].text());
       Result<std::vector<double>> r = bench.run(rows, value);

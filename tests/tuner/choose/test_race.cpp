@@ -254,3 +254,19 @@ TEST(race, ATiedStateDoesNotKeepMemsetButASlowerOneDoes) {
     }
   }
 }
+
+// A race without a required state (the verification's warm points) is decided by its score
+// alone: a clear winner settles it before its last round.
+TEST(race, WithoutARequiredStateTheScoreDecides) {
+  SyntheticBench bench(0.03, 7);
+  bench.set("avx2", 1.6);
+  Race r = race(Intent::reuse, {"avx2"});
+  for (Condition &c : r.conditions)
+    c.required = false;
+  Racing racing(bench, options(), quiet());
+  const size_t k = racing.add(std::move(r));
+  racing.run(0);
+  EXPECT_EQ(racing.outcome(k).winner.name(), "avx2");
+  EXPECT_TRUE(racing.outcome(k).settled);
+  EXPECT_LT(racing.outcome(k).rounds, 20);
+}
