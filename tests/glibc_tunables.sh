@@ -9,18 +9,7 @@ set -uo pipefail
 clearjit="$1"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-failures=0
-expect() { # RC PATTERN COMMAND...
-  local want_rc="$1" pattern="$2" out rc
-  shift 2
-  out="$(timeout 60 "$@" 2>&1)"
-  rc=$?
-  if [[ $rc -ne $want_rc ]] || ! grep -qF -- "$pattern" <<<"$out"; then
-    printf 'FAIL: %s\n  want exit %s and "%s"; got exit %s:\n%s\n' "$*" "$want_rc" "$pattern" \
-      "$rc" "$out" >&2
-    failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/expect_lib.sh"
 nothing_written() { # PATH
   if [[ -e $1 || -L $1 ]]; then
     echo "FAIL: $1 was written" >&2
@@ -78,5 +67,4 @@ ln -s "$work/target" "$work/link"
 expect 2 "is a symbolic link" "$clearjit" "${quick[@]}" --glibc-tunables "$work/link"
 [[ -s $work/target ]] && { echo "FAIL: the link's target was written" >&2; failures=$((failures + 1)); }
 
-[[ $failures -eq 0 ]] || { echo "glibc_tunables: $failures failed" >&2; exit 1; }
-echo "glibc_tunables: all passed"
+finish glibc_tunables

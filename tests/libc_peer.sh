@@ -6,18 +6,7 @@ set -uo pipefail
 clearjit="$1"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-failures=0
-expect() { # RC PATTERN COMMAND...
-  local want_rc="$1" pattern="$2" out rc
-  shift 2
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [[ $rc -ne $want_rc ]] || ! grep -qF -- "$pattern" <<<"$out"; then
-    printf 'FAIL: %s\n  want exit %s and "%s"; got exit %s:\n%s\n' "$*" "$want_rc" "$pattern" \
-      "$rc" "$out" >&2
-    failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/expect_lib.sh"
 loader="$(readlink -f /lib64/ld-linux-x86-64.so.2)"
 libc="$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)"
 version="$("$loader" --version | sed -n '1s/.*release version \([0-9.]*[0-9]\).*/\1/p')"
@@ -76,5 +65,4 @@ cp "$libc" "$work/hangs/libc.so.6"
 expect 2 "does not start: did not finish in" "$clearjit" bench \
   --libc "$work/hangs"
 
-[[ $failures -eq 0 ]] || { echo "libc_peer: $failures failed" >&2; exit 1; }
-echo "libc_peer: all passed"
+finish libc_peer
