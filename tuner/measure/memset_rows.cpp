@@ -143,15 +143,18 @@ Result<std::vector<double>> ProcessMemsetRows::run(const std::vector<MemsetRow> 
 }
 
 double ProcessMemsetRows::estimate_seconds(const std::vector<MemsetRow> &rows) const {
-  // The arena's prefault (about 5 GB/s with its page faults), then each row's repetitions: at
-  // least min_time, and at least one clear at 20 GB/s.
+  // An estimate for the budget only, at assumed speeds: the process's start, the arena's
+  // prefault with its page faults, then each row's repetitions (at least min_time, at least
+  // one clear).
+  constexpr double kStartSeconds = 0.3, kPrefaultBytesPerSecond = 5e9, kClearBytesPerSecond = 20e9;
   uint64_t largest = 0;
-  double seconds = 0.3;
+  double seconds = kStartSeconds;
   for (const MemsetRow &r : rows) {
     largest = std::max(largest, r.size);
-    seconds += options_.repetitions * std::max(options_.min_time, double(r.size) / 20e9);
+    seconds +=
+        options_.repetitions * std::max(options_.min_time, double(r.size) / kClearBytesPerSecond);
   }
-  return seconds + double(arena_bytes_for(host_cpu(), largest)) / 5e9;
+  return seconds + double(arena_bytes_for(host_cpu(), largest)) / kPrefaultBytesPerSecond;
 }
 
 } // namespace cjit::detail
