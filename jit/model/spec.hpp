@@ -68,7 +68,7 @@ struct MethodInfo {
   uint8_t options;         //!< the Option bits it takes
   unsigned default_unroll; //!< one 64-byte line per iteration
   unsigned default_align;
-  unsigned min_align;      //!< stores that fault or misbehave below this alignment
+  unsigned min_align; //!< stores that fault or misbehave below this alignment
   //! The temporal method whose main path, at its defaults, clears the first head=SIZE bytes
   //! after the far part (the methods taking kHead); the method itself where it takes no head.
   Method head_method;
