@@ -145,6 +145,21 @@ public:
       shown.name = std::string(grid) + " " + human_bytes(size) + " (on " + std::to_string(between) +
                    " of " + std::to_string(hosts_.size()) + " hosts between the sizes raced)";
     shown.candidates.clear();
+    // The candidates every host judged: a host's leader that another host did not race cannot
+    // win here, so being behind it does not keep a candidate from winning.
+    std::vector<Candidate> common;
+    for (const Candidate &c : first.candidates)
+      if (runs_on(c, fleet_) && std::all_of(at.begin(), at.end(), [&](const Judged *j) {
+            return std::any_of(
+                j->outcome.field.begin(), j->outcome.field.end(), [&](const Standing &s) {
+                  return s.candidate == c && s.states.size() == j->record->race.conditions.size();
+                });
+          }))
+        common.push_back(c);
+    auto eligible_here = [&](const Standing &s) {
+      return s.eligible || (s.beats && s.behind &&
+                            std::find(common.begin(), common.end(), *s.behind) == common.end());
+    };
     for (const Candidate &c : first.candidates) {
       if (!runs_on(c, fleet_)) continue;
       // Each race's standing of `c`, where it was judged (a race of no rounds judges none).
@@ -163,7 +178,7 @@ public:
       for (size_t e = 0; e < st.size(); ++e) {
         scores.push_back(st[e]->score);
         m.beats = m.beats && st[e]->beats;
-        m.eligible = m.eligible && st[e]->eligible;
+        m.eligible = m.eligible && eligible_here(*st[e]);
         m.rounds = std::min(m.rounds, st[e]->rounds);
         if (m.out.empty() && !st[e]->out.empty()) m.out = where(*at[e], size) + st[e]->out;
       }

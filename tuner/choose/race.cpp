@@ -210,6 +210,7 @@ void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions 
     if (t.bounded && t.upper < 1) {
       o.field[c - 1].out = "behind " + race.candidates[leader - 1].name() + ": " +
                            ratio_text(t, true) + " its speed";
+      o.field[c - 1].behind = race.candidates[leader - 1];
       in[c] = false;
     } else if (!(t.bounded && t.lower > 1 - options.tied && t.upper < 1 + options.tied)) {
       tied = false;

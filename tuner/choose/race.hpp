@@ -8,6 +8,7 @@
 #include "tuner/measure/stats.hpp"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,9 @@ struct Standing {
   std::vector<Interval> states = {}; //!< per condition, the per-round speed ratios to the incumbent
   Interval score = {};               //!< per round, their geometric mean over the conditions
   std::string out = {};              //!< why it left the race; empty while in
+  //! The leader it left the race behind, where that was why (`clearjit choose` asks whether
+  //! that leader runs on every host).
+  std::optional<Candidate> behind = {};
   //! Confidently min_gain faster than the incumbent overall and in one required state (where the
   //! race has one), and confidently not slower (beyond 1/min_gain) in every required state (also
   //! after leaving behind the leader).

@@ -16,8 +16,8 @@ ordered_json race_json(const RaceRecord &r) {
   for (const Condition &c : r.race.conditions) {
     conditions.push_back({{"pattern", std::string(pattern_name(c.job.pattern))},
                           {"batched", c.job.batched},
-                          {"required", c.required}});
-    if (!c.scored) conditions.back()["scored"] = false; // absent: scored, as in older files
+                          {"required", c.required},
+                          {"scored", c.scored}}); // absent in older files: raw_read.cpp
   }
   for (const Candidate &c : r.race.candidates)
     candidates.push_back(c.name());

@@ -128,9 +128,15 @@ RaceRecord read_race(const json &v, const std::string &path) {
     Job job(default_spec(Method::libc), r.size, r.intent);
     job.pattern = read_pattern(json_member(conditions[k], "pattern", at), at + ".pattern");
     job.batched = read_bool(json_member(conditions[k], "batched", at), at + ".batched");
-    r.race.conditions.push_back(
-        {job, read_bool(json_member(conditions[k], "required", at), at + ".required"),
-         !conditions[k].contains("scored") || read_bool(conditions[k]["scored"], at + ".scored")});
+    const bool required = read_bool(json_member(conditions[k], "required", at), at + ".required");
+    // Files before "scored" (2026-12-04) scored every state; they are judged again by today's
+    // rule, as the tuner races now: a stream race's hot state is recorded, not scored.
+    const bool scored_today =
+        !(r.intent == Intent::stream && job.pattern == Pattern::hot && !required);
+    r.race.conditions.push_back({job, required,
+                                 conditions[k].contains("scored")
+                                     ? read_bool(conditions[k]["scored"], at + ".scored")
+                                     : scored_today});
     if (r.race.conditions.back().required && !r.race.conditions.back().scored)
       throw SchemaError{at + ": required but not scored"};
   }

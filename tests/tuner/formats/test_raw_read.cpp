@@ -180,5 +180,40 @@ TEST(raw_read, ABrokenRawFileIsRefusedWithItsPlace) {
       << r.error;
 }
 
+// A file from before "scored" is judged by today's rule: a stream race's hot state is recorded,
+// not scored; a reuse race's stays scored; written files say it for every state.
+TEST(raw_Read, OlderFilesScoreStateAsTheTunerDoesToday) {
+  TuneResult r = everything();
+  r.race_records.clear();
+  for (Intent intent : {Intent::reuse, Intent::stream}) {
+    RaceRecord rec;
+    rec.race.name = std::string(intent_name(intent)) + " 2 MiB";
+    for (Pattern p : {Pattern::scattered, Pattern::hot})
+      rec.race.conditions.push_back({in_pattern({default_spec(Method::libc), 2 << 20, intent}, p),
+                                     p != Pattern::hot || intent == Intent::reuse,
+                                     p != Pattern::hot || intent == Intent::reuse});
+    rec.race.candidates = {default_spec(Method::stosb)};
+    rec.race.min_gain = 1.03;
+    rec.samples = {{{1.0}, {1.0}}, {{1.1}, {1.1}}};
+    rec.decides = intent == Intent::reuse ? "reuse" : "stream";
+    rec.intent = intent;
+    rec.size = 2 << 20;
+    r.race_records.push_back(rec);
+  }
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(measurements_json(r, full_cpu()));
+  for (auto &race : j["races"])
+    for (auto &c : race["conditions"]) {
+      EXPECT_TRUE(c.contains("scored"));
+      c.erase("scored"); // as files before 2026-12-05
+    }
+  const Result<RawTune> back = read_raw(j.dump(), "old.json");
+  ASSERT_TRUE(back) << back.error;
+  const RawTune &t = *back.value;
+  ASSERT_EQ(t.races.size(), 2u);
+  EXPECT_TRUE(t.races[0].race.conditions[1].scored) << "reuse hot";
+  EXPECT_FALSE(t.races[1].race.conditions[1].scored) << "stream hot";
+  EXPECT_TRUE(t.races[1].race.conditions[0].scored);
+}
+
 } // namespace
 } // namespace cjit::detail::test
