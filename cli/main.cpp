@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -206,10 +207,9 @@ int run_under_libc(const char *command, const std::string &dir, int argc, char *
               << lib->name << "'s loader: " << starts.error << "\n";
     return 2;
   }
-  setenv("CLEARJIT_LIBC_DIR", dir.c_str(), 1); // for bench's --markdown header
   std::cerr << "clearjit " << command << ": memset is " << lib->name << "'s, from "
             << lib->library_dir << "\n";
-  const std::string error = run_self_under(*lib, args);
+  const std::string error = run_self_under(*lib, dir, args);
   std::cerr << "clearjit " << command << ": " << error << "\n";
   return 2;
 }
@@ -242,7 +242,20 @@ struct Commands {
   ChooseArgs choose_args;
   BenchArgs bench_args;
   TraceArgs trace_args;
+
+  //! The commands that measure memset, with their --libc.
+  std::array<std::pair<CLI::App *, std::string *>, 3> measuring() {
+    return {{{tune, &tune_args.libc}, {verify, &verify_args.libc}, {bench, &bench_args.libc}}};
+  }
 };
+
+// What every command that measures memset takes: --libc, Google Benchmark's flags; `codes`
+// says what its exit statuses 1 and 2 mean.
+void measures_memset(CLI::App *command, std::string &libc, const std::string &codes) {
+  command->add_option("--libc", libc, kLibcHelp)->type_name("DIR");
+  command->allow_extras();
+  footer(command, "Google Benchmark's own --benchmark_* flags are passed through.", codes);
+}
 
 // cpu, list, asm, which and check: the commands that only inspect.
 void add_inspecting(CLI::App &app, Commands &c) {
@@ -307,17 +320,16 @@ void add_tune(CLI::App &app, Commands &c) {
       "profile to write (default: named after the CPU, e.g. amd-family26-model2.toml)");
   c.tune->add_option("--json", c.tune_args.json, "write every raw measurement as JSON");
   c.tune->add_option("--report", c.tune_args.report, "write an HTML report with charts");
-  c.tune->add_option("--libc", c.tune_args.libc, kLibcHelp)->type_name("DIR");
   c.tune
       ->add_option("--glibc-tunables", c.tune_args.glibc_tunables,
                    "also write a GLIBC_TUNABLES line for glibc's memset thresholds, checked "
                    "against memset without it (for programs that do not link clearjit)")
       ->type_name("FILE");
-  c.tune->allow_extras();
-  footer(c.tune, "Google Benchmark's own --benchmark_* flags are passed through.",
-         "Here: 1 measuring failed, or --glibc-tunables found no line that wins and never "
-         "loses (nothing written); 2 a bad option or --benchmark_* flag, an unwritable output, "
-         "a C library without memset tunables or a tunables check that cannot start.");
+  measures_memset(
+      c.tune, c.tune_args.libc,
+      "Here: 1 measuring failed, or --glibc-tunables found no line that wins and never "
+      "loses (nothing written); 2 a bad option or --benchmark_* flag, an unwritable output, "
+      "a C library without memset tunables or a tunables check that cannot start.");
 
   // The tunables check's child (tune --glibc-tunables): hidden from --help.
   c.memset_rows = app.add_subcommand("memset-rows", "memset alone at rows, as JSON");
@@ -339,11 +351,10 @@ void add_verify_and_choose(CLI::App &app, Commands &c) {
   c.verify->add_option("-o,--output", c.verify_args.output,
                        "write the profile back with its [verification] table (every other line "
                        "as it was)");
-  c.verify->add_option("--libc", c.verify_args.libc, kLibcHelp)->type_name("DIR");
-  c.verify->allow_extras();
-  footer(c.verify, "Google Benchmark's own --benchmark_* flags are passed through.",
-         "Here: 1 the profile loses to memset, or measuring failed; 2 an unreadable or invalid "
-         "PROFILE, a bad option, an unwritable output.");
+  measures_memset(
+      c.verify, c.verify_args.libc,
+      "Here: 1 the profile loses to memset, or measuring failed; 2 an unreadable or invalid "
+      "PROFILE, a bad option, an unwritable output.");
 
   c.choose = app.add_subcommand(
       "choose", "Choose one profile from several hosts' raw measurements (clearjit tune --json) "
@@ -391,11 +402,10 @@ void add_bench(CLI::App &app, Commands &c) {
   c.bench->add_option("--mix", c.bench_args.mix,
                       "a trace from `clearjit trace --json FILE`: memset against the dispatcher on "
                       "its sizes (warm below the L2, cold above)");
-  c.bench->add_option("--libc", c.bench_args.libc, kLibcHelp)->type_name("DIR");
-  c.bench->allow_extras();
-  footer(c.bench, "Google Benchmark's own --benchmark_* flags are passed through.",
-         "Here: 1 measuring failed; 2 an unreadable or invalid PROFILE or --mix file, a bad "
-         "option, an unwritable output.");
+  measures_memset(
+      c.bench, c.bench_args.libc,
+      "Here: 1 measuring failed; 2 an unreadable or invalid PROFILE or --mix file, a bad "
+      "option, an unwritable output.");
 }
 
 void add_trace(CLI::App &app, Commands &c) {
@@ -416,7 +426,9 @@ void add_trace(CLI::App &app, Commands &c) {
 // The parsed command, run; `argv` for --libc's re-execution and bench's --markdown header.
 int run(Commands &c, int argc, char **argv) {
   // What the user's environment does to memset is measured with it: said, not hidden.
-  if (!std::getenv("CLEARJIT_LIBC") && (*c.tune || *c.verify || *c.bench))
+  const auto measuring = c.measuring();
+  if (libc_dir_given().empty() &&
+      std::any_of(measuring.begin(), measuring.end(), [](auto m) { return bool(*m.first); }))
     for (const char *variable : {"GLIBC_TUNABLES", "LD_PRELOAD"})
       if (const char *value = std::getenv(variable); value && *value)
         std::cerr << "clearjit: warning: " << variable << "=" << value
@@ -426,9 +438,7 @@ int run(Commands &c, int argc, char **argv) {
     std::cerr << "clearjit: " << mismatch << "\n";
     return 2;
   }
-  for (auto [command, dir] : {std::pair{c.tune, &c.tune_args.libc},
-                              {c.verify, &c.verify_args.libc},
-                              {c.bench, &c.bench_args.libc}})
+  for (auto [command, dir] : measuring)
     if (*command && !dir->empty())
       return run_under_libc(command->get_name().c_str(), *dir, argc, argv,
                             command == c.tune && !c.tune_args.glibc_tunables.empty());
@@ -444,8 +454,7 @@ int run(Commands &c, int argc, char **argv) {
     c.bench_args.command = "clearjit";
     for (int i = 1; i < argc; ++i) {
       c.bench_args.command += " " + shell_word(argv[i]);
-      if (const char *dir = std::getenv("CLEARJIT_LIBC_DIR");
-          dir && i == 1 && std::getenv("CLEARJIT_LIBC"))
+      if (const std::string dir = libc_dir_given(); !dir.empty() && i == 1)
         c.bench_args.command += " --libc " + shell_word(dir); // the --libc this run came from
     }
     return cmd_bench(c.bench_args, c.bench->remaining());

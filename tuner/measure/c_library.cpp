@@ -28,6 +28,7 @@ namespace fs = std::filesystem;
 constexpr const char *kSelfVariable = "CLEARJIT_SELF";
 constexpr const char *kLibcVariable = "CLEARJIT_LIBC";
 constexpr const char *kLibcDirVariable = "CLEARJIT_LIBC_LIBDIR"; // where its libc.so.6 is
+constexpr const char *kGivenDirVariable = "CLEARJIT_LIBC_DIR";   // the --libc given
 constexpr const char *kLoaderName = "ld-linux-x86-64.so.2";
 // Where a libc6 package puts its loader and libc.so.6 (Debian 12 and 13 both ship
 // usr/lib/x86_64-linux-gnu/ in their trees; lib64/ holds a link to it), and a flat folder.
@@ -160,12 +161,14 @@ std::string self_executable() {
   return real_path("/proc/self/exe");
 }
 
-std::string run_self_under(const CLibrary &lib, const std::vector<std::string> &args) {
+std::string run_self_under(const CLibrary &lib, const std::string &dir,
+                           const std::vector<std::string> &args) {
   const std::string self = self_executable();
   if (self.empty()) return "cannot find this executable (/proc/self/exe)";
   setenv(kSelfVariable, self.c_str(), 1);
   setenv(kLibcVariable, lib.name.c_str(), 1);
   setenv(kLibcDirVariable, lib.library_dir.c_str(), 1);
+  setenv(kGivenDirVariable, dir.c_str(), 1);
   const std::vector<std::string> command = command_under(lib, self, args);
   std::vector<char *> argv;
   for (const std::string &a : command)
@@ -175,7 +178,13 @@ std::string run_self_under(const CLibrary &lib, const std::vector<std::string> &
   const std::string error = std::string("cannot run ") + lib.loader + ": " + std::strerror(errno);
   unsetenv(kLibcVariable);
   unsetenv(kLibcDirVariable);
+  unsetenv(kGivenDirVariable);
   return error;
+}
+
+std::string libc_dir_given() {
+  const char *named = std::getenv(kLibcVariable), *dir = std::getenv(kGivenDirVariable);
+  return named && *named && dir ? dir : "";
 }
 
 std::string libc_mismatch() {

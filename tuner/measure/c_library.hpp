@@ -35,9 +35,13 @@ std::vector<std::string> command_under(const CLibrary &lib, const std::string &p
 std::string self_executable();
 
 //! Replaces this process with clearjit under `lib`'s loader, with `args` (argv without argv[0])
-//! and CLEARJIT_LIBC set to `lib.name`, which the new process checks (libc_mismatch). Returns
-//! only on failure, with the error.
-std::string run_self_under(const CLibrary &lib, const std::vector<std::string> &args);
+//! and CLEARJIT_LIBC set to `lib.name`, which the new process checks (libc_mismatch); `dir` is
+//! the --libc the user gave (libc_dir_given). Returns only on failure, with the error.
+std::string run_self_under(const CLibrary &lib, const std::string &dir,
+                           const std::vector<std::string> &args);
+
+//! In the process run_self_under started: the --libc DIR its parent was given; else empty.
+std::string libc_dir_given();
 
 //! Empty where this process runs the C library CLEARJIT_LIBC names (or none is named); else
 //! what it runs instead, e.g. when the loader found the system's libc.so.6 first.

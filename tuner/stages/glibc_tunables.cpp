@@ -47,17 +47,6 @@ TunablesLine nontemporal_line(uint64_t nt, const Tunables &defaults, const std::
   return line;
 }
 
-// True where the line sends some size in [from, max_size] another way than glibc's defaults.
-bool changes_path(const TunablesLine &line, const Tunables &defaults, uint64_t from,
-                  uint64_t max_size) {
-  const Tunables t = line.over(defaults);
-  for (uint64_t s = std::max<uint64_t>(from, 1); s <= max_size; s *= 2) {
-    if (memset_path(s, t) != memset_path(s, defaults)) return true;
-    if (s > max_size / 2) break;
-  }
-  return memset_path(max_size, t) != memset_path(max_size, defaults);
-}
-
 // The lowest threshold a line sets: where it starts to change memset.
 uint64_t lowest(const TunablesLine &line) {
   uint64_t out = UINT64_MAX;
@@ -207,7 +196,7 @@ std::vector<TunablesLine> candidate_lines(const Findings &f, const Tunables &def
   stosb_line(f, defaults, hot, max_size, out, reasons);
   const size_t proposed = out.size();
   std::erase_if(out, [&](const TunablesLine &l) {
-    return !changes_path(l, defaults, lowest(l) / 2, max_size);
+    return same_paths(l, TunablesLine{}, defaults, max_size); // glibc's own, line or not
   });
   if (out.size() < proposed) reasons.push_back("a line would change memset's path at no size");
   // Lines that send every size the same way are one: the first stays (the non-temporal lines
