@@ -145,24 +145,11 @@ public:
       shown.name = std::string(grid) + " " + human_bytes(size) + " (on " + std::to_string(between) +
                    " of " + std::to_string(hosts_.size()) + " hosts between the sizes raced)";
     shown.candidates.clear();
-    // The candidates every host judged: a host's leader that another host did not race cannot
-    // win here, so being behind it does not keep a candidate from winning.
-    std::vector<Candidate> common;
-    for (const Candidate &c : first.candidates)
-      if (runs_on(c, fleet_) && std::all_of(at.begin(), at.end(), [&](const Judged *j) {
-            return std::any_of(
-                j->outcome.field.begin(), j->outcome.field.end(), [&](const Standing &s) {
-                  return s.candidate == c && s.states.size() == j->record->race.conditions.size();
-                });
-          }))
-        common.push_back(c);
-    auto eligible_here = [&](const Standing &s) {
-      return s.eligible || (s.beats && s.behind &&
-                            std::find(common.begin(), common.end(), *s.behind) == common.end());
-    };
+    // Each candidate every host judged, with its standing in each race (a race of no rounds
+    // judges none; a host that did not race it has none).
+    std::vector<std::pair<Candidate, std::vector<const Standing *>>> judged;
     for (const Candidate &c : first.candidates) {
       if (!runs_on(c, fleet_)) continue;
-      // Each race's standing of `c`, where it was judged (a race of no rounds judges none).
       std::vector<const Standing *> st;
       for (const Judged *j : at)
         for (const Standing &s : j->outcome.field)
@@ -170,7 +157,17 @@ public:
             st.push_back(&s);
             break;
           }
-      if (st.size() < at.size()) continue; // a host did not race it
+      if (st.size() == at.size()) judged.push_back({c, std::move(st)});
+    }
+    // A host's leader that another host did not race cannot win here, so being behind it does
+    // not keep a candidate from winning.
+    auto eligible_here = [&](const Standing &s) {
+      return s.eligible ||
+             (s.beats && s.behind && std::none_of(judged.begin(), judged.end(), [&](auto &j) {
+                return j.first == *s.behind;
+              }));
+    };
+    for (const auto &[c, st] : judged) {
       Standing m{.candidate = c};
       std::vector<Interval> scores;
       m.beats = m.eligible = true;
