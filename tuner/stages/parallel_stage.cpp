@@ -113,10 +113,9 @@ double parallel_seconds(const Bench &bench, const MeasureOptions &o, int rounds,
   return rounds * bench.estimate_seconds(jobs, one);
 }
 
-ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu,
+ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu, unsigned cpus,
                              const RaceOptions &options, const MeasureOptions &o, uint64_t min_size,
                              uint64_t max_size, double seconds) {
-  const unsigned cpus = usable_cpus();
   const std::vector<uint64_t> sizes = parallel_sizes(min_size, max_size);
   ParallelStudy none;
   none.cpus = cpus;

@@ -51,8 +51,8 @@ ParallelStudy race_threads(Bench &bench, const clearjit *cj, const std::vector<u
 //! The estimated seconds of `rounds` rounds of the races, for the tuner's budget.
 double parallel_seconds(const Bench &bench, const MeasureOptions &o, int rounds, unsigned cpus,
                         uint64_t min_size, uint64_t max_size);
-//! Races `p`'s dispatchers (opened as an application opens them) on this host.
-ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu,
+//! Races `p`'s dispatchers (opened as an application opens them) on this host at 1..`cpus` threads.
+ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu, unsigned cpus,
                              const RaceOptions &options, const MeasureOptions &o, uint64_t min_size,
                              uint64_t max_size, double seconds);
 //! The median GB/s measured at (intent, size) with `threads` threads; 0 threads: memset's.

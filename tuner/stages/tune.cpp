@@ -316,8 +316,8 @@ private:
     return verify_seconds(bench_, cpu_, options(""), plan_.confidence, kTypicalBoundaries);
   }
   double parallel_study_seconds() const {
-    return parallel_seconds(bench_, options("", 1, plan_.race_min_time), plan_.max_rounds,
-                            usable_cpus(), o_.min_size, o_.max_size);
+    return parallel_seconds(bench_, options("", 1, plan_.race_min_time), plan_.max_rounds, cpus(),
+                            o_.min_size, o_.max_size);
   }
 
   // Its candidates are whole dispatchers over the chosen tables.
@@ -383,7 +383,7 @@ private:
     tables.small_reuse = r.small->reuse;
     tables.small_stream = r.small->stream;
     tables.host = profile_host(cpu_);
-    r.parallel = study_parallel(bench_, tables, cpu_, race_options_,
+    r.parallel = study_parallel(bench_, tables, cpu_, cpus(), race_options_,
                                 options(label, 1, plan_.race_min_time), o_.min_size, o_.max_size,
                                 budget_ > 0 ? std::max(remaining(), parallel_study_seconds()) : 0);
     append(r.races, r.parallel->races);
@@ -398,6 +398,7 @@ private:
             .label = label};
   }
 
+  unsigned cpus() const { return o_.cpus ? o_.cpus : usable_cpus(); }
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   double remaining() const { return budget_ - elapsed(); }
 

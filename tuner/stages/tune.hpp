@@ -25,6 +25,7 @@ struct TuneOptions {
   double time_limit = 0; //!< seconds; 0: the level's own budget
   std::vector<std::string> benchmark_flags;
   bool progress = true;
+  unsigned cpus = 0; //!< CPUs the parallel stage races up to; 0: those this process may use
 };
 
 //! A class the verification gave to memset: [lower, below) of `intent`'s table, and the kernel
