@@ -1,7 +1,6 @@
 // `clearjit bench`: a profile against memset and every kernel, the studies, a recorded trace.
 #include "commands.hpp"
 
-#include "clearjit/clearjit.hpp"
 #include "jit/model/cpu.hpp"
 #include "jit/model/spec.hpp"
 #include "jit/profile/files.hpp"
@@ -9,7 +8,7 @@
 #include "tuner/bench/bench.hpp"
 #include "tuner/bench/mix.hpp"
 #include "tuner/bench/seeds.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -78,7 +77,7 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     std::cerr << "clearjit bench: --seeds takes only --repetitions and --benchmark_* flags\n";
     return 2;
   }
-  CompareOptions o;
+  BenchOptions o;
   o.profile = a.profile;
   o.repetitions = a.repetitions;
   if (!only_benchmark_flags("bench", extras)) return 2;
@@ -158,17 +157,17 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
       std::cout << small_study(cpu, o);
       return 0;
     }
-    CompareResult r = compare(o, cpu);
-    std::cout << compare_text(r);
+    BenchResult r = run_bench(o, cpu);
+    std::cout << bench_text(r);
     if (!a.json.empty()) {
-      if (std::string e = write_file_atomically(a.json, compare_json(r, cpu)); !e.empty()) {
+      if (std::string e = write_file_atomically(a.json, bench_json(r, cpu)); !e.empty()) {
         std::cerr << "clearjit bench: " << e << "\n";
         return 2;
       }
       std::cout << "measurements: " << a.json << "\n";
     }
     if (!a.markdown.empty()) {
-      if (std::string e = write_file_atomically(a.markdown, compare_markdown(r, cpu, a.command));
+      if (std::string e = write_file_atomically(a.markdown, bench_markdown(r, cpu, a.command));
           !e.empty()) {
         std::cerr << "clearjit bench: " << e << "\n";
         return 2;

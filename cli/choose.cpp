@@ -4,7 +4,7 @@
 
 #include "jit/profile/files.hpp"
 #include "tuner/choose/fleet.hpp"
-#include "tuner/choose/race.hpp"
+#include "tuner/race/race.hpp"
 
 #include <iostream>
 

@@ -21,7 +21,6 @@
 
 namespace {
 
-using namespace cjit;
 using namespace cjit::detail;
 
 int cmd_cpu() {
@@ -66,7 +65,7 @@ int cmd_list(const std::string &level_text) {
 
 int cmd_asm(const std::string &spec) {
   std::string error;
-  auto k = Kernel::compile(spec, &error);
+  auto k = cjit::Kernel::compile(spec, &error);
   if (!k) {
     std::cerr << "clearjit asm: " << error << "\n";
     return 2; // the spec is the invocation's

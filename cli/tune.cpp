@@ -5,12 +5,12 @@
 #include "jit/profile/files.hpp"
 #include "tuner/measure/c_library.hpp"
 #include "tuner/measure/memset_rows.hpp"
-#include "tuner/report/format.hpp"
 #include "tuner/report/outputs.hpp"
 #include "tuner/stages/candidates.hpp"
 #include "tuner/stages/glibc_tunables.hpp"
 #include "tuner/stages/plan.hpp"
 #include "tuner/stages/tune.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <iostream>

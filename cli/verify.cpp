@@ -6,9 +6,9 @@
 #include "jit/model/cpu.hpp"
 #include "jit/profile/files.hpp"
 #include "jit/runtime/runtime.hpp"
-#include "tuner/report/format.hpp"
 #include "tuner/stages/plan.hpp"
 #include "tuner/stages/verify.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -85,7 +85,7 @@ int cmd_verify(const VerifyArgs &a, const std::vector<std::string> &extras) {
   Profile measured = *p;
   Verification v;
   try {
-    HostBench bench(cpu, max_size);
+    HostMeter bench(cpu, max_size);
     RaceOptions race;
     race.confidence = plan.confidence;
     race.max_rounds = plan.max_rounds;

@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (p) {
     // A loaded profile must be usable: every size maps to a class.
     (void)cjit::detail::class_for(p->reuse, 0);
-    (void)cjit::detail::class_for(p->table(cjit::Intent::stream), ~uint64_t(0));
+    (void)cjit::detail::class_for(p->table(cjit::detail::Intent::stream), ~uint64_t(0));
   } else if (p.error.empty()) {
     __builtin_trap(); // a refusal always says why
   }

@@ -21,7 +21,7 @@
 // a parent thread that was generating, which leaves the child on libc.
 #include "clearjit/clearjit.h"
 #include "jit/model/size_text.hpp"
-#include "jit/runtime/env_switch.hpp"
+#include "jit/profile/env_switch.hpp"
 #include "jit/runtime/preload_min.hpp"
 #include "preload/generator.hpp"
 

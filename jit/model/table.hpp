@@ -2,7 +2,7 @@
 // branches over and the tuner chooses.
 #pragma once
 
-#include "clearjit/clearjit.hpp"
+#include "jit/model/intent.hpp"
 #include "jit/model/spec.hpp"
 
 #include <cstdint>
@@ -12,8 +12,6 @@
 
 namespace cjit::detail {
 
-// Intent (clearjit.hpp): reuse: the caller touches the memory soon (cost = clear + one read
-// pass); stream: it does not (cost = the clear alone).
 constexpr Intent kIntents[] = {Intent::reuse, Intent::stream};
 std::string_view intent_name(Intent i);
 

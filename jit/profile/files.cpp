@@ -1,5 +1,5 @@
 #include "jit/profile/files.hpp"
-#include "jit/runtime/env_switch.hpp"
+#include "jit/profile/env_switch.hpp"
 
 #include <fcntl.h>
 #include <linux/magic.h>

@@ -48,7 +48,7 @@ bool write_all(int fd, std::string_view bytes);
 std::string clearjit_env(const char *name);
 
 //! A clearjit on/off variable as clearjit_env reads it: 0/1, off/on, no/yes, false/true in any
-//! case (switch_word, jit/runtime/env_switch.hpp); unset or empty gives `fallback`, and so does
+//! case (switch_word, jit/profile/env_switch.hpp); unset or empty gives `fallback`, and so does
 //! anything else, said once per variable on stderr ("clearjit: CLEARJIT_VERBOSE=maybe is not on
 //! or off ..."): a value that means nothing must not pass unnoticed.
 bool clearjit_env_switch(const char *name, bool fallback);

@@ -19,6 +19,10 @@
 #define CLEARJIT_PROFILES_DIR "/usr/local/share/clearjit/profiles"
 #endif
 
+// The model's Intent is the C API's clearjit_intent, whose values cjit::Intent takes too.
+static_assert(int(cjit::detail::Intent::reuse) == CLEARJIT_REUSE &&
+              int(cjit::detail::Intent::stream) == CLEARJIT_STREAM);
+
 namespace cjit::detail {
 namespace {
 

@@ -89,8 +89,8 @@ INSTANTIATE_TEST_SUITE_P(Head, golden_ZydisCrossCheck, ::testing::ValuesIn(head_
 // The files and the checker
 
 // Every golden file is one that test_emit or test_emit_small writes (the cases of
-// tests/support/golden_cases.hpp), so a renamed block, profile or strategy cannot leave a stale
-// file.
+// tests/support/golden_cases.hpp), or test_tune_golden's, so a renamed block, profile or strategy
+// cannot leave a stale file.
 TEST(golden_Files, NoStaleFiles) {
   std::set<std::filesystem::path> wanted;
   for (const BlockCase &c : block_cases())
@@ -99,6 +99,11 @@ TEST(golden_Files, NoStaleFiles) {
     wanted.insert(std::filesystem::path("tree") / (c.stem() + ".asm"));
   for (const SmallCase &c : small_cases())
     if (c.max == 256) wanted.insert(small_file(c));
+  for (const char *level : {"quick", "default"}) // test_tune_golden's
+    for (const char *kind : {".toml", ".json"})
+      wanted.insert(std::filesystem::path("tune") / (std::string(level) + kind));
+  wanted.insert("tune/quick.txt");
+  wanted.insert("tune/quick.html");
   if (!std::filesystem::exists(golden_dir())) GTEST_SKIP() << "no golden directory yet";
   for (auto it = std::filesystem::recursive_directory_iterator(golden_dir());
        it != std::filesystem::recursive_directory_iterator(); ++it) {

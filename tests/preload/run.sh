@@ -20,7 +20,7 @@ LD_PRELOAD="$PRELOAD" "$CHECK" --expect-preload >"$WORK/out" 2>"$WORK/err" || { 
 # Every size through clearjit, and every size through libc.
 LD_PRELOAD="$PRELOAD" CLEARJIT_PRELOAD_MIN=0 "$CHECK" --expect-preload >/dev/null || fail "CLEARJIT_PRELOAD_MIN=0"
 LD_PRELOAD="$PRELOAD" CLEARJIT_PRELOAD=off "$CHECK" --expect-preload >/dev/null || fail "CLEARJIT_PRELOAD=off"
-# CLEARJIT_PRELOAD and CLEARJIT_VERBOSE as switch_word reads them (jit/runtime/env_switch.hpp):
+# CLEARJIT_PRELOAD and CLEARJIT_VERBOSE as switch_word reads them (jit/profile/env_switch.hpp):
 # 0/1, off/on, no/yes, false/true in any case; anything else keeps the default, said once.
 for w in off OFF 0 no No false FALSE; do
   LD_PRELOAD="$PRELOAD" CLEARJIT_VERBOSE=yes CLEARJIT_PRELOAD=$w /bin/true 2>"$WORK/err"

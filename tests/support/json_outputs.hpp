@@ -1,5 +1,5 @@
 // Test helpers for the JSON outputs (tuner/formats/raw.cpp's measurements_json, tuner/bench's
-// compare_json): a host whose brand is not UTF-8, a measurement with every field set, and an
+// bench_json): a host whose brand is not UTF-8, a measurement with every field set, and an
 // object's keys in order.
 #pragma once
 

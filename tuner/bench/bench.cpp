@@ -4,7 +4,7 @@
 #include "tuner/stages/parallel_stage.hpp"
 
 #include "tuner/formats/raw.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include "clearjit/clearjit.h"
 #include "jit/emit/emit.hpp"
@@ -37,7 +37,7 @@ clearjit *open_or_throw(const std::string &path) {
 
 // Puts one pooled measurement of a row's point into its column.
 // `small`: the small path per intent, which serves sizes up to its max whatever the class.
-void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj, const SmallPath *small) {
+void fill_row(BenchRow &row, const Measurement &x, const clearjit *cj, const SmallPath *small) {
   row.size = x.size;
   row.intent = x.intent;
   if (x.candidate == kTuned) {
@@ -66,7 +66,7 @@ void fill_row(CompareRow &row, const Measurement &x, const clearjit *cj, const S
 
 } // namespace
 
-MeasureOptions measure_options(const CompareOptions &o, const char *label) {
+MeasureOptions measure_options(const BenchOptions &o, const char *label) {
   return {.repetitions = o.repetitions,
           .min_time = o.min_time,
           .benchmark_flags = o.benchmark_flags,
@@ -85,7 +85,7 @@ std::vector<uint64_t> default_warm_sizes() {
           48, 63, 64, 65, 96, 100, 127, 128, 129, 160, 200, 255, 256};
 }
 
-Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
+Comparison plan_comparison(const BenchOptions &o, const CpuInfo &cpu) {
   Comparison c;
   c.opened.reset(open_or_throw(o.profile), clearjit_close);
   const clearjit *cj = c.opened.get();
@@ -155,13 +155,13 @@ Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu) {
   return c;
 }
 
-CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
-  CompareResult r;
+BenchResult run_bench(const BenchOptions &o, const CpuInfo &cpu) {
+  BenchResult r;
   if (o.sizes.empty() && !o.warm) throw std::invalid_argument("no sizes to measure");
   uint64_t largest = o.sizes.empty() ? 4096 : *std::max_element(o.sizes.begin(), o.sizes.end());
   for (uint64_t b : o.batch_sizes)
     largest = std::max(largest, b);
-  HostBench bench(cpu, largest);
+  HostMeter bench(cpu, largest);
   Comparison c = plan_comparison(o, cpu);
   r.source = c.source;
   r.libc = running_c_library().name;
@@ -208,7 +208,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
         x.intent == Intent::stream)
       by_row[{true, x.pattern, x.intent, x.size}].push_back(x);
   }
-  std::map<Key, CompareRow> rows;
+  std::map<Key, BenchRow> rows;
   for (const auto &[key, xs] : by_row) {
     // One pooled measurement per candidate; in a batched row the tuned one is the batched one.
     std::map<Candidate, Measurement> pooled;
@@ -220,7 +220,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
       add_samples(m, x);
       m.candidate = as;
     }
-    CompareRow &row = rows[key];
+    BenchRow &row = rows[key];
     row.batched = std::get<0>(key);
     row.pattern = std::get<1>(key);
     for (auto &[candidate, x] : pooled) {
@@ -252,7 +252,7 @@ CompareResult compare(const CompareOptions &o, const CpuInfo &cpu) {
   }
   // Scattered first, then consecutive, then cached, then the batches; by intent and size within
   // each.
-  std::stable_sort(r.rows.begin(), r.rows.end(), [](const CompareRow &a, const CompareRow &b) {
+  std::stable_sort(r.rows.begin(), r.rows.end(), [](const BenchRow &a, const BenchRow &b) {
     return std::tuple(a.batched, a.pattern, a.intent, a.size) <
            std::tuple(b.batched, b.pattern, b.intent, b.size);
   });
@@ -274,14 +274,14 @@ constexpr uint64_t kSummaryFrom = 4096, kSummaryTo = 64ull << 20;
 
 } // namespace
 
-const ParallelRow *worst_parallel(const CompareResult &r) {
+const ParallelRow *worst_parallel(const BenchResult &r) {
   const ParallelRow *worst = nullptr;
   for (const ParallelRow &p : r.parallel)
     if (p.one && p.tuned && (!worst || p.tuned / p.one < worst->tuned / worst->one)) worst = &p;
   return worst;
 }
 
-std::string compare_text(const CompareResult &r) {
+std::string bench_text(const BenchResult &r) {
   std::ostringstream s;
   s << "profile: " << r.source << (r.libc.empty() ? "" : "\nmemset: " + r.libc + "'s")
     << "\nclearjit_open (with code generation): " << fmt("%.2f", r.open_ms)
@@ -292,7 +292,7 @@ std::string compare_text(const CompareResult &r) {
   std::map<Group, double> worst_oracle;
   // The fastest kernel measured at each size against memset: what any table could reach here.
   std::map<Group, std::vector<double>> best_vs_memset;
-  for (const CompareRow &row : r.rows) {
+  for (const BenchRow &row : r.rows) {
     if (row.batched) continue;
     const Group g{row.pattern, row.intent};
     const bool scattered = row.pattern == Pattern::scattered;
@@ -362,7 +362,7 @@ std::string compare_text(const CompareResult &r) {
 
   bool batch_header = false;
   std::map<Pattern, double> batched_4k;
-  for (const CompareRow &row : r.rows) {
+  for (const BenchRow &row : r.rows) {
     if (!row.batched || !row.tuned || !row.memset) continue;
     if (!batch_header) {
       batch_header = true;
@@ -462,11 +462,11 @@ std::string compare_text(const CompareResult &r) {
 // The same keys and types as ever, written by nlohmann::json (indented by 2). GB/s, ns and ms are
 // rounded to 3 decimals and cv to 4, as the file always had them. The parallel rows are not in it
 // (they never were); their measurements are, in "measurements".
-std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
+std::string bench_json(const BenchResult &r, const CpuInfo &cpu) {
   using nlohmann::ordered_json;
   ordered_json rows = ordered_json::array(), warm = ordered_json::array(),
                measurements = ordered_json::array();
-  for (const CompareRow &x : r.rows)
+  for (const BenchRow &x : r.rows)
     rows.push_back({{"size", x.size},
                     {"intent", std::string(intent_name(x.intent))},
                     {"pattern", std::string(pattern_name(x.pattern))},
@@ -500,8 +500,8 @@ std::string compare_json(const CompareResult &r, const CpuInfo &cpu) {
                     {"measurements", std::move(measurements)}});
 }
 
-std::string small_study(const CpuInfo &cpu, const CompareOptions &o) {
-  HostBench bench(cpu, 4096);
+std::string small_study(const CpuInfo &cpu, const BenchOptions &o) {
+  HostMeter bench(cpu, 4096);
   std::shared_ptr<clearjit> opened(open_or_throw(o.profile), clearjit_close);
   SmallStudy s = study_small(bench, opened_profile(opened.get()), cpu, measure_options(o, "small"),
                              RaceOptions{});

@@ -3,6 +3,7 @@
 // experiments rerun on this host.
 #pragma once
 
+#include "clearjit/clearjit.h"
 #include "tuner/measure/measure.hpp"
 
 #include <memory>
@@ -11,7 +12,7 @@
 
 namespace cjit::detail {
 
-struct CompareOptions {
+struct BenchOptions {
   std::string profile; //!< path, or "" for the default lookup
   std::vector<uint64_t> sizes;
   std::vector<Intent> intents{Intent::reuse, Intent::stream};
@@ -61,9 +62,9 @@ struct Comparison {
   std::vector<Candidate> kernels; //!< each runnable method's default and the profile's
 };
 //! Opens the profile (throws std::runtime_error with the reason) and builds the job list.
-Comparison plan_comparison(const CompareOptions &o, const CpuInfo &cpu);
+Comparison plan_comparison(const BenchOptions &o, const CpuInfo &cpu);
 
-struct CompareRow {
+struct BenchRow {
   uint64_t size = 0;
   Intent intent = Intent::reuse;
   Pattern pattern = Pattern::scattered;
@@ -109,31 +110,30 @@ struct WarmRow {
   double tuned = 0, inlined = 0, memset = 0;
 };
 
-struct CompareResult {
+struct BenchResult {
   std::string source;
   std::string libc;                      //!< whose memset the rows are against: "glibc 2.41"
   std::string small_reuse, small_stream; //!< the small paths, described
   std::vector<WarmRow> warm;
   std::vector<Measurement> measurements;
-  std::vector<CompareRow> rows;
+  std::vector<BenchRow> rows;
   std::vector<ParallelRow> parallel; //!< by intent, then size
   double open_ms = 0;                //!< median clearjit_open time, code generation included
 };
 
-CompareResult compare(const CompareOptions &o, const CpuInfo &cpu);
+BenchResult run_bench(const BenchOptions &o, const CpuInfo &cpu);
 //! The parallel row where the profile's count does worst against one thread; null for none.
-const ParallelRow *worst_parallel(const CompareResult &r);
-std::string compare_text(const CompareResult &r);
-std::string compare_json(const CompareResult &r, const CpuInfo &cpu);
+const ParallelRow *worst_parallel(const BenchResult &r);
+std::string bench_text(const BenchResult &r);
+std::string bench_json(const BenchResult &r, const CpuInfo &cpu);
 //! The run as the Markdown tables the README quotes (warm small sizes, cold and large sizes,
 //! batches), headed by the date, the commit, the CPU and `command`, the command line that ran.
-std::string compare_markdown(const CompareResult &r, const CpuInfo &cpu,
-                             const std::string &command);
+std::string bench_markdown(const BenchResult &r, const CpuInfo &cpu, const std::string &command);
 
 //! The measuring options of a bench run: its repetitions, time and pass-through flags.
-MeasureOptions measure_options(const CompareOptions &o, const char *label);
+MeasureOptions measure_options(const BenchOptions &o, const char *label);
 
 //! The tuner's small-path study (smallpath.hpp) for the profile's tables, as text.
-std::string small_study(const CpuInfo &cpu, const CompareOptions &o);
+std::string small_study(const CpuInfo &cpu, const BenchOptions &o);
 
 } // namespace cjit::detail

@@ -4,7 +4,7 @@
 
 #include "clearjit_commit.h"
 #include "jit/model/spec.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -27,25 +27,25 @@ std::string ratio(double x) { return x > 0 ? fmt("%.2fx", x) : "-"; }
 
 // The cold rows of one size, by intent and pattern.
 struct ColdCells {
-  std::map<std::pair<Intent, Pattern>, const CompareRow *> at;
-  const CompareRow *get(Intent i, Pattern p) const {
+  std::map<std::pair<Intent, Pattern>, const BenchRow *> at;
+  const BenchRow *get(Intent i, Pattern p) const {
     auto it = at.find({i, p});
     return it == at.end() ? nullptr : it->second;
   }
 };
 
 // Speed against memset's: above 1 is faster.
-std::string speed(const CompareRow *r) {
+std::string speed(const BenchRow *r) {
   return r && r->tuned > 0 && r->memset > 0 ? ratio(r->tuned / r->memset) : "-";
 }
 
 std::string kernel(const ColdCells &c, Intent i) {
   for (Pattern p : {Pattern::scattered, Pattern::consecutive, Pattern::cached})
-    if (const CompareRow *r = c.get(i, p)) return "`" + r->tuned_kernel + "`";
+    if (const BenchRow *r = c.get(i, p)) return "`" + r->tuned_kernel + "`";
   return "-";
 }
 
-void warm_table(std::ostringstream &s, const CompareResult &r, double &worst, int &slower,
+void warm_table(std::ostringstream &s, const BenchResult &r, double &worst, int &slower,
                 int &rows) {
   // One line per fixed size or mix, reuse and stream side by side.
   std::map<std::pair<int, uint64_t>, std::map<Intent, const WarmRow *>> lines;
@@ -79,9 +79,9 @@ void warm_table(std::ostringstream &s, const CompareResult &r, double &worst, in
   }
 }
 
-void cold_table(std::ostringstream &s, const CompareResult &r, std::map<Intent, double> &worst) {
+void cold_table(std::ostringstream &s, const BenchResult &r, std::map<Intent, double> &worst) {
   std::map<uint64_t, ColdCells> sizes;
-  for (const CompareRow &row : r.rows)
+  for (const BenchRow &row : r.rows)
     if (!row.batched) sizes[row.size].at[{row.intent, row.pattern}] = &row;
   if (sizes.empty()) return;
   s << "\n**Cold and large sizes** (destination not in cache: scattered over an arena of at least "
@@ -117,9 +117,9 @@ void cold_table(std::ostringstream &s, const CompareResult &r, std::map<Intent, 
          "code in this run.\n";
 }
 
-void batch_table(std::ostringstream &s, const CompareResult &r) {
+void batch_table(std::ostringstream &s, const BenchResult &r) {
   bool header = false;
-  for (const CompareRow &row : r.rows) {
+  for (const BenchRow &row : r.rows) {
     if (!row.batched || row.tuned <= 0 || row.memset <= 0) continue;
     if (!header) {
       header = true;
@@ -135,7 +135,7 @@ void batch_table(std::ostringstream &s, const CompareResult &r) {
 }
 
 // GB/s, as the README's parallel table quotes them: one row per size, both intents.
-void parallel_table(std::ostringstream &s, const CompareResult &r) {
+void parallel_table(std::ostringstream &s, const BenchResult &r) {
   std::map<uint64_t, std::map<Intent, const ParallelRow *>> sizes;
   for (const ParallelRow &p : r.parallel)
     if (p.one > 0 && p.tuned > 0 && p.memset > 0) sizes[p.size][p.intent] = &p;
@@ -166,8 +166,7 @@ void parallel_table(std::ostringstream &s, const CompareResult &r) {
 
 } // namespace
 
-std::string compare_markdown(const CompareResult &r, const CpuInfo &cpu,
-                             const std::string &command) {
+std::string bench_markdown(const BenchResult &r, const CpuInfo &cpu, const std::string &command) {
   std::ostringstream s;
   s << "### " << cpu.brand << " (" << cpu.vendor << " family " << cpu.family << " model "
     << cpu.model << " stepping " << cpu.stepping << (cpu.hypervisor ? ", a VM guest" : "")

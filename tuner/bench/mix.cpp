@@ -3,7 +3,7 @@
 
 #include "clearjit/clearjit.h"
 #include "tuner/measure/measure.hpp" // median, as every other measurement takes it
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <sys/mman.h>
 

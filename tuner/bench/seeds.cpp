@@ -1,6 +1,6 @@
 #include "tuner/bench/seeds.hpp"
 
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <cstdio>
 #include <map>
@@ -9,9 +9,9 @@
 
 namespace cjit::detail {
 
-std::string run_seeds(const CpuInfo &cpu, const CompareOptions &o) {
+std::string run_seeds(const CpuInfo &cpu, const BenchOptions &o) {
   const uint64_t G = 1ull << 30;
-  HostBench bench(cpu, G);
+  HostMeter bench(cpu, G);
   std::vector<Job> jobs;
   const char *seed1[] = {"stosq:chunk=4K", "stosq:chunk=2M", "stosq",
                          "stosb:chunk=4K", "stosb:chunk=2M", "stosb"};

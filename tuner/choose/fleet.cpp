@@ -2,9 +2,9 @@
 
 #include "jit/profile/defaults.hpp"
 #include "jit/runtime/pool.hpp"
-#include "tuner/choose/choose.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/race/tables.hpp"
 #include "tuner/stages/parallel_stage.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -1,8 +1,8 @@
 #include "tuner/formats/raw.hpp"
 
 #include "jit/runtime/pool.hpp"
-#include "tuner/formats/json_read.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
+#include "tuner/text/json_read.hpp"
 
 namespace cjit::detail {
 namespace {

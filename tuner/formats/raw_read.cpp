@@ -3,8 +3,8 @@
 #include "tuner/formats/raw.hpp"
 
 #include "jit/runtime/pool.hpp"
-#include "tuner/formats/json_read.hpp"
 #include "tuner/stages/candidates.hpp"
+#include "tuner/text/json_read.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,8 +1,8 @@
 // `clearjit trace` records and histograms, and their JSON file.
 #include "tuner/formats/trace_format.hpp"
 
-#include "tuner/formats/json_read.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
+#include "tuner/text/json_read.hpp"
 
 #include <cstdio>
 #include <sstream>

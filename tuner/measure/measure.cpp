@@ -145,7 +145,7 @@ uint64_t arena_bytes_for(const CpuInfo &cpu, uint64_t max_size) {
   return (bytes + (2u << 20) - 1) & ~uint64_t((2u << 20) - 1);
 }
 
-struct HostBench::Impl {
+struct HostMeter::Impl {
   const CpuInfo &cpu;
   uint8_t *arena = nullptr;
   uint64_t arena_bytes = 0;
@@ -222,7 +222,7 @@ struct HostBench::Impl {
       // Cached: half the L2 at the arena's end (far from where consecutive clears start), cleared
       // piece by piece, round and round: memset finds each piece in the L2, and no clear
       // repeats the one just before (clzero over lines it has just cleared waits for them,
-      // bench/nt_cached.cpp), unless one piece is all there is.
+      // experiments/nt_cached.cpp), unless one piece is all there is.
       if (pattern == Pattern::cached) {
         s.count = std::max<uint64_t>(1, cpu.l2_bytes() / 2 / piece);
         s.stride = piece;
@@ -254,10 +254,10 @@ struct HostBench::Impl {
   }
 };
 
-HostBench::HostBench(const CpuInfo &cpu, uint64_t max_size)
+HostMeter::HostMeter(const CpuInfo &cpu, uint64_t max_size)
     : impl_(std::make_unique<Impl>(cpu, max_size)) {}
-HostBench::~HostBench() = default;
-uint64_t HostBench::arena_bytes() const { return impl_->arena_bytes; }
+HostMeter::~HostMeter() = default;
+uint64_t HostMeter::arena_bytes() const { return impl_->arena_bytes; }
 
 namespace {
 // A repetition takes about 1.2x min_time (Google Benchmark grows the iteration count in steps)
@@ -274,7 +274,7 @@ double raw_estimate(const std::vector<Job> &jobs, const MeasureOptions &o) {
 }
 } // namespace
 
-double HostBench::estimate_seconds(const std::vector<Job> &jobs, const MeasureOptions &o) const {
+double HostMeter::estimate_seconds(const std::vector<Job> &jobs, const MeasureOptions &o) const {
   return raw_estimate(jobs, o) * impl_->calibration;
 }
 
@@ -344,7 +344,7 @@ private:
   Clock::time_point start_;
 };
 
-void HostBench::register_jobs(const std::vector<Job> &jobs, const MeasureOptions &o) {
+void HostMeter::register_jobs(const std::vector<Job> &jobs, const MeasureOptions &o) {
   register_with(jobs, o, nullptr);
 }
 
@@ -423,7 +423,7 @@ struct ClearOne {
 
 } // namespace
 
-void HostBench::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
+void HostMeter::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
                               Progress *progress) {
   benchmark::ClearRegisteredBenchmarks();
   impl_->fn_slots.clear(); // the benchmarks that called through them are gone
@@ -514,7 +514,7 @@ void HostBench::register_with(const std::vector<Job> &jobs, const MeasureOptions
   }
 }
 
-void HostBench::register_warm(const Job &j, size_t index, const MeasureOptions &o,
+void HostMeter::register_warm(const Job &j, size_t index, const MeasureOptions &o,
                               Progress *progress) {
   const std::vector<WarmCall> &calls = impl_->warm_for(j.mix, j.size, j.draw);
   uint8_t *buf = impl_->warm_buf;
@@ -574,7 +574,7 @@ std::string benchmark_flags_error(const std::vector<std::string> &flags) {
   return {};
 }
 
-std::vector<Measurement> HostBench::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
+std::vector<Measurement> HostMeter::run(const std::vector<Job> &jobs, const MeasureOptions &o) {
   std::vector<Measurement> out(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
     out[i] = Measurement{jobs[i].candidate,

@@ -1,7 +1,8 @@
 // Measuring kernels with Google Benchmark on cold destinations. Measuring only: choosing is
-// choose.hpp's job, on the Measurements this returns.
+// tables.hpp's job, on the Measurements this returns.
 #pragma once
 
+#include "clearjit/clearjit.h"
 #include "jit/emit/emit.hpp"
 #include "jit/model/spec.hpp"
 #include "jit/profile/profile.hpp"
@@ -24,7 +25,7 @@ namespace cjit::detail {
 //! again and again, when the size is larger), so up to the L2's size memset finds each piece in
 //! cache (an allocator scrubbing objects it has just freed), while a non-temporal kernel finds it
 //! where its previous round sent it, in memory, and sends every line there again
-//! (bench/nt_cached.cpp times single clears of lines truly in cache).
+//! (experiments/nt_cached.cpp times single clears of lines truly in cache).
 //! Hot: one region, which the caller wrote and read just before each clear (one buffer cycled,
 //! as an allocator recycles the block it just took or an arena is reset per request); only the
 //! clear (and reuse's read pass) is timed.
@@ -87,7 +88,7 @@ enum class Call : uint8_t {
 //! One (candidate, size, intent, pattern) to measure.
 struct Job {
   Job() = default;
-  //! The kernel of `s`, compiled by the Bench.
+  //! The kernel of `s`, compiled by the Meter.
   Job(const Spec &s, uint64_t bytes, Intent i) : candidate(s), size(bytes), intent(i) {}
   //! `f`, measured as `c` (a small path's dispatcher, ...).
   Job(Candidate c, ClearFn f, uint64_t bytes, Intent i)
@@ -180,7 +181,7 @@ struct MeasureOptions {
 //! run does again.
 std::string benchmark_flags_error(const std::vector<std::string> &flags);
 
-//! The destination arena a HostBench for sizes up to `max_size` maps: at least 4x the L3 and
+//! The destination arena a HostMeter for sizes up to `max_size` maps: at least 4x the L3 and
 //! 512 MiB, so no timed clear finds its destination in cache, in 2 MiB pages.
 uint64_t arena_bytes_for(const CpuInfo &cpu, uint64_t max_size);
 
@@ -191,11 +192,11 @@ inline uint64_t hot_limit(const CpuInfo &cpu) {
 }
 
 //! What measures jobs: the tuner, its stages and the bench take one by reference, so that a test
-//! can give them a Bench of synthetic timings (tests/support/synthetic_bench.hpp) and drive them
+//! can give them a Meter of synthetic timings (tests/support/synthetic_meter.hpp) and drive them
 //! without measuring anything.
-class Bench {
+class Meter {
 public:
-  virtual ~Bench() = default;
+  virtual ~Meter() = default;
   //! Runs every job (random interleaving, `repetitions` each) and returns one Measurement per job.
   virtual std::vector<Measurement> run(const std::vector<Job> &jobs,
                                        const MeasureOptions &options) = 0;
@@ -204,14 +205,14 @@ public:
                                   const MeasureOptions &options) const = 0;
 };
 
-//! The Bench of this host: owns the destination arena and the compiled kernels and measures with
+//! The Meter of this host: owns the destination arena and the compiled kernels and measures with
 //! Google Benchmark.
-class HostBench final : public Bench {
+class HostMeter final : public Meter {
 public:
   //! `max_size`: the largest size any job will use. The arena is at least 4x the L3 and
   //! 512 MiB, so no timed clear finds its destination in cache.
-  HostBench(const CpuInfo &cpu, uint64_t max_size);
-  ~HostBench() override;
+  HostMeter(const CpuInfo &cpu, uint64_t max_size);
+  ~HostMeter() override;
 
   std::vector<Measurement> run(const std::vector<Job> &jobs,
                                const MeasureOptions &options) override;

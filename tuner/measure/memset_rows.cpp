@@ -1,7 +1,7 @@
 #include "tuner/measure/memset_rows.hpp"
 
 #include "jit/model/cpu.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <cctype>
 #include <nlohmann/json.hpp>
@@ -85,7 +85,7 @@ std::string measure_memset_rows(const std::vector<MemsetRow> &rows, const Measur
     jobs.push_back(in_pattern(Job(*memset_candidate().kernel(), r.size, r.intent), r.pattern));
     largest = std::max(largest, r.size);
   }
-  HostBench bench(cpu, largest);
+  HostMeter bench(cpu, largest);
   const std::vector<Measurement> ms = bench.run(jobs, o);
   nlohmann::ordered_json j;
   j["libc"] = running_c_library().name;

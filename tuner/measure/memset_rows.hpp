@@ -30,7 +30,7 @@ std::string rows_text(const std::vector<MemsetRow> &rows);
 //! The rows from rows_text; an error naming the first bad row.
 Result<std::vector<MemsetRow>> parse_rows(const std::string &text);
 
-//! In the child: measures memset at `rows` on this host (HostBench, memset's Job in each state)
+//! In the child: measures memset at `rows` on this host (HostMeter, memset's Job in each state)
 //! and returns the JSON the parent reads: the C library, the GLIBC_TUNABLES it ran with, and
 //! one GB/s median per row.
 std::string measure_memset_rows(const std::vector<MemsetRow> &rows, const MeasureOptions &o);

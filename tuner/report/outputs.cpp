@@ -1,8 +1,8 @@
 #include "tuner/report/outputs.hpp"
 
 #include "jit/runtime/pool.hpp"
-#include "tuner/choose/race.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/race/race.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -2,8 +2,8 @@
 // external resources), so it can be attached to an issue or opened offline years later.
 #include "tuner/report/outputs.hpp"
 
-#include "tuner/choose/race.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/race/race.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -77,7 +77,7 @@ std::string tunables_html(const TunablesStudy &s) {
 
 using Curve = std::map<uint64_t, double>; // size -> GB/s
 
-// Repeated measurements of one point are pooled into one median, as choose.cpp does. The
+// Repeated measurements of one point are pooled into one median, as tables.cpp does. The
 // charts show scattered destinations, one fence per clear: what every kernel was measured in.
 std::map<std::tuple<Intent, Candidate, uint64_t>, double>
 pooled(const std::vector<Measurement> &ms) {

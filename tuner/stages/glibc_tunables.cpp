@@ -1,7 +1,7 @@
 #include "tuner/stages/glibc_tunables.hpp"
 
-#include "tuner/choose/race.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/race/race.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <bit>

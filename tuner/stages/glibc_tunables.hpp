@@ -4,9 +4,9 @@
 // (check_lines). Programs that never link clearjit get the line in their environment.
 #pragma once
 
-#include "tuner/choose/findings.hpp"
 #include "tuner/measure/memset_rows.hpp"
 #include "tuner/measure/stats.hpp"
+#include "tuner/stages/findings.hpp"
 
 #include <map>
 #include <optional>

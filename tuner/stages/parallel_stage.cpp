@@ -2,9 +2,9 @@
 
 #include "jit/runtime/pool.hpp"
 #include "jit/runtime/runtime.hpp"
-#include "tuner/choose/choose.hpp"
-#include "tuner/choose/race.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/race/race.hpp"
+#include "tuner/race/tables.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -51,7 +51,7 @@ std::vector<unsigned> parallel_counts(unsigned cpus) {
   return out;
 }
 
-ParallelStudy race_threads(Bench &bench, const clearjit *cj, const std::vector<uint64_t> &sizes,
+ParallelStudy race_threads(Meter &bench, const clearjit *cj, const std::vector<uint64_t> &sizes,
                            const std::vector<unsigned> &counts, RaceOptions options,
                            const MeasureOptions &o, double seconds) {
   const auto start = std::chrono::steady_clock::now();
@@ -97,7 +97,7 @@ ParallelStudy race_threads(Bench &bench, const clearjit *cj, const std::vector<u
   return s;
 }
 
-double parallel_seconds(const Bench &bench, const MeasureOptions &o, int rounds, unsigned cpus,
+double parallel_seconds(const Meter &bench, const MeasureOptions &o, int rounds, unsigned cpus,
                         uint64_t min_size, uint64_t max_size) {
   if (cpus < 2) return 0;
   // One round: every count and memset at every size and intent, one sample each.
@@ -113,7 +113,7 @@ double parallel_seconds(const Bench &bench, const MeasureOptions &o, int rounds,
   return rounds * bench.estimate_seconds(jobs, one);
 }
 
-ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu, unsigned cpus,
+ParallelStudy study_parallel(Meter &bench, const Profile &p, const CpuInfo &cpu, unsigned cpus,
                              const RaceOptions &options, const MeasureOptions &o, uint64_t min_size,
                              uint64_t max_size, double seconds) {
   const std::vector<uint64_t> sizes = parallel_sizes(min_size, max_size);

@@ -3,8 +3,8 @@
 // (race.hpp): the profile's [parallel.<intent>] tables.
 #pragma once
 
-#include "tuner/choose/race.hpp"
 #include "tuner/measure/measure.hpp"
+#include "tuner/race/race.hpp"
 
 #include <optional>
 #include <string>
@@ -45,14 +45,14 @@ struct ParallelStudy {
 //! saturates the memory. Sizes below kFewestParallelBytes (no piece to cut) are one thread,
 //! measured but not raced. `options`: the level's confidence and rounds; `seconds`: the time
 //! the races may take (<= 0: no limit), undecided then meaning one thread.
-ParallelStudy race_threads(Bench &bench, const clearjit *cj, const std::vector<uint64_t> &sizes,
+ParallelStudy race_threads(Meter &bench, const clearjit *cj, const std::vector<uint64_t> &sizes,
                            const std::vector<unsigned> &counts, RaceOptions options,
                            const MeasureOptions &o, double seconds);
 //! The estimated seconds of `rounds` rounds of the races, for the tuner's budget.
-double parallel_seconds(const Bench &bench, const MeasureOptions &o, int rounds, unsigned cpus,
+double parallel_seconds(const Meter &bench, const MeasureOptions &o, int rounds, unsigned cpus,
                         uint64_t min_size, uint64_t max_size);
 //! Races `p`'s dispatchers (opened as an application opens them) on this host at 1..`cpus` threads.
-ParallelStudy study_parallel(Bench &bench, const Profile &p, const CpuInfo &cpu, unsigned cpus,
+ParallelStudy study_parallel(Meter &bench, const Profile &p, const CpuInfo &cpu, unsigned cpus,
                              const RaceOptions &options, const MeasureOptions &o, uint64_t min_size,
                              uint64_t max_size, double seconds);
 //! The median GB/s measured at (intent, size) with `threads` threads; 0 threads: memset's.

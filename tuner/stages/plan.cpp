@@ -1,6 +1,6 @@
 #include "tuner/stages/plan.hpp"
 
-#include "tuner/choose/choose.hpp"
+#include "tuner/race/tables.hpp"
 
 #include <cmath>
 #include <set>

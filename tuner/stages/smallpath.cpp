@@ -1,8 +1,8 @@
 #include "tuner/stages/smallpath.hpp"
 
 #include "jit/emit/emit.hpp"
-#include "tuner/choose/race.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/race/race.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -302,8 +302,8 @@ namespace {
 // small_strategy_sizes() and both mixes; stage 2: each intent's `chosen` strategy at every max,
 // over small_max_sizes(). Warm jobs run each candidate's code at kSmallPlacements places (copies
 // generated one after another): a warm call's time depends on where its code lies by up to a
-// quarter (bench/small_placement.cpp), and one place's luck must not choose. `code(i, p, copy)`
-// gives a candidate's dispatcher (null when the jobs are only planned, for an estimate).
+// quarter (experiments/small_placement.cpp), and one place's luck must not choose. `code(i, p,
+// copy)` gives a candidate's dispatcher (null when the jobs are only planned, for an estimate).
 template <class Code>
 std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chosen[2], Code code,
                             const std::map<Intent, std::set<Small>> *only = nullptr) {
@@ -354,7 +354,7 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
 
 } // namespace
 
-double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
+double small_study_seconds(const Meter &bench, const CpuInfo &cpu, const MeasureOptions &options,
                            double confidence) {
   const SmallPath chosen[2] = {default_small(cpu, Intent::reuse),
                                default_small(cpu, Intent::stream)};
@@ -367,7 +367,7 @@ double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const Measure
          bench.estimate_seconds(study_jobs(2, cpu, chosen, none), options);
 }
 
-SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
+SmallStudy study_small(Meter &bench, const Profile &profile, const CpuInfo &cpu,
                        const MeasureOptions &options, const RaceOptions &race) {
   SmallStudy out;
   std::map<std::tuple<Intent, SmallPath, int>, std::unique_ptr<GeneratedCode>> codes;

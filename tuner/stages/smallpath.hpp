@@ -2,8 +2,8 @@
 // tables, raced against memset warm and cold; docs/design/small-path.md has why.
 #pragma once
 
-#include "tuner/choose/race.hpp"
 #include "tuner/measure/measure.hpp"
+#include "tuner/race/race.hpp"
 
 #include <algorithm>
 #include <array>
@@ -134,12 +134,12 @@ struct SmallStudy {
 
 //! Races the strategies (stage 1, at `race`'s confidence, rounds and tie band) for `profile`'s
 //! tables, then measures the chosen one's maxes (stage 2), and chooses per intent.
-SmallStudy study_small(Bench &bench, const Profile &profile, const CpuInfo &cpu,
+SmallStudy study_small(Meter &bench, const Profile &profile, const CpuInfo &cpu,
                        const MeasureOptions &options, const RaceOptions &race);
 
 //! What study_small will take, estimated before it runs (for the tuner's time limit): stage 1's
 //! fewest rounds at `confidence` and stage 2.
-double small_study_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
+double small_study_seconds(const Meter &bench, const CpuInfo &cpu, const MeasureOptions &options,
                            double confidence);
 
 //! Stage 1's race of `intent` in a line: "small path reuse, 6 rounds: stosb; tree out at round

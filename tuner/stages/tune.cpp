@@ -3,10 +3,10 @@
 // chosen tables.
 #include "tuner/stages/tune.hpp"
 
-#include "tuner/choose/race.hpp"
 #include "tuner/measure/c_library.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/race/race.hpp"
 #include "tuner/stages/plan.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -44,7 +44,7 @@ struct LastStage {
 
 class Tuner {
 public:
-  Tuner(const TuneOptions &o, const CpuInfo &cpu, Bench &bench)
+  Tuner(const TuneOptions &o, const CpuInfo &cpu, Meter &bench)
       : o_(o), cpu_(cpu), plan_(plan_for(o.level)), bench_(bench),
         studies_(cpu, o.min_size, o.max_size) {
     budget_ = o.time_limit > 0 ? o.time_limit : plan_.budget;
@@ -427,7 +427,7 @@ private:
   const TuneOptions &o_;
   const CpuInfo &cpu_;
   LevelPlan plan_;
-  Bench &bench_;
+  Meter &bench_;
   Studies studies_;
   double budget_ = 0;
   Clock::time_point start_;
@@ -441,14 +441,14 @@ private:
 
 } // namespace
 
-TuneResult tune(const TuneOptions &options, const CpuInfo &cpu, Bench &bench) {
+TuneResult tune(const TuneOptions &options, const CpuInfo &cpu, Meter &bench) {
   TuneResult r = Tuner(options, cpu, bench).run();
   r.libc = running_c_library().name;
   return r;
 }
 
 TuneResult tune(const TuneOptions &options, const CpuInfo &cpu) {
-  HostBench bench(cpu, options.max_size);
+  HostMeter bench(cpu, options.max_size);
   return tune(options, cpu, bench);
 }
 

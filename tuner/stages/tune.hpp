@@ -2,10 +2,10 @@
 // makes the studies (findings.hpp); outputs.hpp writes the result.
 #pragma once
 
-#include "tuner/choose/choose.hpp"
-#include "tuner/choose/findings.hpp"
 #include "tuner/measure/measure.hpp"
+#include "tuner/race/tables.hpp"
 #include "tuner/stages/candidates.hpp"
+#include "tuner/stages/findings.hpp"
 #include "tuner/stages/glibc_tunables.hpp"
 #include "tuner/stages/parallel_stage.hpp"
 #include "tuner/stages/smallpath.hpp"
@@ -75,6 +75,6 @@ struct TuneResult {
 //! Measures on this host and chooses. Throws std::runtime_error when it cannot measure at all.
 TuneResult tune(const TuneOptions &options, const CpuInfo &cpu);
 //! The same with `bench` measuring (a test's synthetic timings).
-TuneResult tune(const TuneOptions &options, const CpuInfo &cpu, Bench &bench);
+TuneResult tune(const TuneOptions &options, const CpuInfo &cpu, Meter &bench);
 
 } // namespace cjit::detail

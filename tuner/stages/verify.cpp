@@ -3,9 +3,9 @@
 #include "tuner/measure/c_library.hpp"
 
 #include "jit/runtime/runtime.hpp"
-#include "tuner/choose/choose.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/race/tables.hpp"
 #include "tuner/stages/smallpath.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -244,7 +244,7 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
   return r;
 }
 
-Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
+Verification verify(Meter &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
                     const RaceOptions &race_options,
                     const std::map<Intent, std::vector<SmallPath>> &ranking, uint64_t min_size,
                     uint64_t max_size, bool repairs_allowed) {
@@ -416,7 +416,7 @@ Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureO
   return v;
 }
 
-double verify_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
+double verify_seconds(const Meter &bench, const CpuInfo &cpu, const MeasureOptions &options,
                       double confidence, int boundaries) {
   Profile typical = builtin_profile(cpu);
   std::vector<VerifyPoint> points = verify_points(typical, cpu, 0, 0); // warm and cold small

@@ -2,8 +2,8 @@
 // it, raced against memset at points the other stages did not use, and repaired where it loses.
 #pragma once
 
-#include "tuner/choose/race.hpp"
 #include "tuner/measure/measure.hpp"
+#include "tuner/race/race.hpp"
 
 #include <map>
 #include <string>
@@ -82,14 +82,14 @@ double badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent
 //! changed intent again; a repair that measures no better (badness) is undone and its intent left;
 //! at most kRepairRounds. `ranking`: small-path strategies, best first. Without `repairs_allowed`
 //! (`clearjit verify`), losses are only said, in `left`.
-Verification verify(Bench &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
+Verification verify(Meter &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
                     const RaceOptions &race,
                     const std::map<Intent, std::vector<SmallPath>> &ranking, uint64_t min_size,
                     uint64_t max_size, bool repairs_allowed = true);
 
 //! What verify() will take for `boundaries` class boundaries per intent: the rounds that bound a
 //! median at `confidence`, twice.
-double verify_seconds(const Bench &bench, const CpuInfo &cpu, const MeasureOptions &options,
+double verify_seconds(const Meter &bench, const CpuInfo &cpu, const MeasureOptions &options,
                       double confidence, int boundaries);
 
 //! The [verification] table of a profile (informational: the runtime reads it not).

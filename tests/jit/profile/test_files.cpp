@@ -1,8 +1,8 @@
 // Files as attack surface: outputs never write through a link or replace what is not a regular
 // file; debug aids in shared directories never follow links; bad paths are said, not ignored.
 #include "jit/emit/emit.hpp"
+#include "jit/profile/env_switch.hpp"
 #include "jit/profile/files.hpp"
-#include "jit/runtime/env_switch.hpp"
 #include "tests/support/support.hpp"
 
 #include <gtest/gtest.h>

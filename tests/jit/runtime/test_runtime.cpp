@@ -116,7 +116,7 @@ TEST_F(runtime_Open, CppWrapperOpensWithoutThrowing) {
   ASSERT_TRUE(c) << error;
   EXPECT_EQ(error, "");
   EXPECT_EQ(c->source(), good);
-  EXPECT_EQ(c->kernel_for(Intent::reuse, 100000), "stosb");
+  EXPECT_EQ(c->kernel_for(cjit::Intent::reuse, 100000), "stosb");
   std::vector<uint8_t> buf(5000, 0xA5);
   c->clear(buf.data(), buf.size());
   EXPECT_EQ(test::first_nonzero(buf.data(), buf.size()), buf.size());
@@ -654,8 +654,8 @@ TEST_F(runtime_KernelFor, ClearerWrapper) {
   const std::string path = dir_ / "kernel_for.toml";
   write_file(path, profile_text(host_cpu(), kKernelForReuse, kKernelForStream));
   Clearer c(path);
-  EXPECT_EQ(c.kernel_for(Intent::reuse, 65600), "movnti");
-  EXPECT_EQ(c.kernel_for(Intent::stream, 65600), "ntsse");
+  EXPECT_EQ(c.kernel_for(cjit::Intent::reuse, 65600), "movnti");
+  EXPECT_EQ(c.kernel_for(cjit::Intent::stream, 65600), "ntsse");
   EXPECT_EQ(c.source(), path);
   EXPECT_EQ(c.warnings(), "");
 }

@@ -14,10 +14,10 @@ const uint64_t KiB = 1024;
 
 // The cached rows have a section of their own.
 TEST(bench_Text, CachedRowsHaveTheirOwnSectionAndStayOutOfTheColdMeans) {
-  CompareResult r;
+  BenchResult r;
   r.source = "test";
   auto row = [](Pattern p, double tuned, double memset) {
-    CompareRow x;
+    BenchRow x;
     x.size = 64 * KiB;
     x.intent = Intent::stream;
     x.pattern = p;
@@ -29,7 +29,7 @@ TEST(bench_Text, CachedRowsHaveTheirOwnSectionAndStayOutOfTheColdMeans) {
   };
   r.rows = {row(Pattern::scattered, 40, 20), row(Pattern::consecutive, 40, 20),
             row(Pattern::cached, 10, 40)};
-  const std::string text = compare_text(r);
+  const std::string text = bench_text(r);
   EXPECT_NE(text.find("stream (clear only), cached destinations (half the L2 cleared piece by"),
             std::string::npos)
       << text;

@@ -17,9 +17,9 @@ CpuInfo synthetic_cpu() {
   return cpu;
 }
 
-CompareRow cold(uint64_t size, Intent i, Pattern p, const char *kernel, double tuned, double memset,
-                bool batched = false) {
-  CompareRow r;
+BenchRow cold(uint64_t size, Intent i, Pattern p, const char *kernel, double tuned, double memset,
+              bool batched = false) {
+  BenchRow r;
   r.size = size;
   r.intent = i;
   r.pattern = p;
@@ -31,8 +31,8 @@ CompareRow cold(uint64_t size, Intent i, Pattern p, const char *kernel, double t
   return r;
 }
 
-CompareResult synthetic_result() {
-  CompareResult r;
+BenchResult synthetic_result() {
+  BenchResult r;
   r.source = "test.toml";
   r.small_reuse = "stosb, up to 256 B";
   r.small_stream = "masked, up to 512 B";
@@ -54,7 +54,7 @@ CompareResult synthetic_result() {
 }
 
 TEST(bench_markdown, HeaderNamesCpuCommitAndCommand) {
-  std::string md = compare_markdown(synthetic_result(), synthetic_cpu(), "clearjit bench x.toml");
+  std::string md = bench_markdown(synthetic_result(), synthetic_cpu(), "clearjit bench x.toml");
   EXPECT_EQ(md.rfind("### Test CPU (GenuineIntel family 6 model 207 stepping 2, a VM guest)", 0),
             0u)
       << md;
@@ -63,7 +63,7 @@ TEST(bench_markdown, HeaderNamesCpuCommitAndCommand) {
 }
 
 TEST(bench_markdown, WarmRowsSideBySideAsTimeRatios) {
-  std::string md = compare_markdown(synthetic_result(), synthetic_cpu(), "c");
+  std::string md = bench_markdown(synthetic_result(), synthetic_cpu(), "c");
   EXPECT_NE(md.find("Small paths: reuse stosb, up to 256 B; stream masked, up to 512 B."),
             std::string::npos)
       << md;
@@ -76,7 +76,7 @@ TEST(bench_markdown, WarmRowsSideBySideAsTimeRatios) {
 }
 
 TEST(bench_markdown, ColdRowsAsSpeedRatiosWithMissingCellsDashed) {
-  std::string md = compare_markdown(synthetic_result(), synthetic_cpu(), "c");
+  std::string md = bench_markdown(synthetic_result(), synthetic_cpu(), "c");
   EXPECT_NE(md.find("| 8 B | `small: stosb` | 1.25x | - | - | - | - | - | - | - |"),
             std::string::npos)
       << md;
@@ -88,7 +88,7 @@ TEST(bench_markdown, ColdRowsAsSpeedRatiosWithMissingCellsDashed) {
 }
 
 TEST(bench_markdown, BatchRowsAndVerdict) {
-  std::string md = compare_markdown(synthetic_result(), synthetic_cpu(), "c");
+  std::string md = bench_markdown(synthetic_result(), synthetic_cpu(), "c");
   EXPECT_NE(md.find("| 4 KiB | consecutive | `clzero` | 3.00x | 0.50x |"), std::string::npos) << md;
   // 1 of 4 warm rows is slower (stream 8 B, 1.10x). The worst large row counts 4 KiB..64 MiB,
   // cold and hot destinations: 1 GiB (0.50x) and the cached 0.50x are left out, the hot 0.25x
@@ -101,20 +101,20 @@ TEST(bench_markdown, BatchRowsAndVerdict) {
 }
 
 TEST(bench_markdown, NoWarmRowsNoWarmTable) {
-  CompareResult r = synthetic_result();
+  BenchResult r = synthetic_result();
   r.warm.clear();
-  std::string md = compare_markdown(r, synthetic_cpu(), "c");
+  std::string md = bench_markdown(r, synthetic_cpu(), "c");
   EXPECT_EQ(md.find("Small sizes, warm"), std::string::npos);
   EXPECT_NE(md.find("Verdict: reuse 4 KiB..64 MiB"), std::string::npos) << md;
 }
 
 TEST(bench_markdown, ParallelRowsAndTheirWorstInTheVerdict) {
-  CompareResult r = synthetic_result();
-  EXPECT_EQ(compare_markdown(r, synthetic_cpu(), "c").find("several threads"), std::string::npos);
+  BenchResult r = synthetic_result();
+  EXPECT_EQ(bench_markdown(r, synthetic_cpu(), "c").find("several threads"), std::string::npos);
   r.parallel.push_back({Intent::stream, 1ull << 30, 2, 2, 40, 20, 36, 36});
   r.parallel.push_back({Intent::reuse, 64ull << 20, 1, 2, 10, 12, 11.4, 9});
   r.parallel.push_back({Intent::reuse, 256ull << 20, 1, 2, 0, 12, 12, 9}); // no memset: left out
-  const std::string md = compare_markdown(r, synthetic_cpu(), "c");
+  const std::string md = bench_markdown(r, synthetic_cpu(), "c");
   EXPECT_NE(md.find("| 64 MiB | 10.0 | 12.0 | 11.4 (1) | 9.0 (2) | - | - | - | - |\n"),
             std::string::npos)
       << md;

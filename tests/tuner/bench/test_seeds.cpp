@@ -12,7 +12,7 @@ namespace cjit::detail {
 namespace {
 
 TEST(seeds, EveryFigureBesideItsPublishedOneWasMeasured) {
-  CompareOptions o;
+  BenchOptions o;
   o.repetitions = 1;
   o.min_time = 0.001;
   o.progress = false;

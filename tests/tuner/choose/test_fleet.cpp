@@ -1,10 +1,10 @@
 // clearjit choose: races judged again from raw files (replay_race), merged over hosts, and the
-// tables chosen from the merged standings. A whole tune on a Bench of synthetic timings gives
+// tables chosen from the merged standings. A whole tune on a Meter of synthetic timings gives
 // the raw file of the single-host case, on each kind of CPU of cpu_kinds.hpp (and this host);
 // hand-made races give hosts that disagree. No timing is measured or asserted.
 #include "tests/support/cpu_kinds.hpp"
 #include "tests/support/support.hpp"
-#include "tests/support/synthetic_bench.hpp"
+#include "tests/support/synthetic_meter.hpp"
 #include "tuner/choose/fleet.hpp"
 #include "tuner/report/outputs.hpp"
 
@@ -13,7 +13,7 @@
 using namespace cjit;
 using namespace cjit::detail;
 using cjit::test::huge_page_machine;
-using cjit::test::SyntheticBench;
+using cjit::test::SyntheticMeter;
 using namespace cjit::detail::test;
 
 namespace {
@@ -72,7 +72,7 @@ FleetChoice choose_or_fail(const std::vector<RawTune> &runs) {
 } // namespace
 
 TEST(fleet, ReplayingARaceGivesTheOutcomeRacingGave) {
-  SyntheticBench bench(0.05, 7);
+  SyntheticMeter bench(0.05, 7);
   bench.set("avx2", 1.3);
   bench.set("avx512", 1.35);
   RaceOptions options;
@@ -115,7 +115,7 @@ const CpuInfo &cpu_named(const std::string &name) {
 // Synthetic timings under which kernels win on every kind of CPU, at different sizes: the
 // widest temporal vector kernel the CPU has (the tuner races only that one) below 64 MiB, and
 // rep stosb, which every CPU runs, from there; clzero, where the CPU has it, cold only.
-void kernels_win_on_every_cpu(SyntheticBench &bench) {
+void kernels_win_on_every_cpu(SyntheticMeter &bench) {
   for (const char *vec : {"sse", "avx2", "avx512"}) {
     bench.set(vec, 1.3);
     bench.set(vec, Pattern::hot, 1.2);
@@ -148,7 +148,7 @@ INSTANTIATE_TEST_SUITE_P(Fleet, fleet_OneHost,
                          case_name);
 TEST_P(fleet_OneHost, FileGivesTheProfileItsTuneWrote) {
   const auto &[cpu_name, run] = GetParam();
-  SyntheticBench bench(0.03, 11);
+  SyntheticMeter bench(0.03, 11);
   kernels_win_on_every_cpu(bench);
   TuneOptions o;
   o.level = run.first;
@@ -191,7 +191,7 @@ TEST_P(fleet_OneHost, FileGivesTheProfileItsTuneWrote) {
 // gives its tune's tables: exactly 2 MiB and 1 GiB to ntavx512 in stream and batch, and
 // batched 4 KiB pieces.
 TEST(fleet, HugePagesAreDecidedAloneAsTheTunerDecidedThem) {
-  SyntheticBench bench(0.02, 41);
+  SyntheticMeter bench(0.02, 41);
   bench.set_model(huge_page_machine);
   TuneOptions o;
   o.level = Level::quick;
@@ -225,7 +225,7 @@ TEST_P(fleet_TwoLevels, NoKernelServesTwoSeparatedRanges) {
   const CpuInfo &cpu = cpu_named(GetParam());
   std::vector<RawTune> runs;
   for (auto [level, seed] : {std::pair{Level::default_, 11}, {Level::quick, 12}}) {
-    SyntheticBench bench(0.03, seed); // two hosts: two draws of the noise
+    SyntheticMeter bench(0.03, seed); // two hosts: two draws of the noise
     kernels_win_on_every_cpu(bench);
     TuneOptions o;
     o.level = level;

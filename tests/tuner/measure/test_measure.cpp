@@ -1,6 +1,7 @@
 // What the tuner measures (tuner/measure/measure.cpp), without measuring: the warm calls' sizes
 // and places, jobs and their copies, selecting and pooling measurements, the arena's size and
-// the names outputs print. HostBench's timings are the benchmarks' subject (bench/), not a test's.
+// the names outputs print. HostMeter's timings are the benchmarks' subject (experiments/), not a
+// test's.
 #include "tuner/measure/measure.hpp"
 
 #include <gtest/gtest.h>
@@ -187,7 +188,7 @@ TEST(measure, NamesAndBatches) {
 TEST(measure_HostBench, RefusesAnArenaBeyondAnyMachine) {
   const CpuInfo cpu;
   try {
-    HostBench bench(cpu, (uint64_t(1) << 40) + 1);
+    HostMeter bench(cpu, (uint64_t(1) << 40) + 1);
     FAIL() << "a 1 TiB arena was mapped";
   } catch (const std::invalid_argument &e) {
     EXPECT_NE(std::string(e.what()).find("too large for a destination arena"), std::string::npos)

@@ -18,12 +18,12 @@ namespace {
 using nlohmann::ordered_json;
 
 TEST(outputs_BenchJson, ParsesBackWithEveryKeyTypeAndRounding) {
-  CompareResult r;
+  BenchResult r;
   r.source = "profiles/\xff.toml";
   r.small_reuse = "stosb, up to 256 B";
   r.small_stream = "masked, up to 512 B";
   r.open_ms = 1.23456;
-  CompareRow row;
+  BenchRow row;
   row.size = 65536;
   row.intent = Intent::reuse;
   row.pattern = Pattern::cached;
@@ -38,7 +38,7 @@ TEST(outputs_BenchJson, ParsesBackWithEveryKeyTypeAndRounding) {
   r.measurements = {json_measurement()};
   r.parallel.push_back({Intent::reuse, 1 << 30, 4, 8, 10, 11, 12, 13});
   std::string text;
-  ASSERT_NO_THROW(text = compare_json(r, json_cpu()));
+  ASSERT_NO_THROW(text = bench_json(r, json_cpu()));
   const ordered_json j = ordered_json::parse(text);
   EXPECT_EQ(json_keys(j), (std::vector<std::string>{"cpu", "profile", "libc", "open_ms", "rows",
                                                     "warm", "small", "measurements"}));

@@ -1,7 +1,7 @@
-// The parallel stage: its sizes and counts, the thread-count races on a Bench of synthetic
+// The parallel stage: its sizes and counts, the thread-count races on a Meter of synthetic
 // timings (no timing is measured or asserted), and how the summary, the report and the profile
 // show the counts.
-#include "tests/support/synthetic_bench.hpp"
+#include "tests/support/synthetic_meter.hpp"
 #include "tuner/report/outputs.hpp"
 #include "tuner/stages/parallel_stage.hpp"
 #include "tuner/stages/tune.hpp"
@@ -10,7 +10,7 @@
 
 using namespace cjit;
 using namespace cjit::detail;
-using cjit::test::SyntheticBench;
+using cjit::test::SyntheticMeter;
 
 namespace {
 
@@ -22,7 +22,7 @@ std::string threads(unsigned n) { return "clearjit_clear_parallel threads=" + st
 
 // Sets `count` threads at `factor` times one thread's speed at `size` (one thread runs at
 // memset's unless set).
-void set(SyntheticBench &bench, unsigned count, uint64_t size, double factor) {
+void set(SyntheticMeter &bench, unsigned count, uint64_t size, double factor) {
   bench.set_at(threads(count), size, factor);
 }
 
@@ -54,7 +54,7 @@ Measurement point(const std::string &candidate, unsigned threads, uint64_t size,
 TEST(parallel_stage, ThreadsThatPayAreChosenWithTheirSpeedup) {
   // Shaped like the Intel Xeon family 6 model 207 host's ntavx512 over 1 GiB (19.5 GB/s on one
   // thread, 33.7..39.3 on two): 1.9x at 1 GiB, nothing at 8 MiB.
-  SyntheticBench bench(0.05, 7);
+  SyntheticMeter bench(0.05, 7);
   set(bench, 2, 1024 * MiB, 1.9);
   const ParallelStudy s =
       race_threads(bench, nullptr, {8 * MiB, 1024 * MiB}, {1, 2}, options(), measure(), 0);
@@ -74,7 +74,7 @@ TEST(parallel_stage, AGainInsideTheNoiseIsOneThread) {
   // Zen 5 (AMD family 26 model 2): 83.4 GB/s on one thread, 83.5 on two at 1 GiB stream. 5%
   // faster under 5% noise is below kParallelGain: one thread, for every seed.
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    SyntheticBench bench(0.05, seed);
+    SyntheticMeter bench(0.05, seed);
     set(bench, 2, 1024 * MiB, 1.05);
     const ParallelStudy s =
         race_threads(bench, nullptr, {1024 * MiB}, {1, 2}, options(), measure(), 0);
@@ -84,7 +84,7 @@ TEST(parallel_stage, AGainInsideTheNoiseIsOneThread) {
 
 TEST(parallel_stage, TheFewestCountThatSaturatesWins) {
   // Four CPUs that saturate the memory at two: 2, 3 and 4 threads run alike.
-  SyntheticBench bench(0.02, 3);
+  SyntheticMeter bench(0.02, 3);
   for (unsigned n : {2u, 3u, 4u})
     set(bench, n, 256 * MiB, 2.0);
   const ParallelStudy s =
@@ -95,7 +95,7 @@ TEST(parallel_stage, TheFewestCountThatSaturatesWins) {
 
 TEST(parallel_stage, BelowTwoBoundariesOneThreadUnraced) {
   // 2 MiB has no 2 MiB boundary to cut at: two threads are the same call, whatever it measures.
-  SyntheticBench bench(0.05, 1);
+  SyntheticMeter bench(0.05, 1);
   set(bench, 2, 2 * MiB, 2.0);
   const ParallelStudy s = race_threads(bench, nullptr, {2 * MiB}, {1, 2}, options(), measure(), 0);
   EXPECT_EQ(s.stream->threads, (std::vector<unsigned>{1}));
@@ -108,7 +108,7 @@ TEST(parallel_stage, BelowTwoBoundariesOneThreadUnraced) {
 }
 
 TEST(parallel_stage, MemsetIsMeasuredBesideEveryRound) {
-  SyntheticBench bench(0.05, 5);
+  SyntheticMeter bench(0.05, 5);
   bench.set("libc", 0.5);
   const ParallelStudy s = race_threads(bench, nullptr, {64 * MiB}, {1, 2}, options(), measure(), 0);
   // Each race (one per intent) ran until two threads left it; memset (threads 0) was sampled
@@ -132,7 +132,7 @@ TEST(parallel_stage, MemsetIsMeasuredBesideEveryRound) {
 
 TEST(parallel_stage, TheTimeLimitLeavesOneThread) {
   // No round fits: every size keeps one thread, however fast more threads would be.
-  SyntheticBench bench(0.05, 1);
+  SyntheticMeter bench(0.05, 1);
   set(bench, 2, 1024 * MiB, 2.0);
   const ParallelStudy s =
       race_threads(bench, nullptr, {1024 * MiB}, {1, 2}, options(), measure(), 1e-6);

@@ -1,13 +1,13 @@
 // The small path's tuning (smallpath.hpp): stage 1's ranking, a pure function of measurements
 // (tested on synthetic data, and the study's text written from them; the HTML report's table is
-// tests/tuner/report/test_report.cpp's), and the study's race on a Bench
+// tests/tuner/report/test_report.cpp's), and the study's race on a Meter
 // of synthetic timings: who leaves, when the race stops and what is chosen. No timing is
 // measured or asserted; the dispatchers are generated for this CPU but never run.
 #include "tests/support/candidate_text.hpp"
 #include "tests/support/cpu_kinds.hpp"
 #include "tests/support/small_study.hpp"
 #include "tests/support/support.hpp"
-#include "tests/support/synthetic_bench.hpp"
+#include "tests/support/synthetic_meter.hpp"
 #include "tuner/stages/smallpath.hpp"
 
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@
 namespace cjit::detail::test {
 namespace {
 
-using cjit::test::SyntheticBench;
+using cjit::test::SyntheticMeter;
 constexpr size_t npos = std::string::npos;
 
 // The CPU the study tests run on unless they say another: the Intel family 6 model 207, which runs
@@ -36,9 +36,9 @@ Profile memset_tables() {
 
 // Every strategy this CPU runs at `factor` times memset's speed, warm and cold, but those named
 // in `faster` at their own factor.
-SyntheticBench bench_with(double noise, uint64_t seed, double factor,
+SyntheticMeter bench_with(double noise, uint64_t seed, double factor,
                           const std::map<std::string, double> &faster) {
-  SyntheticBench b(noise, seed);
+  SyntheticMeter b(noise, seed);
   b.noise_per_job();
   for (const SmallInfo &s : small_strategies()) {
     const std::string name = Candidate(SmallPath{s.strategy, 256}).name();
@@ -59,7 +59,7 @@ const MeasureOptions kOptions{.repetitions = 3, .min_time = 0.001};
 
 TEST(smallpath_Study, AClearLeaderWinsAndTheOthersLeaveEarly) {
   // tree 1.25x memset's speed; every other strategy at half its speed, warm and cold.
-  SyntheticBench b = bench_with(0.03, 1, 0.5, {{"tree", 1.25}});
+  SyntheticMeter b = bench_with(0.03, 1, 0.5, {{"tree", 1.25}});
   const SmallStudy s = study_small(b, memset_tables(), study_cpu(), kOptions, race());
   EXPECT_EQ(s.reuse.strategy, Small::tree);
   EXPECT_EQ(s.stream.strategy, Small::tree);
@@ -78,7 +78,7 @@ TEST(smallpath_Study, AClearLeaderWinsAndTheOthersLeaveEarly) {
 TEST(smallpath_Study, TiedStrategiesStopTheRaceAndTheRankingChooses) {
   // tree and ladder alike (1.25x), the rest at half: the race stops with both in, and
   // rank_small chooses between them over every round.
-  SyntheticBench b = bench_with(0.02, 2, 0.5, {{"tree", 1.25}, {"ladder", 1.25}});
+  SyntheticMeter b = bench_with(0.02, 2, 0.5, {{"tree", 1.25}, {"ladder", 1.25}});
   const SmallStudy s = study_small(b, memset_tables(), study_cpu(), kOptions, race());
   EXPECT_LT(s.rounds, 12);
   for (Intent i : kIntents) {
@@ -93,7 +93,7 @@ TEST(smallpath_Study, TiedStrategiesStopTheRaceAndTheRankingChooses) {
 TEST(smallpath_Study, ALeaderTheColdVetoPutsOutLeadsNoOneOut) {
   // vec is the fastest warm (3x memset) but 3x slower cold at consecutive destinations: the cold
   // veto puts it out, and tree (1.25x everywhere) must not leave as "behind vec".
-  SyntheticBench b = bench_with(0.02, 4, 0.5, {{"tree", 1.25}});
+  SyntheticMeter b = bench_with(0.02, 4, 0.5, {{"tree", 1.25}});
   const std::string vec = Candidate(SmallPath{Small::vec, 256}).name();
   b.set(vec, 3.0);
   b.set(vec, Pattern::consecutive, 0.33);
@@ -116,7 +116,7 @@ TEST(smallpath_Study, AStrategyThatLosesColdScatteredIsOutOfTheRace) {
   // (docs/results/amd-family26-model2/small-cold-stosb.txt), given to ladder in this test (every
   // CPU runs it); tree at memset's speed everywhere. Under 3% noise ladder leaves cold, and tree,
   // which keeps the promise, is chosen though slower warm.
-  SyntheticBench b = bench_with(0.03, 5, 0.5, {{"tree", 1.0}, {"ladder", 1.0}});
+  SyntheticMeter b = bench_with(0.03, 5, 0.5, {{"tree", 1.0}, {"ladder", 1.0}});
   const std::string ladder = Candidate(SmallPath{Small::ladder, 256}).name();
   b.set(ladder, Pattern::scattered, 0.85);
   b.set_warm(ladder, 1.3);
@@ -136,7 +136,7 @@ TEST(smallpath_Study, WhereEveryStrategyLosesTheSmallestLossIsChosen) {
   // cold (both patterns); ladder at memset's speed cold but half its speed warm; the rest at half
   // everywhere. None keeps the promise, so the cold veto puts none out, and tree (an 11% loss of
   // time cold) is chosen over ladder (2x warm).
-  SyntheticBench b = bench_with(0.02, 6, 0.5, {{"tree", 0.9}, {"ladder", 1.0}});
+  SyntheticMeter b = bench_with(0.02, 6, 0.5, {{"tree", 0.9}, {"ladder", 1.0}});
   b.set_warm(Candidate(SmallPath{Small::tree, 256}).name(), 1.1);
   b.set_warm(Candidate(SmallPath{Small::ladder, 256}).name(), 0.5);
   const SmallStudy s = study_small(b, memset_tables(), study_cpu(), kOptions, race());
@@ -155,7 +155,7 @@ TEST(smallpath_Study, AWarmLeaderDoesNotPutOutTheSmallestLoss) {
   // beyond the noise) and at its speed cold; the rest at half everywhere. None keeps the promise:
   // the race stops before tree, the warm leader, puts ladder out "behind" it, and the ranking
   // chooses ladder, the smallest loss (1.10x against tree's 2x).
-  SyntheticBench b = bench_with(0.02, 7, 0.5, {{"ladder", 1.0}});
+  SyntheticMeter b = bench_with(0.02, 7, 0.5, {{"ladder", 1.0}});
   b.set_warm(Candidate(SmallPath{Small::tree, 256}).name(), 1.3);
   b.set_warm(Candidate(SmallPath{Small::ladder, 256}).name(), 1 / 1.10);
   const SmallStudy s = study_small(b, memset_tables(), study_cpu(), kOptions, race());
@@ -177,7 +177,7 @@ INSTANTIATE_TEST_SUITE_P(Study, smallpath_Kinds, testing::ValuesIn(cpu_kinds()),
                          [](const auto &info) { return info.param.name; });
 TEST_P(smallpath_Kinds, WhereEveryStrategyLosesColdMemsetKeepsTheBand) {
   const CpuInfo &cpu = GetParam().info;
-  SyntheticBench b(0.03, 9);
+  SyntheticMeter b(0.03, 9);
   b.noise_per_job();
   for (const SmallInfo &st : small_strategies()) {
     const std::string name = Candidate(SmallPath{st.strategy, 256}).name();
@@ -206,7 +206,7 @@ TEST_P(smallpath_Kinds, WhereEveryStrategyLosesColdMemsetKeepsTheBand) {
 // Where the chosen strategy keeps the promise everywhere, no band: one compare fewer.
 TEST(smallpath_Bands, AStrategyThatKeepsThePromiseEverywhereIsNotBanded) {
   const CpuInfo &cpu = cpu_kind("IntelEmeraldRapids");
-  SyntheticBench b = bench_with(0.02, 10, 0.5, {{"masked", 1.2}, {"libc", 1.0}});
+  SyntheticMeter b = bench_with(0.02, 10, 0.5, {{"masked", 1.2}, {"libc", 1.0}});
   Profile tables = memset_tables();
   tables.host = profile_host(cpu);
   const SmallStudy s = study_small(b, tables, cpu, kOptions, race());
@@ -228,7 +228,7 @@ TEST(smallpath_Bands, PicksRoundTrip) {
 
 TEST(smallpath_Study, NearEqualsRunToTheLastRound) {
   // Alike under 10% noise: neither confidently behind nor bounded within 5% in 6 rounds.
-  SyntheticBench b = bench_with(0.10, 3, 0.5, {{"tree", 1.25}, {"ladder", 1.25}});
+  SyntheticMeter b = bench_with(0.10, 3, 0.5, {{"tree", 1.25}, {"ladder", 1.25}});
   const SmallStudy s = study_small(b, memset_tables(), study_cpu(), kOptions, race(6));
   EXPECT_EQ(s.rounds, 6);
   for (Intent i : kIntents)

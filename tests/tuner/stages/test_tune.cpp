@@ -1,8 +1,8 @@
-// The tuner's stage loop (tune.cpp) on a Bench of synthetic timings and a synthetic CPU: every
+// The tuner's stage loop (tune.cpp) on a Meter of synthetic timings and a synthetic CPU: every
 // decision is a race at every level, a time limit takes rounds and never a stage, undecided means
 // memset, and the no-allocate step is found at every level. No timing is measured or asserted.
 #include "tests/support/cpu_kinds.hpp"
-#include "tests/support/synthetic_bench.hpp"
+#include "tests/support/synthetic_meter.hpp"
 #include "tuner/measure/c_library.hpp"
 #include "tuner/stages/tune.hpp"
 
@@ -12,10 +12,9 @@
 #include <string>
 
 using namespace cjit::detail;
-using cjit::Intent;
 using cjit::detail::test::cpu_kind;
 using cjit::test::huge_page_machine;
-using cjit::test::SyntheticBench;
+using cjit::test::SyntheticMeter;
 
 namespace {
 
@@ -36,7 +35,7 @@ CpuInfo zen3() {
   return c;
 }
 
-TuneResult run(SyntheticBench &bench, Level level, double time_limit = 0) {
+TuneResult run(SyntheticMeter &bench, Level level, double time_limit = 0) {
   TuneOptions o;
   o.level = level;
   o.time_limit = time_limit;
@@ -68,7 +67,7 @@ INSTANTIATE_TEST_SUITE_P(Tune, tune_Levels,
                                          std::pair{Level::default_, 0.0},
                                          std::pair{Level::quick, 0.2}));
 TEST_P(tune_Levels, EveryDecisionIsRacedAndNoStageIsLeftOut) {
-  SyntheticBench bench(0.03, 7);
+  SyntheticMeter bench(0.03, 7);
   bench.set("avx2", 1.2);
   const auto [level, limit] = GetParam();
   const TuneResult r = run(bench, level, limit);
@@ -97,7 +96,7 @@ TEST_P(tune_Levels, EveryDecisionIsRacedAndNoStageIsLeftOut) {
 
 // A time limit takes rounds, not stages: fewer jobs measured, the same kinds of race.
 TEST(tune_Stages, ATimeLimitTakesRoundsNotStages) {
-  SyntheticBench full(0.03, 3), limited(0.03, 3);
+  SyntheticMeter full(0.03, 3), limited(0.03, 3);
   full.set("avx2", 1.2);
   limited.set("avx2", 1.2);
   const TuneResult a = run(full, Level::quick);
@@ -109,7 +108,7 @@ TEST(tune_Stages, ATimeLimitTakesRoundsNotStages) {
 // The levels differ in resolution: the default level races more sizes than quick, and the
 // same kinds of decision besides its variants.
 TEST(tune_Stages, TheDefaultLevelRacesMoreSizesThanQuick) {
-  SyntheticBench q(0.03, 4), d(0.03, 4);
+  SyntheticMeter q(0.03, 4), d(0.03, 4);
   const TuneResult quick = run(q, Level::quick), full = run(d, Level::default_);
   auto sizes = [](const TuneResult &r) {
     std::set<uint64_t> s;
@@ -126,7 +125,7 @@ TEST(tune_Stages, TheDefaultLevelRacesMoreSizesThanQuick) {
 // Undecided means memset: where no candidate is faster than memset, every table is memset's and
 // no thread count but one is chosen, whatever the noise made of a round.
 TEST(tune_Stages, NothingFasterThanMemsetLeavesItEverything) {
-  SyntheticBench bench(0.05, 5);
+  SyntheticMeter bench(0.05, 5);
   const TuneResult r = run(bench, Level::quick);
   EXPECT_TRUE(all_memset(r.reuse));
   EXPECT_TRUE(all_memset(r.stream)) << testing::PrintToString(r.races);
@@ -141,7 +140,7 @@ TEST(tune_Stages, NothingFasterThanMemsetLeavesItEverything) {
 // the later stages: the verification, which measures the dispatcher apart from the races (at
 // memset's speed here: its name is no kernel's), finds no loss and repairs nothing.
 TEST(tune_Stages, TheRacesWinnerIsInTheTablesTheLaterStagesGet) {
-  SyntheticBench bench(0.02, 6);
+  SyntheticMeter bench(0.02, 6);
   bench.set("avx2", 1.3);
   const TuneResult r = run(bench, Level::quick);
   bool avx2 = false;
@@ -155,7 +154,7 @@ TEST(tune_Stages, TheRacesWinnerIsInTheTablesTheLaterStagesGet) {
 // 64 MiB (as on Zen, where it stops allocating), found within an octave of it.
 TEST(tune_Stages, EveryLevelFindsTheNoAllocateStep) {
   for (Level level : {Level::quick, Level::default_}) {
-    SyntheticBench bench(0.03, 8);
+    SyntheticMeter bench(0.03, 8);
     bench.set_from("stosb", 64 << 20, 2.0);
     const TuneResult r = run(bench, level);
     ASSERT_TRUE(r.findings.stosb_no_allocate.size) << r.findings.stosb_no_allocate.reason;
@@ -169,7 +168,7 @@ TEST(tune_Stages, EveryLevelFindsTheNoAllocateStep) {
 // non-temporal kernel's shape) takes stream's sizes below the L3, where reuse, whose caller
 // reads what it cleared, keeps memset. The hot measurements stay in the race's record.
 TEST(tune_Stages, AHotDestinationDoesNotHoldStreamBack) {
-  SyntheticBench bench(0.02, 7);
+  SyntheticMeter bench(0.02, 7);
   bench.set("ntavx2", 1.6);
   bench.set("ntavx2", Pattern::hot, 0.1);
   const TuneResult r = run(bench, Level::quick);
@@ -246,7 +245,7 @@ INSTANTIATE_TEST_SUITE_P(Tune, tune_HugePages,
                          [](const auto &i) { return huge_case_text(i.param); });
 TEST_P(tune_HugePages, StreamAndBatchGiveExactlyTheHugePagesToTheirWinner) {
   const HugeCase hc = GetParam();
-  SyntheticBench bench(0.02, 41);
+  SyntheticMeter bench(0.02, 41);
   bench.set_model(huge_page_machine);
   TuneOptions o;
   o.level = hc.level;

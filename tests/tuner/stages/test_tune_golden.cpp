@@ -3,7 +3,7 @@
 // The files are tests/golden/tune/<level>.* (the summary and report at the quick level alone: they
 // are large and read the same result); CLEARJIT_UPDATE_GOLDEN=1 writes them.
 #include "tests/support/support.hpp"
-#include "tests/support/synthetic_bench.hpp"
+#include "tests/support/synthetic_meter.hpp"
 #include "tuner/formats/raw.hpp"
 #include "tuner/report/outputs.hpp"
 #include "tuner/stages/tune.hpp"
@@ -13,7 +13,7 @@
 using namespace cjit::detail;
 using cjit::detail::test::check_golden;
 using cjit::detail::test::golden_dir;
-using cjit::test::SyntheticBench;
+using cjit::test::SyntheticMeter;
 
 namespace {
 
@@ -35,8 +35,8 @@ CpuInfo zen3() {
 
 // A host where each kind of kernel wins somewhere: rep stosb from its no-allocate step, the
 // non-temporal stores for stream, AVX2 on cached reuse, and memset elsewhere.
-SyntheticBench host() {
-  SyntheticBench b(0.03, 42);
+SyntheticMeter host() {
+  SyntheticMeter b(0.03, 42);
   b.set("avx2", Pattern::hot, 1.15);
   b.set("avx2:unroll=4", Pattern::hot, 1.2);
   b.set_from("stosb", 48 << 20, 2.5);
@@ -51,7 +51,7 @@ INSTANTIATE_TEST_SUITE_P(Tune, tune_Golden, testing::Values(Level::quick, Level:
                          [](const auto &info) { return std::string(level_name(info.param)); });
 
 TEST_P(tune_Golden, TheSameTimingsWriteTheSameFiles) {
-  SyntheticBench bench = host();
+  SyntheticMeter bench = host();
   TuneOptions o;
   o.level = GetParam();
   o.max_size = 256 << 20;

@@ -3,7 +3,7 @@
 #include "tests/support/cpu_kinds.hpp"
 #include "tests/support/support.hpp"
 
-#include "tests/support/synthetic_bench.hpp"
+#include "tests/support/synthetic_meter.hpp"
 #include "tuner/report/outputs.hpp"
 #include "tuner/stages/verify.hpp"
 
@@ -14,7 +14,7 @@
 namespace cjit::detail::test {
 namespace {
 
-using cjit::test::SyntheticBench;
+using cjit::test::SyntheticMeter;
 
 Spec spec(const char *text) { return *parse_spec(text).value; }
 
@@ -209,7 +209,7 @@ TEST(verify, TheProfileRecordsTheVerificationAndStillLoads) {
 
 TEST(verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
   // `clearjit verify`'s run on a planted loss: movnti for reuse at 4 KiB..64 KiB, losing 2x at
-  // the points inside that class (5 KiB and 51 KiB, 1.25x and 0.8x its boundaries) on a Bench of
+  // the points inside that class (5 KiB and 51 KiB, 1.25x and 0.8x its boundaries) on a Meter of
   // synthetic timings; the dispatcher matches memset everywhere else.
   const CpuInfo &cpu = cpu_kind("IntelEmeraldRapids"); // synthetic: never run here
   Profile p;
@@ -218,7 +218,7 @@ TEST(verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
   p.stream = {{0, spec("libc")}}; // else stream would use the reuse table
   p.small_reuse = p.small_stream = SmallPath{Small::tree, 256};
   const Profile planted = p;
-  SyntheticBench bench(0.01, 3);
+  SyntheticMeter bench(0.01, 3);
   for (uint64_t inside : {5120u, 52416u})
     bench.set_at("verified", inside, 0.5);
   const Verification v = verify(bench, p, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},
@@ -240,7 +240,7 @@ TEST(verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
   EXPECT_TRUE(parts[0].starts_with("reuse 4 KiB .. 64 KiB: movnti (reuse ")) << parts[0];
 
   // A loss in memset's own class is said, as noise, and not counted.
-  SyntheticBench noise(0.01, 3);
+  SyntheticMeter noise(0.01, 3);
   noise.set_at("verified", 81920, 0.5); // 1.25x the 64 KiB boundary: the libc class above it
   Profile q = planted;
   const Verification w = verify(noise, q, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},
@@ -251,7 +251,7 @@ TEST(verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
   EXPECT_TRUE(w.lost.empty());
 
   // The same run with repairs gives the class to memset.
-  SyntheticBench again(0.01, 3);
+  SyntheticMeter again(0.01, 3);
   for (uint64_t inside : {5120u, 52416u})
     again.set_at("verified", inside, 0.5);
   Profile repaired = planted;
@@ -275,7 +275,7 @@ TEST(verify, ALossInsideTheNoiseIsNotCounted) {
   race.max_rounds = 14;
   for (uint64_t seed = 1; seed <= 10; ++seed)
     for (double factor : {0.98, 0.80}) {
-      SyntheticBench bench(0.05, seed);
+      SyntheticMeter bench(0.05, seed);
       for (uint64_t inside : {5120u, 52416u})
         bench.set_at("verified", inside, factor);
       Profile q = p;
@@ -347,7 +347,7 @@ TEST(verify_Small, AColdLossGivesItsBandToMemset) {
   p.reuse = {{0, *parse_spec("libc").value}};
   p.stream = p.reuse;
   p.small_reuse = p.small_stream = SmallPath{Small::masked, 256};
-  SyntheticBench bench(0.01, 4);
+  SyntheticMeter bench(0.01, 4);
   for (uint64_t n : {16u, 48u})
     bench.set_at("verified", n, 0.7);
   const Verification v = verify(bench, p, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},

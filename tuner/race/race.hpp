@@ -133,7 +133,7 @@ std::string race_lines(const std::string &race_text, const std::string &prefix);
 //! The races of one decision stage, run together.
 class Racing {
 public:
-  Racing(Bench &bench, RaceOptions options, MeasureOptions measure);
+  Racing(Meter &bench, RaceOptions options, MeasureOptions measure);
 
   //! Adds a race; returns its index.
   size_t add(Race race);
@@ -148,7 +148,7 @@ public:
   //! Races still open (not settled and below their max rounds).
   size_t open() const;
 
-  //! The median of `who`'s samples in condition `condition` of race `race`, in the Bench's units
+  //! The median of `who`'s samples in condition `condition` of race `race`, in the Meter's units
   //! (GB/s; ns per call warm); 0 when it has none.
   double median_of(size_t race, const Candidate &who, size_t condition) const;
 
@@ -172,7 +172,7 @@ private:
     int max_rounds = 0;
   };
   bool is_open(const State &s) const;
-  Bench &bench_;
+  Meter &bench_;
   RaceOptions options_;
   MeasureOptions measure_;
   std::vector<State> races_;

@@ -1,6 +1,6 @@
-#include "tuner/formats/json_read.hpp"
+#include "tuner/text/json_read.hpp"
 
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <cmath>
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "jit/profile/profile.hpp"
-#include "tuner/choose/race.hpp"
 #include "tuner/measure/measure.hpp"
+#include "tuner/race/race.hpp"
 
 #include <map>
 #include <optional>

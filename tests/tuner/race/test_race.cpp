@@ -1,15 +1,14 @@
-// The races, driven by a Bench of synthetic timings: which candidate wins, who leaves and when
+// The races, driven by a Meter of synthetic timings: which candidate wins, who leaves and when
 // a race stops. No timing is measured or asserted.
-#include "tests/support/synthetic_bench.hpp"
-#include "tuner/choose/race.hpp"
+#include "tests/support/synthetic_meter.hpp"
+#include "tuner/race/race.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 using namespace cjit::detail;
-using cjit::Intent;
-using cjit::test::SyntheticBench;
+using cjit::test::SyntheticMeter;
 
 namespace {
 
@@ -47,7 +46,7 @@ MeasureOptions quiet() {
 // whatever the seed.
 TEST(race, TwoPercentFasterUnderFivePercentNoiseStaysMemset) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    SyntheticBench bench(0.05, seed);
+    SyntheticMeter bench(0.05, seed);
     bench.set("avx2", 1.02);
     Racing racing(bench, options(), quiet());
     const size_t r = racing.add(race(Intent::reuse, {"avx2"}));
@@ -59,7 +58,7 @@ TEST(race, TwoPercentFasterUnderFivePercentNoiseStaysMemset) {
 
 TEST(race, ThirtyPercentFasterIsChosenWithItsBound) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    SyntheticBench bench(0.05, seed);
+    SyntheticMeter bench(0.05, seed);
     bench.set("avx2", 1.30);
     Racing racing(bench, options(), quiet());
     const size_t r = racing.add(race(Intent::reuse, {"avx2"}));
@@ -77,7 +76,7 @@ TEST(race, ThirtyPercentFasterIsChosenWithItsBound) {
 // requires every state, refuses it and says why; stream weighs hot in (1.5 * 1.5 * 0.3 < 1).
 TEST(race, NonTemporalLosingHotIsRefusedForReuse) {
   for (Intent intent : kIntents) {
-    SyntheticBench bench(0.05, 7);
+    SyntheticMeter bench(0.05, 7);
     bench.set("ntavx2", 1.5);
     bench.set("ntavx2", Pattern::hot, 0.3);
     Racing racing(bench, options(), quiet());
@@ -94,7 +93,7 @@ TEST(race, NonTemporalLosingHotIsRefusedForReuse) {
 
 // Stream weighs the hot state in without requiring it: a large cold gain pays for a hot loss.
 TEST(race, StreamWeighsTheHotState) {
-  SyntheticBench bench(0.05, 3);
+  SyntheticMeter bench(0.05, 3);
   bench.set("clzero", 2.0);
   bench.set("clzero", Pattern::hot, 0.5); // geometric mean over the states: 1.26
   Racing racing(bench, options(), quiet());
@@ -110,7 +109,7 @@ TEST(race, StreamWeighsTheHotState) {
 // The leader is clear after the fewest rounds that bound a median (5 at 0.95): the others leave,
 // the race stops long before its 20 rounds, and later rounds measure only who is left.
 TEST(race, StopsEarlyWhenTheLeaderIsClear) {
-  SyntheticBench bench(0.03, 11);
+  SyntheticMeter bench(0.03, 11);
   bench.set("avx2", 1.6);
   bench.set("sse", 1.0);
   bench.set("mov", 0.8);
@@ -129,7 +128,7 @@ TEST(race, StopsEarlyWhenTheLeaderIsClear) {
 
 // Rounds go to the races still open: once the clear race stops, only the close one is measured.
 TEST(race, RoundsGoToOpenRaces) {
-  SyntheticBench bench(0.05, 5);
+  SyntheticMeter bench(0.05, 5);
   bench.set("avx2", 1.6);
   bench.set("sse", 1.04); // near the margin: stays open long
   Racing racing(bench, options(12), quiet());
@@ -144,7 +143,7 @@ TEST(race, RoundsGoToOpenRaces) {
 
 // A time limit ends the rounds; a race cut short keeps memset unless it was already decided.
 TEST(race, TimeLimitLeavesUndecidedRacesToMemset) {
-  SyntheticBench bench(0.05, 9);
+  SyntheticMeter bench(0.05, 9);
   bench.set("avx2", 1.6);
   Racing racing(bench, options(), quiet());
   const size_t r = racing.add(race(Intent::reuse, {"avx2"}));
@@ -157,7 +156,7 @@ TEST(race, TimeLimitLeavesUndecidedRacesToMemset) {
 
 // Ties go to the simpler candidate: two kernels at one speed, both clearly ahead of memset.
 TEST(race, TiedCandidatesGoToTheSimpler) {
-  SyntheticBench bench(0.01, 2);
+  SyntheticMeter bench(0.01, 2);
   bench.set("avx2", 1.5);
   bench.set("avx2:unroll=8", 1.5);
   RaceOptions o = options();
@@ -171,9 +170,9 @@ TEST(race, TiedCandidatesGoToTheSimpler) {
   EXPECT_TRUE(racing.outcome(r).settled);
 }
 
-// Measurements keep every round's sample per contender and state, in the Bench's units.
+// Measurements keep every round's sample per contender and state, in the Meter's units.
 TEST(race, MeasurementsKeepEverySample) {
-  SyntheticBench bench(0.05, 4);
+  SyntheticMeter bench(0.05, 4);
   bench.set("avx2", 1.6);
   Racing racing(bench, options(), quiet());
   const size_t r = racing.add(race(Intent::reuse, {"avx2"}));
@@ -189,7 +188,7 @@ TEST(race, MeasurementsKeepEverySample) {
 // A contender measured beside is sampled every round and never judged, even when it is the
 // fastest; job_for makes each contender's job; a race's own min_gain replaces the options'.
 TEST(race, BesideIsMeasuredNotJudgedAndJobForBuildsTheJobs) {
-  SyntheticBench bench(0.02, 5);
+  SyntheticMeter bench(0.02, 5);
   bench.set("avx2", 1.5);
   bench.set("avx512", 3.0); // beside: faster than both, yet never the winner
   Racing racing(bench, options(), quiet());
@@ -220,7 +219,7 @@ TEST(race, BesideIsMeasuredNotJudgedAndJobForBuildsTheJobs) {
   EXPECT_EQ(beside, size_t(o.rounds) * 3);
 
   // Its own floor: 1.5x does not beat a race that asks for 2x.
-  SyntheticBench again(0.02, 5);
+  SyntheticMeter again(0.02, 5);
   again.set("avx2", 1.5);
   Racing strict(again, options(), quiet());
   Race high = race(Intent::stream, {"avx2"});
@@ -237,7 +236,7 @@ TEST(race, BesideIsMeasuredNotJudgedAndJobForBuildsTheJobs) {
 // faster overall. Slower in one required state still keeps memset, however fast elsewhere.
 TEST(race, ATiedStateDoesNotKeepMemsetButASlowerOneDoes) {
   for (double consecutive : {1.0, 0.9}) {
-    SyntheticBench bench(0.03, 5);
+    SyntheticMeter bench(0.03, 5);
     bench.set("stosb", 1.6);
     bench.set("stosb", Pattern::consecutive, consecutive);
     Racing racing(bench, options(), quiet());
@@ -258,7 +257,7 @@ TEST(race, ATiedStateDoesNotKeepMemsetButASlowerOneDoes) {
 // A race without a required state (the verification's warm points) is decided by its score
 // alone: a clear winner settles it before its last round.
 TEST(race, WithoutARequiredStateTheScoreDecides) {
-  SyntheticBench bench(0.03, 7);
+  SyntheticMeter bench(0.03, 7);
   bench.set("avx2", 1.6);
   Race r = race(Intent::reuse, {"avx2"});
   for (Condition &c : r.conditions)

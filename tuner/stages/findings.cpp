@@ -1,4 +1,4 @@
-#include "tuner/choose/findings.hpp"
+#include "tuner/stages/findings.hpp"
 
 #include "tuner/stages/candidates.hpp"
 #include "tuner/stages/plan.hpp"

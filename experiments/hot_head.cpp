@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
           jobs.push_back(in_pattern({s, size, Intent::reuse}, p));
         }
     }
-  HostBench bench(cpu, largest);
+  HostMeter bench(cpu, largest);
   const std::vector<Measurement> ms = bench.run(jobs, {.repetitions = 9,
                                                        .min_time = 0.02,
                                                        .benchmark_flags = {},

@@ -1,6 +1,6 @@
-// The text every output shares (tuner/report/format.cpp): one number printed, parts joined,
+// The text every output shares (tuner/text/format.cpp): one number printed, parts joined,
 // JSON numbers rounded, and a JSON file's text that never throws on bytes that are not UTF-8.
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // The chooser is a pure function of measurements: tested here on synthetic data (and the
 // reports written from them).
 #include "tests/support/candidate_text.hpp"
-#include "tuner/choose/choose.hpp"
+#include "tuner/race/tables.hpp"
 #include "tuner/report/outputs.hpp"
 #include "tuner/stages/tune.hpp"
 
@@ -21,14 +21,14 @@ const uint64_t KiB = 1024, MiB = 1024 * KiB;
 
 } // namespace
 
-TEST(choose, SummarizeMedianAndCv) {
+TEST(tables, SummarizeMedianAndCv) {
   Measurement m{candidate("x"), 1, Intent::reuse, {10, 12, 11, 100, 9}, 0, 0};
   summarize(m);
   EXPECT_DOUBLE_EQ(m.gbps, 11); // the outlier does not move the median
   EXPECT_GT(m.cv, 0.5);
 }
 
-TEST(choose, DispatchTableMergesWinnersAndSplitsAtTheGeometricMiddle) {
+TEST(tables, DispatchTableMergesWinnersAndSplitsAtTheGeometricMiddle) {
   const std::vector<Winner> ws{{4 * KiB, candidate("avx2"), 50},
                                {16 * KiB, candidate("avx2"), 50},
                                {64 * KiB, candidate("ntavx2"), 60},
@@ -65,7 +65,7 @@ std::string kernel_at(const std::vector<SizeClass> &table, uint64_t size) {
 
 } // namespace
 
-TEST(choose, HugePagesAndTheSubpageAreDecidedAlone) {
+TEST(tables, HugePagesAndTheSubpageAreDecidedAlone) {
   EXPECT_TRUE(decided_alone("stream", 2 * MiB));
   EXPECT_TRUE(decided_alone("stream", 1024 * MiB));
   EXPECT_TRUE(decided_alone("batch", 2 * MiB));
@@ -78,7 +78,7 @@ TEST(choose, HugePagesAndTheSubpageAreDecidedAlone) {
 
 // A size decided alone takes its race's winner: a neighbour's run of a near-equal kernel does
 // not take it, nor does a boundary rounded onto it, nor a run of kernels past a memset winner.
-TEST(choose, ASizeDecidedAloneKeepsItsRacesWinner) {
+TEST(tables, ASizeDecidedAloneKeepsItsRacesWinner) {
   const std::vector<std::pair<std::string, double>> avx512{{"avx512", 1.5}};
   // stosb won at 2 MiB; avx512, within the join band there, serves 1 and 4 MiB.
   std::vector<RacedSize> at{raced(MiB, avx512, "avx512"),
@@ -104,13 +104,13 @@ TEST(choose, ASizeDecidedAloneKeepsItsRacesWinner) {
   EXPECT_EQ(kernel_at(t, 4 * MiB), "avx512");
 }
 
-TEST(choose, BoundariesAreRounded) {
+TEST(tables, BoundariesAreRounded) {
   EXPECT_EQ(round_boundary(1000), 1024u);
   EXPECT_EQ(round_boundary(10), 64u);
   EXPECT_EQ(round_boundary(100000), 98304u); // 4 KiB multiple above 64 KiB
 }
 
-TEST(choose, NontemporalFromNeedsEveryLaterClass) {
+TEST(tables, NontemporalFromNeedsEveryLaterClass) {
   std::vector<SizeClass> t{{4096, *parse_spec("avx2"), 0},
                            {65536, *parse_spec("ntavx2"), 0},
                            {1 << 20, *parse_spec("stosb"), 0},
@@ -134,7 +134,7 @@ void sweep(uint64_t step, std::vector<Measurement> &s, std::vector<Measurement> 
 
 } // namespace
 
-TEST(choose, NoAllocateStepIsFound) {
+TEST(tables, NoAllocateStepIsFound) {
   std::vector<Measurement> s, t;
   sweep(32 * MiB, s, t);
   NoAllocate na = find_no_allocate(s, t);
@@ -144,7 +144,7 @@ TEST(choose, NoAllocateStepIsFound) {
   EXPECT_NEAR(na.ratio_above, 45.0 / 16, 0.01);
 }
 
-TEST(choose, NoAllocateStepSurvivesOneOutlier) {
+TEST(tables, NoAllocateStepSurvivesOneOutlier) {
   std::vector<Measurement> s, t;
   sweep(32 * MiB, s, t, 0.05);
   // One spike well below the step, one dip well above it.
@@ -156,7 +156,7 @@ TEST(choose, NoAllocateStepSurvivesOneOutlier) {
   EXPECT_LE(*na.size, 39 * MiB);
 }
 
-TEST(choose, NoAllocateStepOnTopOfALead) {
+TEST(tables, NoAllocateStepOnTopOfALead) {
   // rep stosb 1.3x ahead below the step already (as on AMD family 26 model 2, Zen 5), 2.8x above.
   std::vector<Measurement> s, t;
   sweep(32 * MiB, s, t, 0.03, 21);
@@ -165,7 +165,7 @@ TEST(choose, NoAllocateStepOnTopOfALead) {
   EXPECT_EQ(*na.size, 32 * MiB);
 }
 
-TEST(choose, NoStepOnACpuWithout) {
+TEST(tables, NoStepOnACpuWithout) {
   // Intel-like: rep stosb allocates at every size, so it never pulls away.
   std::vector<Measurement> s, t;
   sweep(0, s, t, 0.03);
@@ -174,7 +174,7 @@ TEST(choose, NoStepOnACpuWithout) {
   EXPECT_NE(na.reason.find("never"), std::string::npos) << na.reason;
 }
 
-TEST(choose, SmallestGoodChunk) {
+TEST(tables, SmallestGoodChunk) {
   std::map<uint64_t, double> g{{0, 40}, {4096, 13}, {2 << 20, 15}, {8 << 20, 37}, {32 << 20, 39}};
   EXPECT_EQ(smallest_good_chunk(g), uint64_t(8 << 20));
   g[8 << 20] = 30;

@@ -1,7 +1,7 @@
 // The studies' reference kernels (findings.cpp), derived from the method table, pinned here on
 // synthetic CPUs: the kernels each CPU measured before they were derived.
 #include "tests/support/study_cpus.hpp"
-#include "tuner/choose/findings.hpp"
+#include "tuner/stages/findings.hpp"
 
 #include <gtest/gtest.h>
 

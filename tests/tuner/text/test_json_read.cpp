@@ -1,7 +1,7 @@
-// Reading the JSON files clearjit writes (tuner/formats/json_read.cpp): bounded in size and
+// Reading the JSON files clearjit writes (tuner/text/json_read.cpp): bounded in size and
 // depth, every error naming the file and the place (the byte, or the key path), never an
 // exception.
-#include "tuner/formats/json_read.hpp"
+#include "tuner/text/json_read.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // and from where non-temporal stores win. What each measures, and what it found.
 #pragma once
 
-#include "tuner/choose/choose.hpp"
 #include "tuner/measure/measure.hpp"
+#include "tuner/race/tables.hpp"
 
 #include <map>
 #include <optional>

@@ -1,4 +1,4 @@
-// A Bench of synthetic timings, for tests that drive the tuner's races and stages without
+// A Meter of synthetic timings, for tests that drive the tuner's races and stages without
 // measuring anything: each candidate's speed is memset's times a factor per destination state,
 // with seeded log-normal noise on every sample.
 #pragma once
@@ -16,10 +16,10 @@
 
 namespace cjit::test {
 
-class SyntheticBench final : public detail::Bench {
+class SyntheticMeter final : public detail::Meter {
 public:
   //! `noise`: the standard deviation of a sample's log (0.05: about 5%).
-  explicit SyntheticBench(double noise, uint64_t seed = 1)
+  explicit SyntheticMeter(double noise, uint64_t seed = 1)
       : noise_(noise), seed_(seed), rng_(seed) {}
 
   //! Draws each kind of job's noise from a stream of its own, so that its samples do not depend
@@ -137,7 +137,7 @@ private:
   std::function<std::optional<double>(const detail::Job &)> model_;
 };
 
-//! Issue 41's machine, exaggerated (a model for SyntheticBench::set_model): ntavx512 clears a
+//! Issue 41's machine, exaggerated (a model for SyntheticMeter::set_model): ntavx512 clears a
 //! huge page (exactly 2 MiB or 1 GiB, one call per page) and 4 KiB pieces in a batch 2.4x faster
 //! than memset at scattered and consecutive destinations and 0.3x at a hot one; at every other
 //! size, the neighbouring octaves included, memset is faster (0.7x). Other kernels: memset's

@@ -1,4 +1,4 @@
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
-#include "tuner/choose/choose.hpp"
+#include "tuner/race/tables.hpp"
 
 #include "jit/model/size.hpp"
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "tuner/choose/race.hpp"
+#include "tuner/race/race.hpp"
 
-#include "tuner/report/format.hpp"
+#include "tuner/text/format.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -62,7 +62,7 @@ double speed(const Measurement &m, double sample) {
   return m.warm ? 1 / sample : sample;
 }
 
-Racing::Racing(Bench &bench, RaceOptions options, MeasureOptions measure)
+Racing::Racing(Meter &bench, RaceOptions options, MeasureOptions measure)
     : bench_(bench), options_(std::move(options)), measure_(std::move(measure)) {
   measure_.repetitions = 1; // a round is one sample of each contender
 }
@@ -93,7 +93,7 @@ size_t Racing::open() const {
 }
 
 int Racing::run(double seconds) {
-  // A round is charged what it took, or its estimate where that is more (a Bench of synthetic
+  // A round is charged what it took, or its estimate where that is more (a Meter of synthetic
   // timings takes no time).
   double spent = 0;
   int rounds = 0;

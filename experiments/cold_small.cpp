@@ -1,5 +1,5 @@
 // An independent check of the tuner's cold small points: small clears at destinations not in the
-// caller's cache, memset against a profile's dispatcher, measured apart from the tuner's Bench.
+// caller's cache, memset against a profile's dispatcher, measured apart from the tuner's Meter.
 //
 //   clearjit_cold_small PROFILE [LINES_LOG2 [SIZES...]]
 //

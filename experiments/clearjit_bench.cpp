@@ -15,10 +15,10 @@ int main(int argc, char **argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   try {
     const cjit::detail::CpuInfo &cpu = cjit::detail::host_cpu();
-    cjit::detail::CompareOptions o;
+    cjit::detail::BenchOptions o;
     o.sizes = cjit::detail::default_compare_sizes();
     o.repetitions = 1; // --benchmark_repetitions decides
-    cjit::detail::HostBench bench(cpu, o.sizes.back());
+    cjit::detail::HostMeter bench(cpu, o.sizes.back());
     cjit::detail::Comparison c = cjit::detail::plan_comparison(o, cpu);
     std::fprintf(stderr, "profile: %s\n", c.source.c_str());
     cjit::detail::MeasureOptions m;
