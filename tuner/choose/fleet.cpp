@@ -462,24 +462,27 @@ std::string model_of(const RawTune &t) {
          std::to_string(t.host.model);
 }
 
-} // namespace
-
-Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
-  if (runs.empty()) return Result<FleetChoice>::fail("no raw measurements given");
+// Fails where `runs` are no fleet: none, or one tune given twice.
+std::string not_a_fleet(const std::vector<RawTune> &runs) {
+  if (runs.empty()) return "no raw measurements given";
   for (size_t a = 0; a < runs.size(); ++a)
     for (size_t b = a + 1; b < runs.size(); ++b)
       if (same_tune(runs[a], runs[b]))
-        return Result<FleetChoice>::fail(
-            runs[a].name + " and " + runs[b].name + " are one tune (the same host, date " +
-            runs[a].date + " and samples): each host counts once, give its tune once");
-  FleetChoice c;
+        return runs[a].name + " and " + runs[b].name + " are one tune (the same host, date " +
+               runs[a].date + " and samples): each host counts once, give its tune once";
+  return "";
+}
+
+// [host]: the model, the features every host has, the smallest caches; brand and stepping
+// where every host has the same. Fails where the hosts are of different models.
+std::string merge_hosts(const std::vector<RawTune> &runs, FleetChoice &c) {
   ProfileHost &h = c.profile.host;
   h = runs[0].host;
   for (const RawTune &t : runs) {
     c.each.push_back({t.name, t.level, t.date, t.libc, t.host, t.cpus});
     if (t.host.vendor != h.vendor || t.host.family != h.family || t.host.model != h.model)
-      return Result<FleetChoice>::fail("hosts of different CPU models: " + model_of(runs[0]) +
-                                       ", " + model_of(t) + "; a profile is chosen for one model");
+      return "hosts of different CPU models: " + model_of(runs[0]) + ", " + model_of(t) +
+             "; a profile is chosen for one model";
     std::erase_if(h.features, [&](const std::string &f) {
       return std::find(t.host.features.begin(), t.host.features.end(), f) == t.host.features.end();
     });
@@ -491,15 +494,12 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
     h.hypervisor = h.hypervisor || t.host.hypervisor;
   }
   h.hosts = int64_t(runs.size());
-  c.notes = differences(runs);
-  const CpuInfo &fleet = c.cpu = fleet_cpu(h);
-  Chooser chooser(runs, fleet);
+  return "";
+}
 
-  for (size_t k = 0; k < runs.size(); ++k)
-    if (chooser.sizes_of(k, "reuse").empty())
-      return Result<FleetChoice>::fail(runs[k].name + " has no race of the reuse table");
-
-  // The tables, from the merged races of every size some host raced.
+// The tables, from the merged races of every size some host raced; the verification's
+// repairs; memset's speed over its classes.
+void merge_tables(const std::vector<RawTune> &runs, const Chooser &chooser, FleetChoice &c) {
   std::map<std::string, std::vector<RacedSize>, std::less<>> at;
   std::map<std::string, std::map<uint64_t, double>, std::less<>> memset_speed;
   for (const char *table : {"reuse", "stream", "batch"})
@@ -545,7 +545,12 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
       lower = k.below;
     }
   }
+}
 
+// Each intent's small path.
+void merge_small_paths(const std::vector<RawTune> &runs, FleetChoice &c) {
+  Profile &p = c.profile;
+  const CpuInfo &fleet = c.cpu;
   // The small paths: the hosts' own where they agree (strategy and bands, at the smallest max)
   // and no host's verification left a loss on its own (it tried to replace it: `rejected`), else
   // the strategy with the best worst-host score of every host's ranking, at the smallest max
@@ -592,7 +597,11 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
                      describe(default_small(fleet, i))));
     if (!small) small = default_small(fleet, i);
   }
+}
 
+// The [parallel.<intent>] tables.
+void merge_parallel(const std::vector<RawTune> &runs, const Chooser &chooser, FleetChoice &c) {
+  Profile &p = c.profile;
   // The thread counts, merged as the tables' sizes are (where a host has no evidence: one
   // thread).
   for (Intent i : kIntents) {
@@ -616,30 +625,66 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs) {
     for (const RawTune &t : runs)
       p.parallel_cpus = std::min(p.parallel_cpus, t.cpus);
   }
+}
 
-  // The no-allocate step: where every host found one within an octave of each other, the
-  // largest (each host's had it from there); else none.
+// The no-allocate step: where every host found one within an octave of each other, the largest
+// (each host's had it from there); else none.
+NoAllocate merge_no_allocate(const std::vector<RawTune> &runs) {
+  NoAllocate step;
   std::vector<uint64_t> steps;
   for (const RawTune &t : runs)
     if (t.stosb_no_allocate.size) steps.push_back(*t.stosb_no_allocate.size);
   if (runs.size() == 1) {
-    c.stosb_no_allocate = runs[0].stosb_no_allocate;
+    step = runs[0].stosb_no_allocate;
   } else if (steps.size() < runs.size()) {
-    c.stosb_no_allocate.reason = std::to_string(runs.size() - steps.size()) + " of " +
-                                 std::to_string(runs.size()) + " hosts found none";
+    step.reason = std::to_string(runs.size() - steps.size()) + " of " +
+                  std::to_string(runs.size()) + " hosts found none";
   } else {
     const auto [lo, hi] = std::minmax_element(steps.begin(), steps.end());
     if (*hi <= 2 * *lo) {
-      c.stosb_no_allocate.size = *hi;
-      c.stosb_no_allocate.reason = "every host found it, at " + human_bytes(*lo) + " .. " +
-                                   human_bytes(*hi) + ": the largest";
+      step.size = *hi;
+      step.reason = "every host found it, at " + human_bytes(*lo) + " .. " + human_bytes(*hi) +
+                    ": the largest";
     } else {
-      c.stosb_no_allocate.reason =
-          "the hosts disagree by more than an octave: " + human_bytes(*lo) + " .. " +
-          human_bytes(*hi);
+      step.reason = "the hosts disagree by more than an octave: " + human_bytes(*lo) + " .. " +
+                    human_bytes(*hi);
     }
   }
-  if (std::string missing = missing_features(p, fleet); !missing.empty())
+  return step;
+}
+
+// The stages that merge their own sections of the raw files.
+void merge_stages(const std::vector<RawTune> &runs, std::span<const Stage *const> stages,
+                  FleetChoice &c) {
+  for (const Stage *stage : stages) {
+    StageMerge m{.sections = {}, .fleet = c.cpu, .profile = c.profile, .notes = c.notes};
+    for (const RawTune &t : runs) {
+      auto it = t.stage_sections.find(stage->name());
+      m.sections.push_back(it == t.stage_sections.end() ? nullptr : &it->second);
+    }
+    stage->merge(m);
+  }
+}
+
+} // namespace
+
+Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs,
+                                 std::span<const Stage *const> stages) {
+  if (std::string why = not_a_fleet(runs); !why.empty()) return Result<FleetChoice>::fail(why);
+  FleetChoice c;
+  if (std::string why = merge_hosts(runs, c); !why.empty()) return Result<FleetChoice>::fail(why);
+  c.notes = differences(runs);
+  c.cpu = fleet_cpu(c.profile.host);
+  Chooser chooser(runs, c.cpu);
+  for (size_t k = 0; k < runs.size(); ++k)
+    if (chooser.sizes_of(k, "reuse").empty())
+      return Result<FleetChoice>::fail(runs[k].name + " has no race of the reuse table");
+  merge_tables(runs, chooser, c);
+  merge_small_paths(runs, c);
+  merge_parallel(runs, chooser, c);
+  c.stosb_no_allocate = merge_no_allocate(runs);
+  merge_stages(runs, stages, c);
+  if (std::string missing = missing_features(c.profile, c.cpu); !missing.empty())
     return Result<FleetChoice>::fail("the files disagree with their hosts' features: the choice " +
                                      missing);
   return {std::move(c), {}};

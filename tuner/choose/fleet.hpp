@@ -6,6 +6,7 @@
 
 #include "tuner/formats/raw.hpp"
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,9 @@ struct FleetChoice {
 //! Chooses one profile from `runs` (at least one; one run gives the profile its tune wrote,
 //! without the [verification] table). Fails, naming them, where the runs are of different CPU
 //! models, or two of them are one tune (one file given twice, or a copy).
-Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs);
+//! Each of `stages` merges its own section of the files (Stage::merge).
+Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs,
+                                 std::span<const Stage *const> stages = tune_stages());
 
 //! The profile file of a choice, with its [tuning] (the files, the notes) and [findings] tables.
 std::string fleet_toml(const FleetChoice &c);

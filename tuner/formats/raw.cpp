@@ -1,6 +1,5 @@
 #include "tuner/formats/raw.hpp"
 
-#include "jit/runtime/pool.hpp"
 #include "tuner/text/format.hpp"
 #include "tuner/text/json_read.hpp"
 
@@ -37,6 +36,15 @@ ordered_json race_json(const RaceRecord &r) {
           {"samples", r.samples}};
 }
 
+// `key` of `sections`, taken out of it; `fallback` where it has none.
+ordered_json take(ordered_json &sections, const char *key, ordered_json fallback) {
+  auto it = sections.find(key);
+  if (it == sections.end()) return fallback;
+  ordered_json out = std::move(*it);
+  sections.erase(it);
+  return out;
+}
+
 } // namespace
 
 nlohmann::ordered_json measurement_row(const Measurement &m) {
@@ -51,8 +59,7 @@ nlohmann::ordered_json measurement_row(const Measurement &m) {
 
 std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
   const ProfileHost h = profile_host(cpu);
-  ordered_json measurements = ordered_json::array(), races = ordered_json::array(),
-               repairs = ordered_json::array(), small = ordered_json::object();
+  ordered_json measurements = ordered_json::array(), races = ordered_json::array();
   for (const Measurement &m : r.measurements) {
     ordered_json samples = ordered_json::array();
     for (double x : m.samples)
@@ -62,61 +69,40 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
   }
   for (const RaceRecord &rec : r.race_records)
     races.push_back(race_json(rec));
-  for (const MemsetRepair &m : r.memset_repairs)
-    repairs.push_back({{"intent", std::string(intent_name(m.intent))},
-                       {"lower", m.lower},
-                       {"below", m.below},
-                       {"kernel", format_spec(m.kernel)}});
-  if (r.small)
-    for (Intent i : kIntents) {
-      const SmallPath chosen = i == Intent::reuse ? r.small->reuse : r.small->stream;
-      ordered_json ranking = ordered_json::array();
-      // Only those that keep the promise: a fleet chooses among strategies ranked on every host.
-      for (const SmallScore &sc : small_scores(r.small->stage1_measurements(), i))
-        if (sc.kept)
-          ranking.push_back(
-              {{"strategy", std::string(info(sc.path.strategy).name)}, {"score", sc.score}});
-      ordered_json rejected = ordered_json::array();
-      if (auto it = r.verification.small_tried.find(i); it != r.verification.small_tried.end())
-        for (const SmallPath &p : it->second)
-          rejected.push_back(std::string(info(p.strategy).name));
-      ordered_json &out = small[std::string(intent_name(i))];
-      out = {{"strategy", std::string(info(chosen.strategy).name)}, {"max", chosen.max}};
-      if (!chosen.bands.empty()) { // absent without bands: such files stay as they were
-        ordered_json bands = ordered_json::array();
-        for (const SmallBand &b : chosen.bands)
-          bands.push_back({{"below", b.below}, {"strategy", std::string(info(b.strategy).name)}});
-        out["bands"] = std::move(bands);
-      }
-      out["ranking"] = std::move(ranking);
-      out["rejected"] = std::move(rejected);
-    }
+  ordered_json sections = ordered_json::object();
+  for (const Stage *stage : r.stages)
+    stage->raw(r, sections);
   const NoAllocate &step = r.findings.stosb_no_allocate;
-  return json_text(
-      {{"host",
-        {{"vendor", h.vendor},
-         {"family", h.family},
-         {"model", h.model},
-         {"stepping", h.stepping},
-         {"brand", h.brand},
-         {"l1d", h.l1d},
-         {"l2", h.l2},
-         {"l3", h.l3},
-         {"hypervisor", h.hypervisor},
-         {"features", h.features},
-         {"cpus", r.parallel ? r.parallel->cpus : usable_cpus()}}},
-       {"level", r.level},
-       {"date", r.date},
-       {"libc", r.libc},
-       {"seconds", round_to(r.seconds, 1)},
-       {"race_options", {{"confidence", r.race_options.confidence}, {"tied", r.race_options.tied}}},
-       {"races", std::move(races)},
-       {"memset_repairs", std::move(repairs)},
-       {"small", std::move(small)},
-       {"stosb_no_allocate",
-        {{"size", step.size ? ordered_json(*step.size) : ordered_json(nullptr)},
-         {"note", step.reason}}},
-       {"measurements", std::move(measurements)}});
+  ordered_json doc = {
+      {"host",
+       {{"vendor", h.vendor},
+        {"family", h.family},
+        {"model", h.model},
+        {"stepping", h.stepping},
+        {"brand", h.brand},
+        {"l1d", h.l1d},
+        {"l2", h.l2},
+        {"l3", h.l3},
+        {"hypervisor", h.hypervisor},
+        {"features", h.features},
+        {"cpus", r.cpus ? r.cpus : usable_cpus()}}},
+      {"level", r.level},
+      {"date", r.date},
+      {"libc", r.libc},
+      {"seconds", round_to(r.seconds, 1)},
+      {"race_options", {{"confidence", r.race_options.confidence}, {"tied", r.race_options.tied}}},
+      {"races", std::move(races)}};
+  // The stages' sections: those every reader requires where they always were, even empty; then
+  // any other stage's, before the measurements.
+  doc["memset_repairs"] = take(sections, "memset_repairs", ordered_json::array());
+  doc["small"] = take(sections, "small", ordered_json::object());
+  doc["stosb_no_allocate"] = {
+      {"size", step.size ? ordered_json(*step.size) : ordered_json(nullptr)},
+      {"note", step.reason}};
+  for (auto &[key, section] : sections.items())
+    doc[key] = std::move(section);
+  doc["measurements"] = std::move(measurements);
+  return json_text(doc);
 }
 
 } // namespace cjit::detail

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,6 +36,8 @@ struct RawTune {
   std::map<Intent, std::vector<std::pair<SmallPath, double>>> small_ranking;
   std::map<Intent, std::vector<Small>> small_rejected;
   NoAllocate stosb_no_allocate;
+  //! The sections of the stages that read their own back (Stage::check_raw), by their names.
+  std::map<std::string, nlohmann::json, std::less<>> stage_sections;
 };
 
 //! The raw file of a tune: the host, every measurement, every race's samples, the verification's
@@ -45,7 +48,9 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu);
 //! (rounded to 3 decimals) and cv (to 4); each output adds its own keys.
 nlohmann::ordered_json measurement_row(const Measurement &m);
 
-//! Reads a raw file (`name` in messages); every error names the file and the key path.
-Result<RawTune> read_raw(std::string_view text, std::string_view name);
+//! Reads a raw file (`name` in messages); every error names the file and the key path. Each of
+//! `stages` checks its own section.
+Result<RawTune> read_raw(std::string_view text, std::string_view name,
+                         std::span<const Stage *const> stages = tune_stages());
 
 } // namespace cjit::detail

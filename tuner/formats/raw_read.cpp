@@ -183,7 +183,7 @@ RaceRecord read_race(const json &v, const std::string &path) {
   return r;
 }
 
-RawTune read_tune(const json &doc) {
+RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
   RawTune t;
   const json &host = json_member(doc, "host", "");
   t.host.vendor = json_string(json_member(host, "vendor", "host"), "host.vendor");
@@ -281,6 +281,12 @@ RawTune read_tune(const json &doc) {
   if (!size.is_null()) t.stosb_no_allocate.size = json_whole_number(size, "stosb_no_allocate.size");
   t.stosb_no_allocate.reason =
       json_string(json_member(step, "note", "stosb_no_allocate"), "stosb_no_allocate.note");
+  for (const Stage *stage : stages) {
+    const std::string key(stage->name());
+    if (!doc.contains(key)) continue;
+    stage->check_raw(doc[key], key);
+    t.stage_sections[key] = doc[key];
+  }
   return t;
 }
 
@@ -296,11 +302,12 @@ bool looks_like_toml(std::string_view text) {
 
 } // namespace
 
-Result<RawTune> read_raw(std::string_view text, std::string_view name) {
+Result<RawTune> read_raw(std::string_view text, std::string_view name,
+                         std::span<const Stage *const> stages) {
   Result<RawTune> r = read_json_file<RawTune>(
       text, name, kRawJsonMaxBytes, "a tune's raw measurements",
       [&](const json &doc) {
-        RawTune t = read_tune(doc);
+        RawTune t = read_tune(doc, stages);
         t.name = std::string(name);
         return t;
       },

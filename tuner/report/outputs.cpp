@@ -1,6 +1,5 @@
 #include "tuner/report/outputs.hpp"
 
-#include "jit/runtime/pool.hpp"
 #include "tuner/race/race.hpp"
 #include "tuner/text/format.hpp"
 
@@ -29,15 +28,8 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   p.reuse = r.reuse;
   p.stream = r.stream;
   p.batch = r.batch;
-  if (r.small) { // warm ns per call: see `clearjit bench --small`
-    p.small_reuse = r.small->reuse;
-    p.small_stream = r.small->stream;
-  }
-  if (r.parallel && r.parallel->skipped.empty()) {
-    p.parallel_cpus = std::min(r.parallel->cpus, kMaxThreads); // informational; the reader's bound
-    p.parallel_reuse = r.parallel->reuse;
-    p.parallel_stream = r.parallel->stream;
-  }
+  for (const Stage *stage : r.stages)
+    stage->profile(r, p);
   // [tuning] and [findings]: what the run was and what it found, for people and tools; the
   // runtime reads neither.
   std::ostringstream t;
@@ -73,7 +65,8 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
       t << "gbps_" << format_size(size) << " = { per_chunk = " << num(g.first)
         << ", at_end = " << num(g.second) << " }\n";
   }
-  if (!r.verification.measured.empty()) t << verification_toml(r.verification);
+  for (const Stage *stage : r.stages)
+    t << stage->profile_toml(r);
   return format_profile(p, {"# Written by `clearjit tune`; sizes are bytes.\n", t.str()});
 }
 
@@ -118,9 +111,8 @@ std::string summary_text(const TuneResult &r) {
       s << race_lines(line, "  ");
   }
   const Findings &f = r.findings;
-  if (r.small) s << small_study_text(*r.small);
-  if (r.parallel) s << parallel_text(*r.parallel);
-  if (!r.verification.measured.empty()) s << verification_text(r.verification);
+  for (const Stage *stage : r.stages)
+    s << stage->summary(r);
   s << "\nfindings\n  stosb_no_allocate: "
     << (f.stosb_no_allocate.size
             ? human_bytes(*f.stosb_no_allocate.size) + " (" + f.stosb_no_allocate.reason +

@@ -1,5 +1,5 @@
 // A tuning run: every decision raced against memset (race.hpp) in one set of interleaved rounds,
-// the tables built from the races' outcomes, then the stages of Tuner::last_stages() on the
+// the tables built from the races' outcomes, then the stages after the races (stage.hpp) on the
 // chosen tables.
 #include "tuner/stages/tune.hpp"
 
@@ -20,11 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Class boundaries per intent the verification's time is reserved for, before the tables exist:
-// the Zen 5 grid tune of c972ded had 2 for reuse and 4 for stream (AMD family 26 model 2,
-// docs/results/amd-family26-model2/tune-default-profile.txt).
-constexpr int kTypicalBoundaries = 5;
-
 // The tables a race decides a size of: batch is stream clears in batches below kBatchBytes.
 enum class Table : uint8_t { reuse, stream, batch };
 // What a race of the table `decides`, in the raw measurements.
@@ -32,21 +27,15 @@ std::string_view table_name(Table t) {
   return t == Table::reuse ? "reuse" : t == Table::stream ? "stream" : "batch";
 }
 
-class Tuner;
-
-// A stage on the chosen tables, after the races: its time is set aside before the races start.
-struct LastStage {
-  std::string_view name;
-  std::string_view measures;
-  double (Tuner::*seconds)() const;                           // estimated before any race runs
-  void (Tuner::*run)(TuneResult &, const std::string &label); // label: the row's name
-};
-
 class Tuner {
 public:
   Tuner(const TuneOptions &o, const CpuInfo &cpu, Meter &bench)
       : o_(o), cpu_(cpu), plan_(plan_for(o.level)), bench_(bench),
         studies_(cpu, o.min_size, o.max_size) {
+    if (o.stages.empty())
+      stages_.assign(tune_stages().begin(), tune_stages().end());
+    else
+      stages_ = o.stages;
     budget_ = o.time_limit > 0 ? o.time_limit : plan_.budget;
     for (const Spec &s : plan_.all_methods ? candidates(Level::quick) : batch_candidates(cpu))
       if (unsupported_reason(s, cpu).empty() && s.method != Method::libc) field_.push_back(s);
@@ -86,10 +75,12 @@ public:
     }
     choose(racing, variants, r);
     record(racing, variants, r);
-    for (const LastStage &stage : last_stages())
-      (this->*stage.run)(r, std::string(stage.name));
-    for (const Measurement &m : r.parallel->measurements) // memset's stay in the study: its
-      if (m.threads) r.measurements.push_back(m);         // own run, not the report's curves
+    r.cpus = cpus();
+    r.stages.clear();
+    for (const Stage *stage : stages_) {
+      r.stages.push_back(stage);
+      stage->run(context(*stage), r);
+    }
     r.notes = notes_;
     r.seconds = elapsed();
     std::time_t now = std::time(nullptr);
@@ -100,35 +91,12 @@ public:
   }
 
 private:
-  // After the races, in the order they run: each is measured on the tables the one before left.
-  static std::span<const LastStage> last_stages() {
-    static constexpr LastStage table[] = {
-        {.name = "small path",
-         .measures = "whole dispatchers over the chosen tables at small sizes, warm: the "
-                     "small paths",
-         .seconds = &Tuner::small_path_seconds,
-         .run = &Tuner::small_path},
-        {.name = "verification",
-         .measures = "the profile about to be written against memset, apart from what chose "
-                     "it; repairs the classes and small paths where it loses",
-         .seconds = &Tuner::verification_seconds,
-         .run = &Tuner::verification},
-        // Last: through the verified tables and small paths as clearjit_open makes them (the
-        // verification is the last stage that changes those).
-        {.name = "parallel",
-         .measures = "clearjit_clear_parallel at 1..N threads: the [parallel.<intent>] tables",
-         .seconds = &Tuner::parallel_study_seconds,
-         .run = &Tuner::parallel},
-    };
-    return table;
-  }
-
   // The last stages' time is set aside first; the races keep at least a third of the budget.
   void reserve_last_stages() {
     if (budget_ <= 0) return;
     double last = 0;
-    for (const LastStage &stage : last_stages())
-      last += (this->*stage.seconds)();
+    for (const Stage *stage : stages_)
+      last += stage->seconds(context(*stage));
     budget_ = std::max(budget_ - last, budget_ / 3);
   }
 
@@ -309,85 +277,17 @@ private:
     return cx;
   }
 
-  double small_path_seconds() const {
-    return small_study_seconds(bench_, cpu_, options(""), plan_.confidence);
-  }
-  double verification_seconds() const {
-    return verify_seconds(bench_, cpu_, options(""), plan_.confidence, kTypicalBoundaries);
-  }
-  double parallel_study_seconds() const {
-    return parallel_seconds(bench_, options("", 1, plan_.race_min_time), plan_.max_rounds, cpus(),
-                            o_.min_size, o_.max_size);
-  }
-
-  // Its candidates are whole dispatchers over the chosen tables.
-  void small_path(TuneResult &r, const std::string &label) {
-    Profile tables;
-    tables.reuse = r.reuse;
-    tables.stream = r.stream;
-    r.small = study_small(bench_, tables, cpu_, options(label), race_options_);
-    for (Intent i : kIntents)
-      r.races.push_back(small_race_text(*r.small, i));
-  }
-
-  // The profile about to be written, measured against memset apart from what chose it, and
-  // repaired where it loses; the result's tables become the repaired ones.
-  void verification(TuneResult &r, const std::string &label) {
-    Profile p;
-    p.host = profile_host(cpu_);
-    p.reuse = r.reuse;
-    p.stream = r.stream;
-    p.batch = r.batch;
-    p.small_reuse = r.small->reuse;
-    p.small_stream = r.small->stream;
-    std::map<Intent, std::vector<SmallPath>> ranking;
-    const std::vector<Measurement> stage1 = r.small->stage1_measurements();
-    for (Intent i : kIntents)
-      ranking[i] = rank_small(stage1, i);
-    r.verification =
-        verify(bench_, p, cpu_, options(label), race_options_, ranking, o_.min_size, o_.max_size);
-    for (auto [intent, before, after] : {std::tuple{Intent::reuse, &r.reuse, &p.reuse},
-                                         std::tuple{Intent::stream, &r.stream, &p.stream}}) {
-      uint64_t lower = 0;
-      for (const SizeClass &c : *before) {
-        if (c.kernel.method != Method::libc &&
-            class_for(*after, lower).kernel.method == Method::libc)
-          r.memset_repairs.push_back({intent, lower, c.below, c.kernel});
-        lower = c.below;
-      }
-    }
-    r.reuse = p.reuse;
-    r.stream = p.stream;
-    r.small->reuse = *p.small_reuse;
-    r.small->stream = *p.small_stream;
-    // memset's classes: memset's own speed over them, as the tables say. A class the
-    // verification gave to memset has none, and one merged with memset's neighbours would keep
-    // the first part's (0.28x memset in a quick tune's summary). The batch table's too, as
-    // `clearjit choose` gives them.
-    for (auto [table, memset] : {std::pair{&r.reuse, &r.memset_reuse},
-                                 {&r.stream, &r.memset_stream},
-                                 {&r.batch, &r.memset_batch}}) {
-      uint64_t lower = 0;
-      for (SizeClass &c : *table) {
-        if (c.kernel.method == Method::libc) c.gbps = memset_over_class(*memset, lower, c.below);
-        lower = c.below;
-      }
-    }
-  }
-
-  // The thread-count races: a few seconds, one clear per sample at 1 GiB.
-  void parallel(TuneResult &r, const std::string &label) {
-    Profile tables;
-    tables.reuse = r.reuse;
-    tables.stream = r.stream;
-    tables.small_reuse = r.small->reuse;
-    tables.small_stream = r.small->stream;
-    tables.host = profile_host(cpu_);
-    r.parallel = study_parallel(bench_, tables, cpu_, cpus(), race_options_,
-                                options(label, 1, plan_.race_min_time), o_.min_size, o_.max_size,
-                                budget_ > 0 ? std::max(remaining(), parallel_study_seconds()) : 0);
-    append(r.races, r.parallel->races);
-    append(r.race_records, r.parallel->records);
+  // What a stage measures with; its label is its name.
+  StageContext context(const Stage &stage) const {
+    return {.meter = bench_,
+            .cpu = cpu_,
+            .plan = plan_,
+            .race_options = race_options_,
+            .measure = options(std::string(stage.name())),
+            .min_size = o_.min_size,
+            .max_size = o_.max_size,
+            .cpus = cpus(),
+            .seconds_left = budget_ > 0 ? std::optional(remaining()) : std::nullopt};
   }
 
   MeasureOptions options(const std::string &label, int repetitions = 0, double min_time = 0) const {
@@ -433,6 +333,7 @@ private:
   Clock::time_point start_;
   std::vector<uint64_t> grid_;
   std::vector<Spec> field_, batch_field_, variant_specs_;
+  std::vector<const Stage *> stages_;
   std::vector<Point> points_;
   std::map<Candidate, int> complexity_;
   RaceOptions race_options_;

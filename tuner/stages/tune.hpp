@@ -9,9 +9,11 @@
 #include "tuner/stages/glibc_tunables.hpp"
 #include "tuner/stages/parallel_stage.hpp"
 #include "tuner/stages/smallpath.hpp"
+#include "tuner/stages/stage.hpp"
 #include "tuner/stages/verify.hpp"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +28,7 @@ struct TuneOptions {
   std::vector<std::string> benchmark_flags;
   bool progress = true;
   unsigned cpus = 0; //!< CPUs the parallel stage races up to; 0: those this process may use
+  std::vector<const Stage *> stages; //!< the stages after the races; empty: tune_stages()
 };
 
 //! A class the verification gave to memset: [lower, below) of `intent`'s table, and the kernel
@@ -38,6 +41,13 @@ struct MemsetRepair {
 };
 
 struct TuneResult {
+  //! The stages after the races, in order, that the outputs ask for their parts: those that ran
+  //! (a result built otherwise has tune_stages(); each writes nothing it did not measure).
+  std::vector<const Stage *> stages{tune_stages().begin(), tune_stages().end()};
+  //! Each stage's own result, under its name, where no other stage reads it by type (the small
+  //! path, verification and parallel stages keep theirs in the typed fields below).
+  std::map<std::string, std::shared_ptr<const StageResult>, std::less<>> stage_results;
+  unsigned cpus = 0; //!< CPUs the run could use (0: not recorded; the raw file says this process's)
   std::vector<Measurement> measurements; //!< everything measured, for --json and --report
   std::vector<SizeClass> reuse, stream;
   std::vector<SizeClass> batch; //!< stream clears in batches; empty when not measured

@@ -1,0 +1,21 @@
+// The stages after the races (stage.hpp), in the order they run.
+#include "tuner/stages/stage.hpp"
+
+namespace cjit::detail {
+
+const Stage &small_path_stage();   // stage_small_path.cpp
+const Stage &verification_stage(); // stage_verification.cpp
+const Stage &parallel_stage();     // stage_parallel.cpp
+
+std::span<const Stage *const> tune_stages() {
+  static const Stage *const table[] = {
+      &small_path_stage(),
+      &verification_stage(),
+      // Last: through the verified tables and small paths as clearjit_open makes them (the
+      // verification is the last stage that changes those).
+      &parallel_stage(),
+  };
+  return table;
+}
+
+} // namespace cjit::detail

@@ -1,0 +1,101 @@
+// The verification stage (verify.hpp): the profile about to be written against memset, apart
+// from what chose it; it repairs the classes and small paths where the profile loses.
+#include "tuner/stages/smallpath.hpp"
+#include "tuner/stages/stage.hpp"
+#include "tuner/stages/tune.hpp"
+#include "tuner/stages/verify.hpp"
+#include "tuner/text/format.hpp"
+
+namespace cjit::detail {
+namespace {
+
+using nlohmann::ordered_json;
+
+// Class boundaries per intent the verification's time is reserved for, before the tables
+// exist: a typical grid tune has 2 for reuse and 4 for stream.
+constexpr int kTypicalBoundaries = 5;
+
+// The classes `after` gave to memset that `before` ran a kernel in.
+void note_repairs(Intent intent, const std::vector<SizeClass> &before,
+                  const std::vector<SizeClass> &after, std::vector<MemsetRepair> &out) {
+  uint64_t lower = 0;
+  for (const SizeClass &c : before) {
+    if (c.kernel.method != Method::libc && class_for(after, lower).kernel.method == Method::libc)
+      out.push_back({intent, lower, c.below, c.kernel});
+    lower = c.below;
+  }
+}
+
+// memset's classes: memset's own speed over them, as the tables say. A class the verification
+// gave to memset has none, and one merged with memset's neighbours would keep the first part's.
+// The batch table's too, as `clearjit choose` gives them.
+void memset_speeds(TuneResult &r) {
+  for (auto [table, memset] : {std::pair{&r.reuse, &r.memset_reuse},
+                               {&r.stream, &r.memset_stream},
+                               {&r.batch, &r.memset_batch}}) {
+    uint64_t lower = 0;
+    for (SizeClass &c : *table) {
+      if (c.kernel.method == Method::libc) c.gbps = memset_over_class(*memset, lower, c.below);
+      lower = c.below;
+    }
+  }
+}
+
+class VerificationStage final : public Stage {
+public:
+  std::string_view name() const override { return "verification"; }
+  std::string_view measures() const override {
+    return "the profile about to be written against memset, apart from what chose it; repairs "
+           "the classes and small paths where it loses";
+  }
+  double seconds(const StageContext &c) const override {
+    return verify_seconds(c.meter, c.cpu, c.measure, c.plan.confidence, kTypicalBoundaries);
+  }
+  // The result's tables and small paths become the repaired ones.
+  void run(const StageContext &c, TuneResult &r) const override {
+    Profile p;
+    p.host = profile_host(c.cpu);
+    p.reuse = r.reuse;
+    p.stream = r.stream;
+    p.batch = r.batch;
+    p.small_reuse = r.small->reuse;
+    p.small_stream = r.small->stream;
+    std::map<Intent, std::vector<SmallPath>> ranking;
+    const std::vector<Measurement> stage1 = r.small->stage1_measurements();
+    for (Intent i : kIntents)
+      ranking[i] = rank_small(stage1, i);
+    r.verification =
+        verify(c.meter, p, c.cpu, c.measure, c.race_options, ranking, c.min_size, c.max_size);
+    note_repairs(Intent::reuse, r.reuse, p.reuse, r.memset_repairs);
+    note_repairs(Intent::stream, r.stream, p.stream, r.memset_repairs);
+    r.reuse = p.reuse;
+    r.stream = p.stream;
+    r.small->reuse = *p.small_reuse;
+    r.small->stream = *p.small_stream;
+    memset_speeds(r);
+  }
+  std::string profile_toml(const TuneResult &r) const override {
+    return r.verification.measured.empty() ? "" : verification_toml(r.verification);
+  }
+  std::string summary(const TuneResult &r) const override {
+    return r.verification.measured.empty() ? "" : verification_text(r.verification);
+  }
+  void raw(const TuneResult &r, ordered_json &doc) const override {
+    ordered_json repairs = ordered_json::array();
+    for (const MemsetRepair &m : r.memset_repairs)
+      repairs.push_back({{"intent", std::string(intent_name(m.intent))},
+                         {"lower", m.lower},
+                         {"below", m.below},
+                         {"kernel", format_spec(m.kernel)}});
+    doc["memset_repairs"] = std::move(repairs);
+  }
+};
+
+} // namespace
+
+const Stage &verification_stage() {
+  static const VerificationStage stage;
+  return stage;
+}
+
+} // namespace cjit::detail
