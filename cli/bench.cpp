@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace cjit::cli {
@@ -54,33 +55,60 @@ int cmd_bench_mix(const BenchArgs &a) {
   return 0;
 }
 
-} // namespace
+// --sizes: sizes of at least 1 that the destination arena can hold within `cap`, comma-separated;
+// false (said on stderr) for anything else.
+bool parse_sizes(const std::string &text, uint64_t cap, std::vector<uint64_t> &sizes) {
+  auto usage = [](const std::string &why) {
+    std::cerr << "clearjit bench: --sizes: " << why << "\n";
+    return false;
+  };
+  if (text.empty()) return usage("empty; give sizes like 8,4K,1GiB");
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ',')) {
+    std::string why;
+    auto v = parse_size_arg(item, why);
+    if (!v) return usage("'" + quoted(item, 0) + "' is not a size: " + why);
+    if (*v == 0) return usage("sizes must be at least 1, got '" + quoted(item, 0) + "'");
+    if (*v > cap)
+      return usage(quoted(item, 0) + " is more than a quarter of the available memory (" +
+                   human_bytes(cap) + "), which the destination arena may use");
+    sizes.push_back(*v);
+  }
+  if (!text.empty() && text.back() == ',') return usage("a trailing comma");
+  return true;
+}
 
-int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
-  // The studies measure their own sizes and intents and print no JSON: a flag they would ignore
-  // is refused, not dropped silently.
-  const bool row_flags = a.sizes || !a.json.empty() || !a.markdown.empty() || a.intent != "both" ||
-                         a.warm_only || a.no_warm;
-  if (!a.mix.empty()) {
-    if (a.seeds || a.small || row_flags || !extras.empty()) {
-      std::cerr << "clearjit bench: --mix takes only PROFILE and --repetitions\n";
-      return 2;
+// The sizes to measure: only the warm ones with --warm-only, else --sizes where given, else the
+// README's that fit. False (said on stderr) for a usage error.
+bool choose_sizes(const BenchArgs &a, BenchOptions &o) {
+  // The destination arena holds the largest size: keep it within a quarter of free memory.
+  const uint64_t cap = available_memory() / 4;
+  if (a.warm_only) {
+    if (a.sizes) {
+      std::cerr << "clearjit bench: --warm-only measures its own sizes; leave out --sizes\n";
+      return false;
     }
-    return cmd_bench_mix(a);
+    o.batch_sizes.clear(); // warm rows only
+    return true;
   }
-  if (a.small && (a.seeds || row_flags)) {
-    std::cerr << "clearjit bench: --small takes only PROFILE, --repetitions and --benchmark_* "
-                 "flags\n";
-    return 2;
-  }
-  if (a.seeds && (row_flags || !a.profile.empty())) {
-    std::cerr << "clearjit bench: --seeds takes only --repetitions and --benchmark_* flags\n";
-    return 2;
-  }
+  if (a.sizes) return parse_sizes(*a.sizes, cap, o.sizes);
+  for (uint64_t size : default_compare_sizes())
+    if (size <= cap)
+      o.sizes.push_back(size);
+    else
+      std::cerr << "clearjit bench: skipping " << format_size(size)
+                << " (more than a quarter of available memory)\n";
+  return true;
+}
+
+// The run's options from the arguments; none (said on stderr) for a usage error.
+std::optional<BenchOptions> bench_options(const BenchArgs &a,
+                                          const std::vector<std::string> &extras) {
   BenchOptions o;
   o.profile = a.profile;
   o.repetitions = a.repetitions;
-  if (!only_benchmark_flags("bench", extras)) return 2;
+  if (!only_benchmark_flags("bench", extras)) return std::nullopt;
   o.benchmark_flags = extras;
   if (a.intent == "reuse")
     o.intents = {Intent::reuse};
@@ -89,64 +117,41 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
   else if (a.intent != "both") {
     std::cerr << "clearjit bench: --intent must be reuse, stream or both, got '" << a.intent
               << "'\n";
-    return 2;
+    return std::nullopt;
   }
   o.warm = !a.no_warm;
   if (a.warm_only && a.no_warm) {
     std::cerr << "clearjit bench: --warm-only and --no-warm exclude each other\n";
-    return 2;
+    return std::nullopt;
   }
-  // The destination arena holds the largest size: keep it within a quarter of free memory.
-  const uint64_t cap = available_memory() / 4;
-  if (a.warm_only) {
-    if (a.sizes) {
-      std::cerr << "clearjit bench: --warm-only measures its own sizes; leave out --sizes\n";
-      return 2;
-    }
-    o.batch_sizes.clear(); // warm rows only
-  } else if (!a.sizes) {
-    for (uint64_t size : default_compare_sizes())
-      if (size <= cap)
-        o.sizes.push_back(size);
-      else
-        std::cerr << "clearjit bench: skipping " << format_size(size)
-                  << " (more than a quarter of available memory)\n";
-  } else {
-    auto usage = [](const std::string &why) {
-      std::cerr << "clearjit bench: --sizes: " << why << "\n";
-      return 2;
-    };
-    if (a.sizes->empty()) return usage("empty; give sizes like 8,4K,1GiB");
-    std::string item;
-    std::istringstream in(*a.sizes);
-    while (std::getline(in, item, ',')) {
-      std::string why;
-      auto v = parse_size_arg(item, why);
-      if (!v) return usage("'" + quoted(item, 0) + "' is not a size: " + why);
-      if (*v == 0) return usage("sizes must be at least 1, got '" + quoted(item, 0) + "'");
-      if (*v > cap)
-        return usage(quoted(item, 0) + " is more than a quarter of the available memory (" +
-                     human_bytes(cap) + "), which the destination arena may use");
-      o.sizes.push_back(*v);
-    }
-    if (!a.sizes->empty() && a.sizes->back() == ',') return usage("a trailing comma");
-  }
+  if (!choose_sizes(a, o)) return std::nullopt;
+  return o;
+}
+
+// The output files can be written and PROFILE opens: what is the invocation's to get wrong (2),
+// said before any measuring. False (said on stderr) where not.
+bool outputs_and_profile_usable(const BenchArgs &a) {
   for (const std::string &path : {a.json, a.markdown})
     if (!path.empty())
       if (std::string e = check_output_path(path); !e.empty()) {
         std::cerr << "clearjit bench: " << e << "\n";
-        return 2;
+        return false;
       }
-  // A PROFILE that does not open is the invocation's (2), said before any measuring.
   if (!a.profile.empty()) {
     char err[512];
     clearjit *cj = clearjit_open(a.profile.c_str(), err, sizeof err);
     if (!cj) {
       std::cerr << "clearjit bench: " << err << "\n";
-      return 2;
+      return false;
     }
     clearjit_close(cj);
   }
+  return true;
+}
+
+// Measures what the arguments ask (a study, or the rows), prints it and writes --json and
+// --markdown: 0; 1 where measuring failed, 2 where a file could not be written.
+int measure_and_write(const BenchArgs &a, const BenchOptions &o) {
   try {
     const CpuInfo &cpu = host_cpu();
     if (a.seeds) {
@@ -179,6 +184,34 @@ int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
     return 1;
   }
   return 0;
+}
+
+} // namespace
+
+int cmd_bench(const BenchArgs &a, const std::vector<std::string> &extras) {
+  // The studies measure their own sizes and intents and print no JSON: a flag they would ignore
+  // is refused, not dropped silently.
+  const bool row_flags = a.sizes || !a.json.empty() || !a.markdown.empty() || a.intent != "both" ||
+                         a.warm_only || a.no_warm;
+  if (!a.mix.empty()) {
+    if (a.seeds || a.small || row_flags || !extras.empty()) {
+      std::cerr << "clearjit bench: --mix takes only PROFILE and --repetitions\n";
+      return 2;
+    }
+    return cmd_bench_mix(a);
+  }
+  if (a.small && (a.seeds || row_flags)) {
+    std::cerr << "clearjit bench: --small takes only PROFILE, --repetitions and --benchmark_* "
+                 "flags\n";
+    return 2;
+  }
+  if (a.seeds && (row_flags || !a.profile.empty())) {
+    std::cerr << "clearjit bench: --seeds takes only --repetitions and --benchmark_* flags\n";
+    return 2;
+  }
+  const std::optional<BenchOptions> o = bench_options(a, extras);
+  if (!o || !outputs_and_profile_usable(a)) return 2;
+  return measure_and_write(a, *o);
 }
 
 } // namespace cjit::cli

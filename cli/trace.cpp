@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 
 namespace cjit::cli {
 
@@ -37,13 +38,9 @@ std::string find_preload() {
   return {};
 }
 
-// `clearjit trace`: runs the program with the preload counting (CLEARJIT_TRACE=FILE), then
-// prints what it cleared on stderr (the program's own output stays as it was). Exits with the
-// program's status.
-
-} // namespace
-
-int cmd_trace(const TraceArgs &a) {
+// The preload library to trace with, its path resolved: --preload or the one found. None (said
+// on stderr) where it is missing or is not libclearjit-preload.so.
+std::optional<std::string> checked_preload(const TraceArgs &a) {
   std::string preload = a.preload.empty() ? find_preload() : a.preload;
   char resolved[PATH_MAX];
   if (preload.empty() || !realpath(preload.c_str(), resolved)) {
@@ -51,7 +48,7 @@ int cmd_trace(const TraceArgs &a) {
               << (preload.empty() ? "libclearjit-preload.so not found (--preload PATH)"
                                   : preload + ": " + std::strerror(errno))
               << "\n";
-    return 2;
+    return std::nullopt;
   }
   // Another library would run the program untraced and leave an empty trace, which reads as "the
   // program cleared nothing": the preload is the library that reads CLEARJIT_TRACE.
@@ -64,40 +61,41 @@ int cmd_trace(const TraceArgs &a) {
                                       "leave it out to use the one beside clearjit"
                           : library.error)
               << "\n";
-    return 2;
+    return std::nullopt;
   }
-  if (!a.json.empty())
-    if (std::string e = check_output_path(a.json); !e.empty()) {
-      std::cerr << "clearjit trace: " << e << "\n";
-      return 2;
-    }
-  const char *tmp = std::getenv("TMPDIR");
-  std::string trace = std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/clearjit-trace-XXXXXX";
-  int fd = mkstemp(trace.data());
-  if (fd < 0) {
-    std::cerr << "clearjit trace: cannot create " << trace << ": " << std::strerror(errno) << "\n";
-    return 1;
-  }
-  close(fd);
-  std::string ld_preload = resolved;
+  return std::string(resolved);
+}
+
+// How the traced program ended.
+struct Traced {
+  pid_t pid = -1;           // < 0: fork failed, and errno says why
+  bool exec_failed = false; // the program did not start: exec_errno says why
+  int exec_errno = 0, status = 0;
+};
+
+// Runs the command with the preload writing to `trace`, and waits for it. The terminal's ^C goes
+// to the program; the report still follows. None (said on stderr) where no pipe could be made.
+std::optional<Traced> run_traced(const std::vector<std::string> &command,
+                                 const std::string &preload, const std::string &trace) {
+  std::string ld_preload = preload;
   if (const char *old = std::getenv("LD_PRELOAD"); old && *old)
     ld_preload += std::string(":") + old;
-  int pipefd[2];
+  int pipefd[2]; // the child's exec errno, if exec fails; closed unread when it succeeds
   if (pipe2(pipefd, O_CLOEXEC) != 0) {
     std::cerr << "clearjit trace: pipe: " << std::strerror(errno) << "\n";
-    return 1;
+    return std::nullopt;
   }
   std::vector<char *> argv;
-  for (const std::string &arg : a.command)
+  for (const std::string &arg : command)
     argv.push_back(const_cast<char *>(arg.c_str()));
   argv.push_back(nullptr);
-  // The terminal's ^C goes to the program; the report still follows.
   struct sigaction ignore = {}, old_int, old_quit;
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGINT, &ignore, &old_int);
   sigaction(SIGQUIT, &ignore, &old_quit);
-  pid_t pid = fork();
-  if (pid == 0) {
+  Traced t;
+  t.pid = fork();
+  if (t.pid == 0) {
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGQUIT, &old_quit, nullptr);
     setenv("CLEARJIT_TRACE", trace.c_str(), 1);
@@ -109,25 +107,30 @@ int cmd_trace(const TraceArgs &a) {
     _exit(127);
   }
   close(pipefd[1]);
-  int exec_errno = 0, status = 0;
-  bool exec_failed =
-      pid > 0 && read(pipefd[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
+  t.exec_failed =
+      t.pid > 0 && read(pipefd[0], &t.exec_errno, sizeof t.exec_errno) == sizeof t.exec_errno;
   close(pipefd[0]);
-  if (pid > 0)
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  if (t.pid > 0)
+    while (waitpid(t.pid, &t.status, 0) < 0 && errno == EINTR) {
     }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGQUIT, &old_quit, nullptr);
+  return t;
+}
+
+// Reads and removes the trace, prints what the program cleared and writes --json: the program's
+// status; 1 or 2 where the program did not run or the trace cannot be read or written.
+int report_trace(const TraceArgs &a, const std::string &trace, const Traced &t) {
   ReadLimits limits;
   limits.max_bytes = 64 << 20;
   limits.what = "a trace file";
   auto read = read_small_file(trace, limits);
   std::string error = read ? "" : read.error, text = read ? *read : "";
   unlink(trace.c_str());
-  if (pid < 0 || exec_failed) {
+  if (t.pid < 0 || t.exec_failed) {
     std::cerr << "clearjit trace: cannot run '" << a.command[0]
-              << "': " << std::strerror(pid < 0 ? errno : exec_errno) << "\n";
-    return pid < 0 ? 1 : 2; // a program that cannot run is the invocation's
+              << "': " << std::strerror(t.pid < 0 ? errno : t.exec_errno) << "\n";
+    return t.pid < 0 ? 1 : 2; // a program that cannot run is the invocation's
   }
   Histogram h;
   if (error.empty()) error = add_trace_records(h, text);
@@ -135,7 +138,7 @@ int cmd_trace(const TraceArgs &a) {
     std::cerr << "clearjit trace: " << trace << ": " << error << "\n";
     return 1;
   }
-  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  int rc = WIFEXITED(t.status) ? WEXITSTATUS(t.status) : 128 + WTERMSIG(t.status);
   std::cerr << "\nclearjit trace: " << a.command[0] << " exited with status " << rc << "\n"
             << histogram_text(h);
   if (h.processes == 0)
@@ -149,6 +152,32 @@ int cmd_trace(const TraceArgs &a) {
     std::cerr << "trace: " << a.json << " (clearjit bench --mix " << a.json << ")\n";
   }
   return rc;
+}
+
+} // namespace
+
+// `clearjit trace`: runs the program with the preload counting (CLEARJIT_TRACE=FILE), then
+// prints what it cleared on stderr (the program's own output stays as it was). Exits with the
+// program's status.
+int cmd_trace(const TraceArgs &a) {
+  const std::optional<std::string> preload = checked_preload(a);
+  if (!preload) return 2;
+  if (!a.json.empty())
+    if (std::string e = check_output_path(a.json); !e.empty()) {
+      std::cerr << "clearjit trace: " << e << "\n";
+      return 2;
+    }
+  const char *tmp = std::getenv("TMPDIR");
+  std::string trace = std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/clearjit-trace-XXXXXX";
+  int fd = mkstemp(trace.data());
+  if (fd < 0) {
+    std::cerr << "clearjit trace: cannot create " << trace << ": " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  close(fd);
+  const std::optional<Traced> t = run_traced(a.command, *preload, trace);
+  if (!t) return 1;
+  return report_trace(a, trace, *t);
 }
 
 } // namespace cjit::cli

@@ -155,61 +155,62 @@ Comparison plan_comparison(const BenchOptions &o, const CpuInfo &cpu) {
   return c;
 }
 
-BenchResult run_bench(const BenchOptions &o, const CpuInfo &cpu) {
-  BenchResult r;
-  if (o.sizes.empty() && !o.warm) throw std::invalid_argument("no sizes to measure");
-  uint64_t largest = o.sizes.empty() ? 4096 : *std::max_element(o.sizes.begin(), o.sizes.end());
-  for (uint64_t b : o.batch_sizes)
-    largest = std::max(largest, b);
-  HostMeter bench(cpu, largest);
-  Comparison c = plan_comparison(o, cpu);
-  r.source = c.source;
-  r.libc = running_c_library().name;
+namespace {
 
-  // clearjit_open with code generation, as an application pays it once.
+// clearjit_open with code generation, as an application pays it once: ms, the median of 21.
+double median_open_ms(const std::string &profile) {
   std::vector<double> ms;
   for (int i = 0; i < 21; ++i) {
     auto t0 = std::chrono::steady_clock::now();
-    clearjit_close(open_or_throw(o.profile));
+    clearjit_close(open_or_throw(profile));
     ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
-  r.open_ms = median(ms);
+  return median(ms);
+}
 
-  r.measurements = bench.run(c.jobs, measure_options(o, "bench"));
-  const Profile &profile = opened_profile(c.opened.get());
-  const SmallPath small[2] = {profile.small(Intent::reuse, cpu),
-                              profile.small(Intent::stream, cpu)};
-  r.small_reuse = describe(small[0]);
-  r.small_stream = describe(small[1]);
+using RowKey = std::tuple<bool, Pattern, Intent, uint64_t>; // batched, pattern, intent, size
+using WarmKey = std::tuple<Intent, Mix, uint64_t>;
 
-  // Rows by (batched, pattern, intent, size); the batch section's per-call and memset
-  // measurements repeat points of the main table, so they are pooled into both.
-  using Key = std::tuple<bool, Pattern, Intent, uint64_t>;
-  std::map<Key, std::vector<Measurement>> by_row;
-  std::map<std::tuple<Intent, Mix, uint64_t>, WarmRow> warm;
-  // ns per call of each placement, per (case, candidate): geometric means below
-  std::map<std::pair<std::tuple<Intent, Mix, uint64_t>, Candidate>, std::vector<double>> warm_ns;
-  for (const Measurement &x : r.measurements) {
+// A run's measurements by the row they belong to.
+struct RowMeasurements {
+  std::map<RowKey, std::vector<Measurement>> cold;
+  std::map<WarmKey, WarmRow> warm; // the rows, their times filled in by warm_rows
+  // ns per call of each placement, per (case, candidate): geometric means in warm_rows
+  std::map<std::pair<WarmKey, Candidate>, std::vector<double>> warm_ns;
+};
+
+// The batch section's per-call and memset measurements repeat points of the main table, so they
+// are put into both.
+RowMeasurements sort_by_row(const std::vector<Measurement> &ms, const BenchOptions &o) {
+  RowMeasurements out;
+  for (const Measurement &x : ms) {
     if (x.warm) {
-      WarmRow &w = warm[{x.intent, x.mix, x.size}];
+      WarmRow &w = out.warm[{x.intent, x.mix, x.size}];
       w.intent = x.intent;
       w.mix = x.mix;
       w.size = x.size;
-      if (x.ns > 0) warm_ns[{{x.intent, x.mix, x.size}, x.candidate}].push_back(x.ns);
+      if (x.ns > 0) out.warm_ns[{{x.intent, x.mix, x.size}, x.candidate}].push_back(x.ns);
       continue;
     }
     // The batch section's per-call rows join the main tables only where those were asked for.
     const bool asked = std::find(o.sizes.begin(), o.sizes.end(), x.size) != o.sizes.end() &&
                        std::find(o.intents.begin(), o.intents.end(), x.intent) != o.intents.end();
-    if (x.batched || asked) by_row[{x.batched, x.pattern, x.intent, x.size}].push_back(x);
+    if (x.batched || asked) out.cold[{x.batched, x.pattern, x.intent, x.size}].push_back(x);
     if (x.batched) continue;
     if (std::find(o.batch_sizes.begin(), o.batch_sizes.end(), x.size) != o.batch_sizes.end() &&
         x.intent == Intent::stream)
-      by_row[{true, x.pattern, x.intent, x.size}].push_back(x);
+      out.cold[{true, x.pattern, x.intent, x.size}].push_back(x);
   }
-  std::map<Key, BenchRow> rows;
-  for (const auto &[key, xs] : by_row) {
+  return out;
+}
+
+// The cold and batch rows, in key order: scattered first, then consecutive, then cached, then
+// the batches; by intent and size within each.
+std::vector<BenchRow> cold_rows(const std::map<RowKey, std::vector<Measurement>> &cold,
+                                const clearjit *cj, const SmallPath *small) {
+  std::map<RowKey, BenchRow> rows;
+  for (const auto &[key, xs] : cold) {
     // One pooled measurement per candidate; in a batched row the tuned one is the batched one.
     std::map<Candidate, Measurement> pooled;
     for (const Measurement &x : xs) {
@@ -225,45 +226,81 @@ BenchResult run_bench(const BenchOptions &o, const CpuInfo &cpu) {
     row.pattern = std::get<1>(key);
     for (auto &[candidate, x] : pooled) {
       summarize(x);
-      fill_row(row, x, c.opened.get(), small);
+      fill_row(row, x, cj, small);
     }
   }
+  std::vector<BenchRow> out;
   for (const auto &[key, row] : rows)
-    r.rows.push_back(row);
-  if (!c.parallel_jobs.empty()) {
-    MeasureOptions po = measure_options(o, "bench, several threads");
-    po.repetitions = std::max(po.repetitions, kParallelRepetitions);
-    po.min_time = std::max(po.min_time, kParallelMinTime);
-    std::map<std::pair<Intent, uint64_t>, ParallelRow> parallel;
-    for (const Measurement &x : bench.run(c.parallel_jobs, po)) {
-      ParallelRow &p = parallel[{x.intent, x.size}];
-      p.intent = x.intent;
-      p.size = x.size;
-      p.tuned_threads = clearjit_threads_for(c.opened.get(), clearjit_intent(x.intent), x.size);
-      (x.candidate == kParallelOne     ? p.one
-       : x.candidate == kParallelTuned ? p.tuned
-       : x.candidate == kParallelAll   ? p.all
-                                       : p.memset) = x.gbps;
-      if (x.candidate == kParallelAll) p.all_threads = x.threads;
-      r.measurements.push_back(x);
-    }
-    for (auto &[key, p] : parallel)
-      r.parallel.push_back(p);
-  }
-  // Scattered first, then consecutive, then cached, then the batches; by intent and size within
-  // each.
-  std::stable_sort(r.rows.begin(), r.rows.end(), [](const BenchRow &a, const BenchRow &b) {
-    return std::tuple(a.batched, a.pattern, a.intent, a.size) <
-           std::tuple(b.batched, b.pattern, b.intent, b.size);
-  });
-  for (const auto &[key, ns] : warm_ns) {
-    WarmRow &w = warm[key.first];
+    out.push_back(row);
+  return out;
+}
+
+// The warm rows, each time the geometric mean over its placements: intents, then fixed sizes in
+// order, then the mixes.
+std::vector<WarmRow> warm_rows(RowMeasurements &m) {
+  for (const auto &[key, ns] : m.warm_ns) {
+    WarmRow &w = m.warm[key.first];
     (key.second == kTuned         ? w.tuned
      : key.second == kTunedInline ? w.inlined
                                   : w.memset) = geomean(ns);
   }
-  for (auto &[key, w] : warm) // intents, then fixed sizes in order, then the mixes
-    r.warm.push_back(w);
+  std::vector<WarmRow> out;
+  for (auto &[key, w] : m.warm)
+    out.push_back(w);
+  return out;
+}
+
+// The parallel jobs in their own run (kParallelRepetitions), as rows by intent and size; their
+// measurements are appended to `measurements`.
+std::vector<ParallelRow> measure_parallel(Meter &bench, const Comparison &c, const BenchOptions &o,
+                                          std::vector<Measurement> &measurements) {
+  MeasureOptions po = measure_options(o, "bench, several threads");
+  po.repetitions = std::max(po.repetitions, kParallelRepetitions);
+  po.min_time = std::max(po.min_time, kParallelMinTime);
+  std::map<std::pair<Intent, uint64_t>, ParallelRow> parallel;
+  for (const Measurement &x : bench.run(c.parallel_jobs, po)) {
+    ParallelRow &p = parallel[{x.intent, x.size}];
+    p.intent = x.intent;
+    p.size = x.size;
+    p.tuned_threads = clearjit_threads_for(c.opened.get(), clearjit_intent(x.intent), x.size);
+    (x.candidate == kParallelOne     ? p.one
+     : x.candidate == kParallelTuned ? p.tuned
+     : x.candidate == kParallelAll   ? p.all
+                                     : p.memset) = x.gbps;
+    if (x.candidate == kParallelAll) p.all_threads = x.threads;
+    measurements.push_back(x);
+  }
+  std::vector<ParallelRow> out;
+  for (auto &[key, p] : parallel)
+    out.push_back(p);
+  return out;
+}
+
+} // namespace
+
+BenchResult run_bench(const BenchOptions &o, const CpuInfo &cpu) {
+  BenchResult r;
+  if (o.sizes.empty() && !o.warm) throw std::invalid_argument("no sizes to measure");
+  uint64_t largest = o.sizes.empty() ? 4096 : *std::max_element(o.sizes.begin(), o.sizes.end());
+  for (uint64_t b : o.batch_sizes)
+    largest = std::max(largest, b);
+  HostMeter bench(cpu, largest);
+  Comparison c = plan_comparison(o, cpu);
+  r.source = c.source;
+  r.libc = running_c_library().name;
+  r.open_ms = median_open_ms(o.profile);
+
+  r.measurements = bench.run(c.jobs, measure_options(o, "bench"));
+  const Profile &profile = opened_profile(c.opened.get());
+  const SmallPath small[2] = {profile.small(Intent::reuse, cpu),
+                              profile.small(Intent::stream, cpu)};
+  r.small_reuse = describe(small[0]);
+  r.small_stream = describe(small[1]);
+  // Sorted before the parallel run appends its measurements, which make no cold or warm row.
+  RowMeasurements rows = sort_by_row(r.measurements, o);
+  r.rows = cold_rows(rows.cold, c.opened.get(), small);
+  if (!c.parallel_jobs.empty()) r.parallel = measure_parallel(bench, c, o, r.measurements);
+  r.warm = warm_rows(rows);
   return r;
 }
 
@@ -272,50 +309,54 @@ namespace {
 // The range the summary's means and worst cases cover (the large-size rows of the README).
 constexpr uint64_t kSummaryFrom = 4096, kSummaryTo = 64ull << 20;
 
-} // namespace
+using Group = std::tuple<Pattern, Intent>;
 
-const ParallelRow *worst_parallel(const BenchResult &r) {
-  const ParallelRow *worst = nullptr;
-  for (const ParallelRow &p : r.parallel)
-    if (p.one && p.tuned && (!worst || p.tuned / p.one < worst->tuned / worst->one)) worst = &p;
-  return worst;
-}
-
-std::string bench_text(const BenchResult &r) {
-  std::ostringstream s;
-  s << "profile: " << r.source << (r.libc.empty() ? "" : "\nmemset: " + r.libc + "'s")
-    << "\nclearjit_open (with code generation): " << fmt("%.2f", r.open_ms)
-    << " ms (median of 21)\n";
-  using Group = std::tuple<Pattern, Intent>;
-  std::optional<Group> current;
+// What the summary at the end of bench_text quotes, gathered from the tables above it.
+struct BenchSummary {
   std::map<Group, std::vector<double>> vs_memset; // kSummaryFrom .. kSummaryTo
   std::map<Group, double> worst_oracle;
   // The fastest kernel measured at each size against memset: what any table could reach here.
   std::map<Group, std::vector<double>> best_vs_memset;
+  std::map<Pattern, double> batched_4k; // batched 4 KiB stream clears against memset
+};
+
+// The heading and column names of a group of cold rows.
+std::string cold_group_header(Pattern pattern, Intent intent) {
+  const bool scattered = pattern == Pattern::scattered;
+  std::ostringstream s;
+  s << "\n"
+    << intent_name(intent)
+    << (intent == Intent::reuse ? " (clear, then one read pass)" : " (clear only)") << ", "
+    << pattern_name(pattern) << " destinations"
+    << (pattern == Pattern::cached
+            ? " (half the L2 cleared piece by piece, round and round: in cache, up to the L2's "
+              "size)"
+        : pattern == Pattern::hot
+            ? " (one buffer the caller wrote and read just before each clear, up to the L3's "
+              "size)"
+            : "")
+    << "; below 4 KiB: ns per call, else GB/s\n";
+  char h[256];
+  std::snprintf(h, sizeof h, "  %-8s %-26s %9s %9s %8s %-28s %9s\n", "size", "tuned kernel",
+                "tuned", "memset", "vs mem", scattered ? "fastest kernel here" : "",
+                scattered ? "vs best" : "");
+  s << h;
+  return s.str();
+}
+
+// The rows measured a clear per call, a table per pattern and intent; their ratios in the
+// summary's range go into `sum`.
+std::string cold_text(const BenchResult &r, BenchSummary &sum) {
+  std::ostringstream s;
+  std::optional<Group> current;
   for (const BenchRow &row : r.rows) {
     if (row.batched) continue;
     const Group g{row.pattern, row.intent};
     const bool scattered = row.pattern == Pattern::scattered;
     if (current != g) {
       current = g;
-      s << "\n"
-        << intent_name(row.intent)
-        << (row.intent == Intent::reuse ? " (clear, then one read pass)" : " (clear only)") << ", "
-        << pattern_name(row.pattern) << " destinations"
-        << (row.pattern == Pattern::cached
-                ? " (half the L2 cleared piece by piece, round and round: in cache, up to the L2's "
-                  "size)"
-            : row.pattern == Pattern::hot
-                ? " (one buffer the caller wrote and read just before each clear, up to the L3's "
-                  "size)"
-                : "")
-        << "; below 4 KiB: ns per call, else GB/s\n";
-      char h[256];
-      std::snprintf(h, sizeof h, "  %-8s %-26s %9s %9s %8s %-28s %9s\n", "size", "tuned kernel",
-                    "tuned", "memset", "vs mem", scattered ? "fastest kernel here" : "",
-                    scattered ? "vs best" : "");
-      s << h;
-      worst_oracle[g] = 1e9;
+      s << cold_group_header(row.pattern, row.intent);
+      sum.worst_oracle[g] = 1e9;
     }
     if (!row.tuned || !row.memset) continue;
     bool small = row.size < 4096;
@@ -331,37 +372,46 @@ std::string bench_text(const BenchResult &r) {
     s << line;
     if (row.size < kSummaryFrom || row.size > kSummaryTo) continue;
     if (scattered) {
-      worst_oracle[g] = std::min(worst_oracle[g], vs_best);
-      best_vs_memset[g].push_back(std::max(row.oracle, row.tuned) / row.memset);
+      sum.worst_oracle[g] = std::min(sum.worst_oracle[g], vs_best);
+      sum.best_vs_memset[g].push_back(std::max(row.oracle, row.tuned) / row.memset);
     }
-    vs_memset[g].push_back(vs_mem);
+    sum.vs_memset[g].push_back(vs_mem);
   }
+  return s.str();
+}
 
-  if (!r.parallel.empty()) {
-    s << "\nhuge regions on several threads (clearjit_clear_parallel), scattered destinations; "
-         "GB/s\n";
-    char h[256];
-    std::snprintf(h, sizeof h, "  %-7s %-8s %8s %9s %14s %14s %8s %8s\n", "intent", "size",
-                  "memset", "1 thread", "tuned", "all CPUs", "tuned/1", "tuned/mem");
-    s << h;
-    for (const ParallelRow &p : r.parallel) {
-      if (!p.one || !p.tuned || !p.memset) continue;
-      char line[300];
-      std::snprintf(
-          line, sizeof line, "  %-7s %-8s %8.1f %9.1f %14s %14s %7.2fx %8.2fx\n",
-          std::string(intent_name(p.intent)).c_str(), human_bytes(p.size).c_str(), p.memset, p.one,
-          (fmt("%.1f", p.tuned) + " (" + std::to_string(p.tuned_threads) + ")").c_str(),
-          p.all ? (fmt("%.1f", p.all) + " (" + std::to_string(p.all_threads) + ")").c_str() : "-",
-          p.tuned / p.one, p.tuned / p.memset);
-      s << line;
-    }
-    if (const ParallelRow *w = worst_parallel(r))
-      s << "  worst tuned/1 thread: " << fmt("%.2fx", w->tuned / w->one) << " ("
-        << intent_name(w->intent) << ", " << human_bytes(w->size) << ")\n";
+// Huge regions on several threads; empty where none was measured.
+std::string parallel_text(const BenchResult &r) {
+  if (r.parallel.empty()) return {};
+  std::ostringstream s;
+  s << "\nhuge regions on several threads (clearjit_clear_parallel), scattered destinations; "
+       "GB/s\n";
+  char h[256];
+  std::snprintf(h, sizeof h, "  %-7s %-8s %8s %9s %14s %14s %8s %8s\n", "intent", "size", "memset",
+                "1 thread", "tuned", "all CPUs", "tuned/1", "tuned/mem");
+  s << h;
+  for (const ParallelRow &p : r.parallel) {
+    if (!p.one || !p.tuned || !p.memset) continue;
+    char line[300];
+    std::snprintf(
+        line, sizeof line, "  %-7s %-8s %8.1f %9.1f %14s %14s %7.2fx %8.2fx\n",
+        std::string(intent_name(p.intent)).c_str(), human_bytes(p.size).c_str(), p.memset, p.one,
+        (fmt("%.1f", p.tuned) + " (" + std::to_string(p.tuned_threads) + ")").c_str(),
+        p.all ? (fmt("%.1f", p.all) + " (" + std::to_string(p.all_threads) + ")").c_str() : "-",
+        p.tuned / p.one, p.tuned / p.memset);
+    s << line;
   }
+  if (const ParallelRow *w = worst_parallel(r))
+    s << "  worst tuned/1 thread: " << fmt("%.2fx", w->tuned / w->one) << " ("
+      << intent_name(w->intent) << ", " << human_bytes(w->size) << ")\n";
+  return s.str();
+}
 
+// Stream clears in batches against one call each; the 4 KiB ratios go into `sum`. Empty where
+// no batch row was measured.
+std::string batch_text(const BenchResult &r, BenchSummary &sum) {
+  std::ostringstream s;
   bool batch_header = false;
-  std::map<Pattern, double> batched_4k;
   for (const BenchRow &row : r.rows) {
     if (!row.batched || !row.tuned || !row.memset) continue;
     if (!batch_header) {
@@ -379,52 +429,43 @@ std::string bench_text(const BenchResult &r) {
                   row.tuned_kernel.c_str(), row.tuned, row.oracle, row.memset,
                   row.tuned / row.memset, row.oracle / row.memset);
     s << line;
-    if (row.size == 4096) batched_4k[row.pattern] = row.tuned / row.memset;
+    if (row.size == 4096) sum.batched_4k[row.pattern] = row.tuned / row.memset;
   }
-  if (!r.warm.empty()) {
-    s << "\nwarm (destination in L1, 64-byte lines at random, offsets 0..63), ns per call (thread "
-         "CPU time), medians;\nclearjit_clear as the header inlines it (load cj->clear, call) "
-         "and the exported function (call, indirect jump), memset called through a pointer;\n"
-         "each the geometric mean over "
-      << kWarmPlacements << " places: the profile opened " << kWarmPlacements
-      << " times, and one generated timing loop copied to as many places, from which memset and "
-         "clearjit are called alike\n";
-    Intent cur = Intent::stream;
-    bool firstw = true;
-    double worst = 0, worst_exported = 0;
-    std::string worst_what, worst_exported_what;
-    std::vector<double> vs_inline, vs_exported;
-    int slower = 0, rows = 0;
-    for (const WarmRow &w : r.warm) {
-      if (firstw || w.intent != cur) {
-        cur = w.intent;
-        firstw = false;
-        s << "\n"
-          << intent_name(w.intent)
-          << (w.intent == Intent::reuse ? " (clear, then read the first and last byte)"
-                                        : " (clear only)")
-          << ", small path " << (w.intent == Intent::reuse ? r.small_reuse : r.small_stream)
-          << "\n";
-        char h[256];
-        std::snprintf(h, sizeof h, "  %-22s %9s %9s %8s %9s %8s\n", "size", "memset", "clearjit",
-                      "vs mem", "exported", "vs mem");
-        s << h;
-      }
-      if (!w.tuned || !w.memset || !w.inlined) continue;
-      std::string what = w.mix == Mix::fixed ? human_bytes(w.size) : std::string(mix_name(w.mix));
-      double a = w.inlined / w.memset, b = w.tuned / w.memset;
-      char line[256];
-      std::snprintf(line, sizeof line, "  %-22s %9.2f %9.2f %7.2fx %9.2f %7.2fx\n", what.c_str(),
-                    w.memset, w.inlined, a, w.tuned, b);
-      s << line;
-      vs_inline.push_back(a);
-      vs_exported.push_back(b);
-      ++rows;
-      slower += a > 1.0;
-      std::string tag = std::string(intent_name(w.intent)) + " " + what;
-      if (a > worst) worst = a, worst_what = tag;
-      if (b > worst_exported) worst_exported = b, worst_exported_what = tag;
-    }
+  return s.str();
+}
+
+// The heading and column names of an intent's warm rows.
+std::string warm_header(const BenchResult &r, Intent intent) {
+  std::ostringstream s;
+  s << "\n"
+    << intent_name(intent)
+    << (intent == Intent::reuse ? " (clear, then read the first and last byte)" : " (clear only)")
+    << ", small path " << (intent == Intent::reuse ? r.small_reuse : r.small_stream) << "\n";
+  char h[256];
+  std::snprintf(h, sizeof h, "  %-22s %9s %9s %8s %9s %8s\n", "size", "memset", "clearjit",
+                "vs mem", "exported", "vs mem");
+  s << h;
+  return s.str();
+}
+
+// The warm rows' worst and mean times over memset's, inlined and through the exported function.
+struct WarmVerdict {
+  double worst = 0, worst_exported = 0;
+  std::string worst_what, worst_exported_what;
+  std::vector<double> vs_inline, vs_exported;
+  int slower = 0, rows = 0;
+
+  void add(const std::string &tag, double inlined, double exported) {
+    vs_inline.push_back(inlined);
+    vs_exported.push_back(exported);
+    ++rows;
+    slower += inlined > 1.0;
+    if (inlined > worst) worst = inlined, worst_what = tag;
+    if (exported > worst_exported) worst_exported = exported, worst_exported_what = tag;
+  }
+
+  std::string text() const {
+    std::ostringstream s;
     s << "\nverdict: warm small sizes and mixes, clearjit_clear time / memset time: "
       << (worst <= 1.0 ? "never slower than memset"
                        : "slower than memset in " + std::to_string(slower) + " of " +
@@ -433,11 +474,46 @@ std::string bench_text(const BenchResult &r) {
       << fmt("%.2fx", geomean(vs_inline)) << "; through the exported function: worst "
       << fmt("%.2fx", worst_exported) << " at " << worst_exported_what << ", geometric mean "
       << fmt("%.2fx", geomean(vs_exported)) << ")\n";
+    return s.str();
   }
+};
 
+// Warm small sizes and mixes, a table per intent, and the verdict; empty where none was measured.
+std::string warm_text(const BenchResult &r) {
+  if (r.warm.empty()) return {};
+  std::ostringstream s;
+  s << "\nwarm (destination in L1, 64-byte lines at random, offsets 0..63), ns per call (thread "
+       "CPU time), medians;\nclearjit_clear as the header inlines it (load cj->clear, call) "
+       "and the exported function (call, indirect jump), memset called through a pointer;\n"
+       "each the geometric mean over "
+    << kWarmPlacements << " places: the profile opened " << kWarmPlacements
+    << " times, and one generated timing loop copied to as many places, from which memset and "
+       "clearjit are called alike\n";
+  std::optional<Intent> current;
+  WarmVerdict verdict;
+  for (const WarmRow &w : r.warm) {
+    if (current != w.intent) {
+      current = w.intent;
+      s << warm_header(r, w.intent);
+    }
+    if (!w.tuned || !w.memset || !w.inlined) continue;
+    std::string what = w.mix == Mix::fixed ? human_bytes(w.size) : std::string(mix_name(w.mix));
+    double a = w.inlined / w.memset, b = w.tuned / w.memset;
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-22s %9.2f %9.2f %7.2fx %9.2f %7.2fx\n", what.c_str(),
+                  w.memset, w.inlined, a, w.tuned, b);
+    s << line;
+    verdict.add(std::string(intent_name(w.intent)) + " " + what, a, b);
+  }
+  return s.str() + verdict.text();
+}
+
+// The summary: means and worst cases over kSummaryFrom .. kSummaryTo, and the batched 4 KiB.
+std::string bench_summary_text(const BenchSummary &sum) {
+  std::ostringstream s;
   s << "\nsummary (" << human_bytes(kSummaryFrom) << " .. " << human_bytes(kSummaryTo) << ")\n";
   std::map<Intent, std::vector<double>> both;
-  for (auto &[g, v] : vs_memset) {
+  for (auto &[g, v] : sum.vs_memset) {
     const auto &[pattern, intent] = g;
     if (pattern == Pattern::scattered || pattern == Pattern::consecutive) // the two cold ones
       both[intent].insert(both[intent].end(), v.begin(), v.end());
@@ -445,17 +521,40 @@ std::string bench_text(const BenchResult &r) {
       << ": geometric mean vs memset " << fmt("%.2fx", geomean(v)) << ", worst vs memset "
       << fmt("%.2fx", *std::min_element(v.begin(), v.end()));
     if (pattern == Pattern::scattered)
-      s << ", worst vs the fastest kernel " << fmt("%.2fx", worst_oracle[g])
+      s << ", worst vs the fastest kernel " << fmt("%.2fx", sum.worst_oracle.at(g))
         << "; the fastest kernel at each size: geometric mean "
-        << fmt("%.2fx", geomean(best_vs_memset[g])) << " memset";
+        << fmt("%.2fx", geomean(sum.best_vs_memset.at(g))) << " memset";
     s << "\n";
   }
   for (auto &[intent, v] : both)
     s << "  " << intent_name(intent) << ", both patterns: geometric mean vs memset "
       << fmt("%.2fx", geomean(v)) << "\n";
-  for (auto &[pattern, x] : batched_4k)
+  for (auto &[pattern, x] : sum.batched_4k)
     s << "  batched 4 KiB stream clears, " << pattern_name(pattern) << ": " << fmt("%.2fx", x)
       << " memset\n";
+  return s.str();
+}
+
+} // namespace
+
+const ParallelRow *worst_parallel(const BenchResult &r) {
+  const ParallelRow *worst = nullptr;
+  for (const ParallelRow &p : r.parallel)
+    if (p.one && p.tuned && (!worst || p.tuned / p.one < worst->tuned / worst->one)) worst = &p;
+  return worst;
+}
+
+std::string bench_text(const BenchResult &r) {
+  BenchSummary sum;
+  std::ostringstream s;
+  s << "profile: " << r.source << (r.libc.empty() ? "" : "\nmemset: " + r.libc + "'s")
+    << "\nclearjit_open (with code generation): " << fmt("%.2f", r.open_ms)
+    << " ms (median of 21)\n";
+  s << cold_text(r, sum);
+  s << parallel_text(r);
+  s << batch_text(r, sum);
+  s << warm_text(r);
+  s << bench_summary_text(sum);
   return s.str();
 }
 

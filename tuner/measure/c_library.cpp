@@ -223,12 +223,10 @@ Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib,
   return {out, {}};
 }
 
-Result<std::string> run_capture(const std::vector<std::string> &argv,
-                                const std::vector<std::string> &env, double timeout_s,
-                                size_t max_bytes) {
-  using R = Result<std::string>;
-  if (argv.empty()) return R::fail("no command");
-  // The environment: this one, with env's NAME=VALUE set and bare NAMEs removed.
+namespace {
+
+// This environment, with env's NAME=VALUE set and bare NAMEs removed.
+std::vector<std::string> environment_with(const std::vector<std::string> &env) {
   std::vector<std::string> vars;
   for (char **e = environ; *e; ++e)
     vars.emplace_back(*e);
@@ -238,13 +236,108 @@ Result<std::string> run_capture(const std::vector<std::string> &argv,
         vars, [&](const std::string &v) { return v.compare(0, name.size() + 1, name + "=") == 0; });
     if (change.find('=') != std::string::npos) vars.push_back(change);
   }
-  std::vector<char *> envp, args;
-  for (std::string &v : vars)
-    envp.push_back(v.data());
-  envp.push_back(nullptr);
-  for (const std::string &a : argv)
-    args.push_back(const_cast<char *>(a.c_str()));
-  args.push_back(nullptr);
+  return vars;
+}
+
+// The null-terminated array of pointers posix_spawn takes; valid while `strings` is.
+std::vector<char *> c_strings(const std::vector<std::string> &strings) {
+  std::vector<char *> out;
+  for (const std::string &s : strings)
+    out.push_back(const_cast<char *>(s.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
+// steady_clock's now plus seconds as a double: the type run_capture's deadline has.
+using Deadline = decltype(std::chrono::steady_clock::now() + std::chrono::duration<double>());
+
+// What a child printed, and whether it was cut short.
+struct Capture {
+  std::string text, errors; // its stdout and stderr
+  bool too_much = false, timed_out = false;
+};
+
+// Reads the child's stdout and stderr until both close, the deadline passes or either would
+// exceed max_bytes; a child cut short is killed.
+void read_output(int out, int err, pid_t pid, Deadline deadline, size_t max_bytes, Capture &c) {
+  pollfd fds[2] = {{out, POLLIN, 0}, {err, POLLIN, 0}};
+  int open = 2;
+  while (open > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      c.timed_out = true;
+      break;
+    }
+    if (poll(fds, 2, int(std::min<int64_t>(left.count(), INT_MAX))) < 0) {
+      if (errno == EINTR) continue;
+      c.timed_out = true; // cannot wait for it any more: ended as at the deadline
+      break;
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[4096];
+      const ssize_t n = read(fds[k].fd, buf, sizeof buf);
+      if (n <= 0) {
+        fds[k].fd = -1;
+        --open;
+        continue;
+      }
+      std::string &to = k == 0 ? c.text : c.errors;
+      if (to.size() + size_t(n) > max_bytes)
+        c.too_much = true;
+      else
+        to.append(buf, size_t(n));
+    }
+    if (c.too_much) break;
+  }
+  if (c.timed_out || c.too_much) kill(pid, SIGKILL);
+}
+
+// The child's wait status. A child that closed its output may still run: waited for to the
+// deadline, then killed.
+int wait_for_child(pid_t pid, Deadline deadline, Capture &c) {
+  int status = 0;
+  while (!c.timed_out && !c.too_much) {
+    const pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == pid || (got < 0 && errno != EINTR)) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      c.timed_out = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    usleep(2000);
+  }
+  if (c.timed_out || c.too_much)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  return status;
+}
+
+// The child's stdout, or how it failed, with the first line of its stderr.
+Result<std::string> capture_result(const Capture &c, int status, double timeout_s,
+                                   size_t max_bytes) {
+  using R = Result<std::string>;
+  std::string said = first_line(c.errors);
+  said = said.empty() ? std::string() : " (it said: " + said + ")";
+  if (c.timed_out) return R::fail("did not finish in " + std::to_string(int(timeout_s)) + " s");
+  if (c.too_much) return R::fail("printed more than " + std::to_string(max_bytes) + " bytes");
+  if (WIFSIGNALED(status))
+    return R::fail(std::string("killed by signal ") + strsignal(WTERMSIG(status)) + said);
+  if (WEXITSTATUS(status) != 0)
+    return R::fail("exit status " + std::to_string(WEXITSTATUS(status)) + said);
+  return {c.text, {}};
+}
+
+} // namespace
+
+Result<std::string> run_capture(const std::vector<std::string> &argv,
+                                const std::vector<std::string> &env, double timeout_s,
+                                size_t max_bytes) {
+  using R = Result<std::string>;
+  if (argv.empty()) return R::fail("no command");
+  const std::vector<std::string> vars = environment_with(env);
+  std::vector<char *> envp = c_strings(vars), args = c_strings(argv);
 
   int out[2], err[2];
   if (pipe2(out, O_CLOEXEC) != 0) return R::fail(std::string("pipe: ") + std::strerror(errno));
@@ -262,70 +355,15 @@ Result<std::string> run_capture(const std::vector<std::string> &argv,
   posix_spawn_file_actions_destroy(&actions);
   close(out[1]);
   close(err[1]);
-  std::string text, errors;
-  bool too_much = false, timed_out = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  if (spawned == 0) {
-    pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-    int open = 2;
-    while (open > 0) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) {
-        timed_out = true;
-        break;
-      }
-      if (poll(fds, 2, int(std::min<int64_t>(left.count(), INT_MAX))) < 0) {
-        if (errno == EINTR) continue;
-        timed_out = true; // cannot wait for it any more: ended as at the deadline
-        break;
-      }
-      for (int k = 0; k < 2; ++k) {
-        if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-        char buf[4096];
-        const ssize_t n = read(fds[k].fd, buf, sizeof buf);
-        if (n <= 0) {
-          fds[k].fd = -1;
-          --open;
-          continue;
-        }
-        std::string &to = k == 0 ? text : errors;
-        if (to.size() + size_t(n) > max_bytes)
-          too_much = true;
-        else
-          to.append(buf, size_t(n));
-      }
-      if (too_much) break;
-    }
-    if (timed_out || too_much) kill(pid, SIGKILL);
-  }
+  Capture c;
+  const Deadline deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  if (spawned == 0) read_output(out[0], err[0], pid, deadline, max_bytes, c);
   close(out[0]);
   close(err[0]);
   if (spawned != 0) return R::fail(std::string(std::strerror(spawned)));
-  // A child that closed its output may still run: waited for to the deadline, then killed.
-  int status = 0;
-  while (!timed_out && !too_much) {
-    const pid_t got = waitpid(pid, &status, WNOHANG);
-    if (got == pid || (got < 0 && errno != EINTR)) break;
-    if (std::chrono::steady_clock::now() >= deadline) {
-      timed_out = true;
-      kill(pid, SIGKILL);
-      break;
-    }
-    usleep(2000);
-  }
-  if (timed_out || too_much)
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-  std::string said = first_line(errors);
-  said = said.empty() ? std::string() : " (it said: " + said + ")";
-  if (timed_out) return R::fail("did not finish in " + std::to_string(int(timeout_s)) + " s");
-  if (too_much) return R::fail("printed more than " + std::to_string(max_bytes) + " bytes");
-  if (WIFSIGNALED(status))
-    return R::fail(std::string("killed by signal ") + strsignal(WTERMSIG(status)) + said);
-  if (WEXITSTATUS(status) != 0)
-    return R::fail("exit status " + std::to_string(WEXITSTATUS(status)) + said);
-  return {text, {}};
+  const int status = wait_for_child(pid, deadline, c);
+  return capture_result(c, status, timeout_s, max_bytes);
 }
 
 } // namespace cjit::detail

@@ -75,12 +75,12 @@ std::string tunables_html(const TunablesStudy &s) {
   return h.str();
 }
 
-using Curve = std::map<uint64_t, double>; // size -> GB/s
+using Curve = std::map<uint64_t, double>;                                 // size -> GB/s
+using Pooled = std::map<std::tuple<Intent, Candidate, uint64_t>, double>; // GB/s medians
 
 // Repeated measurements of one point are pooled into one median, as tables.cpp does. The
 // charts show scattered destinations, one fence per clear: what every kernel was measured in.
-std::map<std::tuple<Intent, Candidate, uint64_t>, double>
-pooled(const std::vector<Measurement> &ms) {
+Pooled pooled(const std::vector<Measurement> &ms) {
   std::map<std::tuple<Intent, Candidate, uint64_t>, Measurement> pool;
   for (const Measurement &m : ms) {
     if (m.pattern != Pattern::scattered || m.batched) continue;
@@ -89,7 +89,7 @@ pooled(const std::vector<Measurement> &ms) {
     if (m.samples.empty()) // a result without samples keeps its median
       p.samples.push_back(m.gbps);
   }
-  std::map<std::tuple<Intent, Candidate, uint64_t>, double> out;
+  Pooled out;
   for (auto &[key, m] : pool) {
     summarize(m);
     out[key] = m.gbps;
@@ -153,7 +153,20 @@ double nice_step(double top, int n) {
   return 10 * p;
 }
 
-std::string svg_chart(const Chart &c) {
+// The plot area and its scales: whole octaves of size on x (log scale), GB/s from 0 on y.
+struct Axes {
+  double L, T, R, B; // the plot area
+  int e0, e1;        // the octaves at the ends of the x axis
+  double step, ymax; // the GB/s between gridlines, and at the top
+  double X(double size) const { return L + (std::log2(size) - e0) / (e1 - e0) * (R - L); }
+  double Y(double g) const { return B - g / ymax * (B - T); }
+  bool in_range(uint64_t size) const {
+    return size >= (1ull << e0) && std::log2(double(size)) <= e1;
+  }
+};
+
+// The axes that hold every point of the chart; none when it has no point.
+std::optional<Axes> axes_for(const Chart &c) {
   // Plot area; the legend sits to the right of it so it never covers a line.
   const double L = 64, T = 58, R = c.width - 200, B = c.height - 48;
   uint64_t lo = UINT64_MAX, hi = 0;
@@ -164,66 +177,69 @@ std::string svg_chart(const Chart &c) {
       hi = std::max(hi, size);
       top = std::max(top, g);
     }
-  if (hi == 0) return "<p class=\"empty\">Nothing measured.</p>\n";
+  if (hi == 0) return std::nullopt;
   // Whole octaves, so the axis starts and ends on a labelled power of two.
   int e0 = int(std::floor(std::log2(double(lo)))), e1 = int(std::ceil(std::log2(double(hi))));
   if (e1 == e0) ++e1;
   double step = nice_step(top * 1.04, 6), ymax = std::ceil(top * 1.04 / step) * step;
-  auto X = [&](double size) { return L + (std::log2(size) - e0) / (e1 - e0) * (R - L); };
-  auto Y = [&](double g) { return B - g / ymax * (B - T); };
-  auto in_range = [&](uint64_t size) {
-    return size >= (1ull << e0) && std::log2(double(size)) <= e1;
-  };
+  return Axes{L, T, R, B, e0, e1, step, ymax};
+}
 
-  std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << c.width << " " << c.height
-    << "\" role=\"img\">\n";
-  // Gridlines: every nice GB/s step, every octave; labels on every first, second or fourth.
-  for (double g = 0; g <= ymax + step / 2; g += step)
-    o << "<line class=\"grid\" x1=\"" << L << "\" x2=\"" << R << "\" y1=\"" << fmt("%.1f", Y(g))
-      << "\" y2=\"" << fmt("%.1f", Y(g)) << "\"/><text class=\"tick\" x=\"" << L - 8 << "\" y=\""
-      << fmt("%.1f", Y(g) + 4) << "\" text-anchor=\"end\">" << fmt(step < 1 ? "%.1f" : "%.0f", g)
-      << "</text>\n";
-  int every = e1 - e0 <= 10 ? 1 : e1 - e0 <= 20 ? 2 : 4;
-  for (int e = e0; e <= e1; ++e) {
-    double x = X(std::ldexp(1.0, e));
+// Gridlines: every nice GB/s step, every octave; labels on every first, second or fourth. Then
+// the frame and the axis titles.
+void grid_svg(std::ostream &o, const Chart &c, const Axes &a) {
+  for (double g = 0; g <= a.ymax + a.step / 2; g += a.step)
+    o << "<line class=\"grid\" x1=\"" << a.L << "\" x2=\"" << a.R << "\" y1=\""
+      << fmt("%.1f", a.Y(g)) << "\" y2=\"" << fmt("%.1f", a.Y(g)) << "\"/><text class=\"tick\" x=\""
+      << a.L - 8 << "\" y=\"" << fmt("%.1f", a.Y(g) + 4) << "\" text-anchor=\"end\">"
+      << fmt(a.step < 1 ? "%.1f" : "%.0f", g) << "</text>\n";
+  int every = a.e1 - a.e0 <= 10 ? 1 : a.e1 - a.e0 <= 20 ? 2 : 4;
+  for (int e = a.e0; e <= a.e1; ++e) {
+    double x = a.X(std::ldexp(1.0, e));
     o << "<line class=\"grid\" x1=\"" << fmt("%.1f", x) << "\" x2=\"" << fmt("%.1f", x)
-      << "\" y1=\"" << T << "\" y2=\"" << B << "\"/>";
+      << "\" y1=\"" << a.T << "\" y2=\"" << a.B << "\"/>";
     if (e % every == 0)
-      o << "<text class=\"tick\" x=\"" << fmt("%.1f", x) << "\" y=\"" << B + 17
+      o << "<text class=\"tick\" x=\"" << fmt("%.1f", x) << "\" y=\"" << a.B + 17
         << "\" text-anchor=\"middle\">" << esc(format_size(1ull << e)) << "</text>";
     o << "\n";
   }
-  o << "<rect class=\"frame\" x=\"" << L << "\" y=\"" << T << "\" width=\"" << R - L
-    << "\" height=\"" << B - T << "\"/>\n";
-  o << "<text class=\"axis\" x=\"" << (L + R) / 2 << "\" y=\"" << c.height - 8
+  o << "<rect class=\"frame\" x=\"" << a.L << "\" y=\"" << a.T << "\" width=\"" << a.R - a.L
+    << "\" height=\"" << a.B - a.T << "\"/>\n";
+  o << "<text class=\"axis\" x=\"" << (a.L + a.R) / 2 << "\" y=\"" << c.height - 8
     << "\" text-anchor=\"middle\">size (bytes, log scale)</text>\n";
-  o << "<text class=\"axis\" transform=\"translate(16 " << (T + B) / 2
+  o << "<text class=\"axis\" transform=\"translate(16 " << (a.T + a.B) / 2
     << ") rotate(-90)\" text-anchor=\"middle\">GB/s</text>\n";
+}
 
-  // Vertical markers, their labels above the plot in rows so that neighbours do not collide.
+// Vertical markers, their labels above the plot in rows so that neighbours do not collide; then
+// the class boundaries as ticks on the x axis.
+void markers_svg(std::ostream &o, const Chart &c, const Axes &a) {
   std::vector<double> row_end(3, -1e9);
   for (const Marker &m : c.markers) {
-    if (!in_range(m.size)) continue;
-    double x = X(double(m.size)), w = 6.2 * double(m.label.size()) + 6;
+    if (!a.in_range(m.size)) continue;
+    double x = a.X(double(m.size)), w = 6.2 * double(m.label.size()) + 6;
     size_t row = 0;
     while (row + 1 < row_end.size() && row_end[row] > x - w / 2)
       ++row;
     row_end[row] = x + w / 2;
-    double ly = T - 8 - 15 * double(row);
+    double ly = a.T - 8 - 15 * double(row);
     o << "<line x1=\"" << fmt("%.1f", x) << "\" x2=\"" << fmt("%.1f", x) << "\" y1=\"" << ly + 3
-      << "\" y2=\"" << B << "\" stroke=\"" << m.colour()
+      << "\" y2=\"" << a.B << "\" stroke=\"" << m.colour()
       << "\" stroke-width=\"1.2\" stroke-dasharray=\"" << m.dash() << "\"><title>" << esc(m.label)
       << ": " << esc(human_bytes(m.size)) << "</title></line>"
       << "<text class=\"mark\" x=\"" << fmt("%.1f", x) << "\" y=\"" << ly << "\" fill=\""
       << m.colour() << "\" text-anchor=\"middle\">" << esc(m.label) << "</text>\n";
   }
   for (uint64_t b : c.boundaries)
-    if (in_range(b))
-      o << "<line x1=\"" << fmt("%.1f", X(double(b))) << "\" x2=\"" << fmt("%.1f", X(double(b)))
-        << "\" y1=\"" << B << "\" y2=\"" << B - 10 << "\" stroke=\"#8a6d00\" stroke-width=\"2.5\">"
+    if (a.in_range(b))
+      o << "<line x1=\"" << fmt("%.1f", a.X(double(b))) << "\" x2=\"" << fmt("%.1f", a.X(double(b)))
+        << "\" y1=\"" << a.B << "\" y2=\"" << a.B - 10
+        << "\" stroke=\"#8a6d00\" stroke-width=\"2.5\">"
         << "<title>class boundary: " << esc(human_bytes(b)) << "</title></line>\n";
+}
 
+// Each series as a line, with a dot per point that names its value on hover.
+void series_svg(std::ostream &o, const Chart &c, const Axes &a) {
   for (const Series &s : c.series) {
     o << "<g><title>" << esc(s.name) << "</title><polyline fill=\"none\" stroke=\"" << s.colour
       << "\" stroke-width=\"" << s.width << "\" stroke-opacity=\"" << s.opacity
@@ -231,20 +247,22 @@ std::string svg_chart(const Chart &c) {
     if (!s.dash.empty()) o << " stroke-dasharray=\"" << s.dash << "\"";
     o << " points=\"";
     for (auto [size, g] : s.points)
-      o << fmt("%.1f", X(double(size))) << "," << fmt("%.1f", Y(g)) << " ";
+      o << fmt("%.1f", a.X(double(size))) << "," << fmt("%.1f", a.Y(g)) << " ";
     o << "\"/>";
     if (s.dots)
       for (auto [size, g] : s.points)
-        o << "<circle cx=\"" << fmt("%.1f", X(double(size))) << "\" cy=\"" << fmt("%.1f", Y(g))
+        o << "<circle cx=\"" << fmt("%.1f", a.X(double(size))) << "\" cy=\"" << fmt("%.1f", a.Y(g))
           << "\" r=\"2.4\" fill=\"" << s.colour << "\"><title>" << esc(s.name) << ", "
           << esc(human_bytes(size)) << ": " << fmt("%.1f", g) << " GB/s</title></circle>";
     o << "</g>\n";
   }
+}
 
-  // The legend: the series, then the kinds of marker present.
-  double ly = T + 6;
+// The legend: the series, then the kinds of marker present.
+void legend_svg(std::ostream &o, const Chart &c, const Axes &a) {
+  double ly = a.T + 6;
   auto entry = [&](const std::string &label, const std::string &swatch) {
-    o << "<g transform=\"translate(" << R + 22 << " " << ly << ")\">" << swatch
+    o << "<g transform=\"translate(" << a.R + 22 << " " << ly << ")\">" << swatch
       << "<text class=\"legend\" x=\"38\" y=\"4\">" << esc(label) << "</text></g>\n";
     ly += 20;
   };
@@ -258,15 +276,28 @@ std::string svg_chart(const Chart &c) {
   ly += 8;
   for (bool finding : {false, true})
     for (const Marker &m : c.markers)
-      if (m.finding == finding && in_range(m.size)) {
+      if (m.finding == finding && a.in_range(m.size)) {
         entry(finding ? "finding" : "cache size",
               "<line x1=\"14\" x2=\"14\" y1=\"-8\" y2=\"8\" stroke=\"" + std::string(m.colour()) +
                   "\" stroke-width=\"1.2\" stroke-dasharray=\"" + m.dash() + "\"/>");
         break;
       }
-  if (std::any_of(c.boundaries.begin(), c.boundaries.end(), in_range))
+  if (std::any_of(c.boundaries.begin(), c.boundaries.end(),
+                  [&](uint64_t b) { return a.in_range(b); }))
     entry("class boundary",
           "<line x1=\"14\" x2=\"14\" y1=\"8\" y2=\"-2\" stroke=\"#8a6d00\" stroke-width=\"2.5\"/>");
+}
+
+std::string svg_chart(const Chart &c) {
+  const std::optional<Axes> a = axes_for(c);
+  if (!a) return "<p class=\"empty\">Nothing measured.</p>\n";
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << c.width << " " << c.height
+    << "\" role=\"img\">\n";
+  grid_svg(o, c, *a);
+  markers_svg(o, c, *a);
+  series_svg(o, c, *a);
+  legend_svg(o, c, *a);
   o << "</svg>\n";
   return o.str();
 }
@@ -314,19 +345,18 @@ const char *intent_text(Intent i) {
                             : "clear only; nothing reads the memory soon";
 }
 
-} // namespace
-
-std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
-  const auto gbps = pooled(r.measurements);
-  const Findings &f = r.findings;
+// The page up to its content: the title and the style sheet.
+std::string page_head(const CpuInfo &cpu) {
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     << "<title>clearjit tuning report: " << esc(cpu.brand) << "</title>\n<style>" << kStyle
     << "</style>\n</head>\n<body>\n<main>\n";
+  return h.str();
+}
 
-  // Header: the host and the run.
-  h << "<h1>clearjit tuning report</h1>\n<p class=\"sub\">" << esc(cpu.brand) << "</p>\n";
+// "L1d 48 KiB &middot; L2 ...", each cache with the cores that share it where known.
+std::string cache_list(const CpuInfo &cpu) {
   std::string caches;
   for (auto [name, c] : {std::pair{"L1d", cpu.l1d}, {"L2", cpu.l2}, {"L3", cpu.l3}}) {
     caches += caches.empty() ? "" : " &middot; ";
@@ -334,12 +364,25 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     if (c.shared_by)
       caches += " <span class=\"muted\">(shared by " + std::to_string(c.shared_by) + ")</span>";
   }
+  return caches;
+}
+
+// The CPU's features the kernels use, by name, space-separated.
+std::string feature_list(const CpuInfo &cpu) {
   std::string features;
   for (size_t i = 1; i < size_t(Feature::count_); ++i)
     if (cpu.has(Feature(i))) {
       if (!features.empty()) features += ' ';
       features += feature_name(Feature(i));
     }
+  return features;
+}
+
+// Header: the host and the run, and the notes on what was narrowed.
+std::string host_html(const TuneResult &r, const CpuInfo &cpu) {
+  std::ostringstream h;
+  h << "<h1>clearjit tuning report</h1>\n<p class=\"sub\">" << esc(cpu.brand) << "</p>\n";
+  const std::string features = feature_list(cpu);
   char fms[96];
   std::snprintf(fms, sizeof fms, "%u / %u / %u <span class=\"muted\">(0x%x / 0x%x / 0x%x)</span>",
                 cpu.family, cpu.model, cpu.stepping, cpu.family, cpu.model, cpu.stepping);
@@ -347,7 +390,7 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
     << "<dt>CPU</dt><dd>" << esc(cpu.brand) << "</dd>\n"
     << "<dt>Vendor</dt><dd>" << esc(cpu.vendor) << (cpu.hypervisor ? " (under a hypervisor)" : "")
     << "</dd>\n<dt>Family / model / stepping</dt><dd>" << fms << "</dd>\n"
-    << "<dt>Caches</dt><dd>" << caches << "</dd>\n";
+    << "<dt>Caches</dt><dd>" << cache_list(cpu) << "</dd>\n";
   if (!cpu.cache_note.empty()) h << "<dt>Cache note</dt><dd>" << esc(cpu.cache_note) << "</dd>\n";
   h << "<dt>Features</dt><dd>" << (features.empty() ? "none" : esc(features)) << "</dd>\n"
     << "<dt>Level</dt><dd>" << esc(r.level) << "</dd>\n"
@@ -360,248 +403,317 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
       h << "<li>" << esc(n) << "</li>\n";
     h << "</ul></div>\n";
   }
+  return h.str();
+}
 
-  std::vector<Marker> caches_marks;
+// The cache sizes, marked on every chart.
+std::vector<Marker> cache_markers(const CpuInfo &cpu) {
+  std::vector<Marker> marks;
   for (auto [name, c] : {std::pair{"L1d", cpu.l1d}, {"L2", cpu.l2}, {"L3", cpu.l3}})
-    if (c.size)
-      caches_marks.push_back({c.size, std::string(name) + " " + human_bytes(c.size), false});
+    if (c.size) marks.push_back({c.size, std::string(name) + " " + human_bytes(c.size), false});
+  return marks;
+}
 
-  for (Intent intent : kIntents) {
-    const auto &table = intent == Intent::reuse ? r.reuse : r.stream;
-    auto at = [&](const Candidate &c, uint64_t size) -> std::optional<double> {
-      auto it = gbps.find({intent, c, size});
-      return it == gbps.end() ? std::nullopt : std::optional(it->second);
-    };
-    Curve memset; // scattered, as the other curves
-    for (auto &[key, g] : gbps)
-      if (std::get<0>(key) == intent && std::get<1>(key).is_memset()) memset[std::get<2>(key)] = g;
+// A pooled point's GB/s; none where it was not measured.
+std::optional<double> pooled_at(const Pooled &gbps, Intent intent, const Candidate &c,
+                                uint64_t size) {
+  auto it = gbps.find({intent, c, size});
+  return it == gbps.end() ? std::nullopt : std::optional(it->second);
+}
 
-    // One line per method: its best spec at each size, so the variants do not clutter the chart.
-    std::map<Method, Curve> family;
-    Curve envelope;
-    for (auto &[key, g] : gbps) {
-      auto &[i, candidate, size] = key;
-      const Spec *s = candidate.kernel();
-      if (i != intent || !s || s->method == Method::libc) continue;
-      double &best = family[s->method][size];
-      best = std::max(best, g);
+// memset's curve for an intent (scattered, as the other curves).
+Curve memset_curve(const Pooled &gbps, Intent intent) {
+  Curve memset;
+  for (auto &[key, g] : gbps)
+    if (std::get<0>(key) == intent && std::get<1>(key).is_memset()) memset[std::get<2>(key)] = g;
+  return memset;
+}
+
+// An intent's chart: the chosen table's envelope at the back, a line per method, memset, and
+// the caches, findings and class boundaries marked.
+Chart intent_chart(const TuneResult &r, Intent intent, const Pooled &gbps, const Curve &memset,
+                   const std::vector<Marker> &caches) {
+  const auto &table = intent == Intent::reuse ? r.reuse : r.stream;
+  const Findings &f = r.findings;
+  // One line per method: its best spec at each size, so the variants do not clutter the chart.
+  std::map<Method, Curve> family;
+  Curve envelope;
+  for (auto &[key, g] : gbps) {
+    auto &[i, candidate, size] = key;
+    const Spec *s = candidate.kernel();
+    if (i != intent || !s || s->method == Method::libc) continue;
+    double &best = family[s->method][size];
+    best = std::max(best, g);
+  }
+  for (auto &[key, g] : gbps)
+    if (std::get<0>(key) == intent && !table.empty()) {
+      uint64_t size = std::get<2>(key);
+      if (auto k = pooled_at(gbps, intent, class_for(table, size).kernel, size))
+        envelope[size] = *k;
     }
-    for (auto &[key, g] : gbps)
-      if (std::get<0>(key) == intent && !table.empty()) {
-        uint64_t size = std::get<2>(key);
-        if (auto k = at(class_for(table, size).kernel, size)) envelope[size] = *k;
-      }
 
-    Chart c;
-    c.series.push_back({.name = "chosen (dispatch table)",
-                        .colour = kEnvelope,
-                        .points = envelope,
-                        .width = 12,
-                        .opacity = 0.45,
+  Chart c;
+  c.series.push_back({.name = "chosen (dispatch table)",
+                      .colour = kEnvelope,
+                      .points = envelope,
+                      .width = 12,
+                      .opacity = 0.45,
+                      .dots = false});
+  for (auto &[m, curve] : family)
+    c.series.push_back(
+        {.name = std::string(info(m).name), .colour = method_colour(m), .points = curve});
+  if (!memset.empty())
+    c.series.push_back({.name = "memset (libc)",
+                        .colour = method_colour(Method::libc),
+                        .points = memset,
+                        .width = 2,
+                        .dash = "7 4",
                         .dots = false});
-    for (auto &[m, curve] : family)
-      c.series.push_back(
-          {.name = std::string(info(m).name), .colour = method_colour(m), .points = curve});
-    if (!memset.empty())
-      c.series.push_back({.name = "memset (libc)",
-                          .colour = method_colour(Method::libc),
-                          .points = memset,
-                          .width = 2,
-                          .dash = "7 4",
-                          .dots = false});
-    c.markers = caches_marks;
-    if (intent == Intent::stream && f.stosb_no_allocate.size)
-      c.markers.push_back({*f.stosb_no_allocate.size, "stosb no-allocate", true});
-    if (auto nt = intent == Intent::reuse ? f.nontemporal_reuse : f.nontemporal_stream)
-      c.markers.push_back({*nt, "non-temporal from " + human_bytes(*nt), true});
-    for (const SizeClass &sc : table)
-      if (sc.below) c.boundaries.push_back(sc.below);
+  c.markers = caches;
+  if (intent == Intent::stream && f.stosb_no_allocate.size)
+    c.markers.push_back({*f.stosb_no_allocate.size, "stosb no-allocate", true});
+  if (auto nt = intent == Intent::reuse ? f.nontemporal_reuse : f.nontemporal_stream)
+    c.markers.push_back({*nt, "non-temporal from " + human_bytes(*nt), true});
+  for (const SizeClass &sc : table)
+    if (sc.below) c.boundaries.push_back(sc.below);
+  return c;
+}
 
-    h << "<h2>" << intent_name(intent) << " <span class=\"muted\" style=\"font-weight:400;"
-      << "font-size:15px\">&mdash; " << intent_text(intent) << "</span></h2>\n"
-      << "<div class=\"card\">" << svg_chart(c) << "</div>\n";
-
-    // The dispatch table, with the gain over memset measured at the sizes inside each class.
-    h << "<h3>Size classes</h3>\n<table>\n<tr><th>sizes</th><th>kernel</th><th class=\"n\">GB/s "
-      << "(scattered)</th><th class=\"n\">vs memset (scattered)</th><th class=\"n\">at least "
-         "(the race's bound)</th><th>in states</th></tr>\n";
-    uint64_t lower = 0;
-    for (const SizeClass &sc : table) {
-      std::string spec = format_spec(sc.kernel);
-      std::vector<double> vs_memset;
-      for (auto [size, m] : memset)
-        if (size >= lower && (!sc.below || size < sc.below) && m > 0)
-          if (auto k = at(sc.kernel, size)) vs_memset.push_back(*k / m);
-      std::string gain = "&ndash;";
-      if (!vs_memset.empty()) {
-        double x = geomean(vs_memset);
-        gain = "<span class=\"" +
-               std::string(x >= 1.02   ? "up"
-                           : x <= 0.98 ? "down"
-                                       : "") +
-               "\">" + fmt("%.2f&times;", x) + "</span>";
-      }
-      h << "<tr><td>" << esc(human_bytes(lower)) << " &ndash; "
-        << (sc.below ? esc(human_bytes(sc.below)) : "&infin;") << "</td><td><code>" << esc(spec)
-        << "</code></td><td class=\"n\">" << fmt("%.1f", sc.gbps) << "</td><td class=\"n\">" << gain
-        << "</td><td class=\"n\">" << (sc.gain > 0 ? fmt("%.2f&times;", sc.gain) : "&ndash;")
-        << "</td><td>" << esc(join(sc.states, ", ")) << "</td></tr>\n";
-      lower = sc.below;
+// The dispatch table, with the gain over memset measured at the sizes inside each class.
+std::string size_classes_html(const TuneResult &r, Intent intent, const Pooled &gbps,
+                              const Curve &memset) {
+  const auto &table = intent == Intent::reuse ? r.reuse : r.stream;
+  std::ostringstream h;
+  h << "<h3>Size classes</h3>\n<table>\n<tr><th>sizes</th><th>kernel</th><th class=\"n\">GB/s "
+    << "(scattered)</th><th class=\"n\">vs memset (scattered)</th><th class=\"n\">at least "
+       "(the race's bound)</th><th>in states</th></tr>\n";
+  uint64_t lower = 0;
+  for (const SizeClass &sc : table) {
+    std::string spec = format_spec(sc.kernel);
+    std::vector<double> vs_memset;
+    for (auto [size, m] : memset)
+      if (size >= lower && (!sc.below || size < sc.below) && m > 0)
+        if (auto k = pooled_at(gbps, intent, sc.kernel, size)) vs_memset.push_back(*k / m);
+    std::string gain = "&ndash;";
+    if (!vs_memset.empty()) {
+      double x = geomean(vs_memset);
+      gain = "<span class=\"" +
+             std::string(x >= 1.02   ? "up"
+                         : x <= 0.98 ? "down"
+                                     : "") +
+             "\">" + fmt("%.2f&times;", x) + "</span>";
     }
-    if (table.empty()) h << "<tr><td colspan=\"4\" class=\"muted\">no classes chosen</td></tr>\n";
-    h << "</table>\n";
+    h << "<tr><td>" << esc(human_bytes(lower)) << " &ndash; "
+      << (sc.below ? esc(human_bytes(sc.below)) : "&infin;") << "</td><td><code>" << esc(spec)
+      << "</code></td><td class=\"n\">" << fmt("%.1f", sc.gbps) << "</td><td class=\"n\">" << gain
+      << "</td><td class=\"n\">" << (sc.gain > 0 ? fmt("%.2f&times;", sc.gain) : "&ndash;")
+      << "</td><td>" << esc(join(sc.states, ", ")) << "</td></tr>\n";
+    lower = sc.below;
   }
+  if (table.empty()) h << "<tr><td colspan=\"4\" class=\"muted\">no classes chosen</td></tr>\n";
+  h << "</table>\n";
+  return h.str();
+}
 
-  // The small path: each strategy's warm time against memset's, and why any is out cold.
-  if (r.small) {
-    const std::vector<Measurement> stage1 = r.small->stage1_measurements(); // what chose
-    h << "<h2>Small sizes</h2>\n<div class=\"card\">\n<p>Sizes up to the small path's max are "
-         "cleared by the dispatcher itself. Each strategy, warm, at "
-      << small_strategy_sizes().size()
-      << " sizes from 1 to 256 B and two mixes, memset beside at the same code places. Ratios "
-         "are time / memset's; a band is the geometric mean over neighbouring sizes (1..3, "
-         "4..15, 16..63, 64..128, 129..256 B) or one mix, and the strategy with the lowest "
-         "worst band is chosen among those that keep the promise: within "
-      << fmt("%.2f", kWarmNoise) << "&times; memset's time warm, and never below "
-      << fmt("%.2f", kColdFloor) << "&times; its speed at a cold point, consecutive or "
-      << "scattered, at " << fmt("%.0f%%", 100 * kSmallColdConfidence)
-      << " confidence over paired rounds; cold weighs against warm as 1 to 9. Where none keeps "
-         "it, the smallest loss, warm or cold, is chosen.</p>\n";
-    auto cell = [](std::optional<double> x) {
-      if (!x) return std::string("<td class=\"n\">&ndash;</td>");
-      const char *c = *x >= 1.02 ? " class=\"down\"" : *x <= 0.98 ? " class=\"up\"" : "";
-      return "<td class=\"n\"><span" + std::string(c) + ">" + fmt("%.2f&times;", *x) +
-             "</span></td>";
+// An intent's section: its chart, then its size classes.
+std::string intent_html(const TuneResult &r, Intent intent, const Pooled &gbps,
+                        const std::vector<Marker> &caches) {
+  const Curve memset = memset_curve(gbps, intent);
+  std::ostringstream h;
+  h << "<h2>" << intent_name(intent) << " <span class=\"muted\" style=\"font-weight:400;"
+    << "font-size:15px\">&mdash; " << intent_text(intent) << "</span></h2>\n"
+    << "<div class=\"card\">" << svg_chart(intent_chart(r, intent, gbps, memset, caches))
+    << "</div>\n";
+  h << size_classes_html(r, intent, gbps, memset);
+  return h.str();
+}
+
+// A time over memset's as a cell: green where below 0.98, red where above 1.02.
+std::string time_ratio_cell(std::optional<double> x) {
+  if (!x) return std::string("<td class=\"n\">&ndash;</td>");
+  const char *c = *x >= 1.02 ? " class=\"down\"" : *x <= 0.98 ? " class=\"up\"" : "";
+  return "<td class=\"n\"><span" + std::string(c) + ">" + fmt("%.2f&times;", *x) + "</span></td>";
+}
+
+// One intent's table of the small strategies; empty where none was measured for it.
+std::string small_path_table(const SmallStudy &study, Intent i,
+                             const std::vector<Measurement> &stage1) {
+  const SmallPath chosen = i == Intent::reuse ? study.reuse : study.stream;
+  const SmallCold cold = small_cold(study.measurements, i);
+  std::ostringstream rows;
+  for (const SmallInfo &s : small_strategies()) {
+    const Candidate candidate = SmallPath{s.strategy, 256};
+    const auto ratios = ratios_to_memset(stage1, i, candidate);
+    if (ratios.empty()) continue; // not run on this CPU
+    auto mix = [&](Mix m) -> std::optional<double> {
+      auto it = ratios.find({int(m), 0});
+      if (it == ratios.end()) return std::nullopt;
+      return it->second;
     };
-    for (Intent i : kIntents) {
-      const SmallPath chosen = i == Intent::reuse ? r.small->reuse : r.small->stream;
-      const SmallCold cold = small_cold(r.small->measurements, i);
-      std::ostringstream rows;
-      for (const SmallInfo &s : small_strategies()) {
-        const Candidate candidate = SmallPath{s.strategy, 256};
-        const auto ratios = ratios_to_memset(stage1, i, candidate);
-        if (ratios.empty()) continue; // not run on this CPU
-        auto mix = [&](Mix m) -> std::optional<double> {
-          auto it = ratios.find({int(m), 0});
-          if (it == ratios.end()) return std::nullopt;
-          return it->second;
-        };
-        const auto out = cold.out.find(candidate);
-        rows << "<tr" << (s.strategy == chosen.strategy ? " class=\"pick\"" : "") << "><td><code>"
-             << s.name << "</code></td>" << cell(worst_band(ratios)) << cell(mix(Mix::log_uniform))
-             << cell(mix(Mix::objects)) << "<td>"
-             << (out == cold.out.end() ? "in" : "below memset: " + esc(out->second))
-             << "</td></tr>\n";
-      }
-      if (rows.str().empty()) continue; // nothing measured for this intent
-      h << "<h3>" << intent_name(i) << ": " << esc(describe(chosen)) << "</h3>\n<table>\n<tr><th>"
-        << "strategy</th><th class=\"n\">worst band / memset</th><th class=\"n\">log-uniform</th>"
-        << "<th class=\"n\">objects</th><th>cold</th></tr>\n"
-        << rows.str() << "</table>\n";
-    }
-    h << "</div>\n";
+    const auto out = cold.out.find(candidate);
+    rows << "<tr" << (s.strategy == chosen.strategy ? " class=\"pick\"" : "") << "><td><code>"
+         << s.name << "</code></td>" << time_ratio_cell(worst_band(ratios))
+         << time_ratio_cell(mix(Mix::log_uniform)) << time_ratio_cell(mix(Mix::objects)) << "<td>"
+         << (out == cold.out.end() ? "in" : "below memset: " + esc(out->second)) << "</td></tr>\n";
   }
+  if (rows.str().empty()) return {};
+  std::ostringstream h;
+  h << "<h3>" << intent_name(i) << ": " << esc(describe(chosen)) << "</h3>\n<table>\n<tr><th>"
+    << "strategy</th><th class=\"n\">worst band / memset</th><th class=\"n\">log-uniform</th>"
+    << "<th class=\"n\">objects</th><th>cold</th></tr>\n"
+    << rows.str() << "</table>\n";
+  return h.str();
+}
 
-  // The races and the batch table.
-  if (!r.batch.empty() || !r.races.empty()) {
-    h << "<h2>Races and batches</h2>\n<div class=\"card\">\n<p>Every decision is a race with "
-         "memset as the incumbent: each round measures the candidates still in, with memset "
-         "beside them, at scattered, consecutive and hot destinations (one buffer the caller "
-         "wrote and read just before the clear, up to the L3's size). A kernel replaces memset "
-         "only where the lower confidence bound of its speed over memset's is above "
-      << fmt("%.2fx", RaceOptions{}.min_gain)
-      << " in every required state (reuse: all three; stream: scattered and consecutive, with "
-         "hot weighed into the score) and over all states; undecided means memset (the charts "
-         "above show scattered destinations).</p>\n";
-    if (!r.races.empty()) {
-      h << "<ul>\n";
-      for (const std::string &line : r.races)
-        h << "<li>" << esc(line) << "</li>\n";
-      h << "</ul>\n";
-    }
-    if (!r.batch.empty()) {
-      h << "<h3>batch: stream clears, one fence per 2 MiB of pieces</h3>\n<table>\n<tr><th>"
-           "sizes</th><th>kernel</th><th class=\"n\">GB/s (scattered)</th></tr>\n";
-      uint64_t lower = 0;
-      for (const SizeClass &sc : r.batch) {
-        h << "<tr><td>" << esc(human_bytes(lower)) << " &ndash; "
-          << (sc.below ? esc(human_bytes(sc.below)) : "&infin;") << "</td><td><code>"
-          << esc(format_spec(sc.kernel)) << "</code></td><td class=\"n\">" << fmt("%.1f", sc.gbps)
-          << "</td></tr>\n";
-        lower = sc.below;
-      }
-      h << "</table>\n";
-    }
-    h << "</div>\n";
+// The small path: each strategy's warm time against memset's, and why any is out cold; nothing
+// where the small path was not studied.
+std::string small_path_html(const TuneResult &r) {
+  if (!r.small) return {};
+  const std::vector<Measurement> stage1 = r.small->stage1_measurements(); // what chose
+  std::ostringstream h;
+  h << "<h2>Small sizes</h2>\n<div class=\"card\">\n<p>Sizes up to the small path's max are "
+       "cleared by the dispatcher itself. Each strategy, warm, at "
+    << small_strategy_sizes().size()
+    << " sizes from 1 to 256 B and two mixes, memset beside at the same code places. Ratios "
+       "are time / memset's; a band is the geometric mean over neighbouring sizes (1..3, "
+       "4..15, 16..63, 64..128, 129..256 B) or one mix, and the strategy with the lowest "
+       "worst band is chosen among those that keep the promise: within "
+    << fmt("%.2f", kWarmNoise) << "&times; memset's time warm, and never below "
+    << fmt("%.2f", kColdFloor) << "&times; its speed at a cold point, consecutive or "
+    << "scattered, at " << fmt("%.0f%%", 100 * kSmallColdConfidence)
+    << " confidence over paired rounds; cold weighs against warm as 1 to 9. Where none keeps "
+       "it, the smallest loss, warm or cold, is chosen.</p>\n";
+  for (Intent i : kIntents)
+    h << small_path_table(*r.small, i, stage1);
+  h << "</div>\n";
+  return h.str();
+}
+
+// The batch table: stream clears in batches, by size class.
+std::string batch_table_html(const std::vector<SizeClass> &batch) {
+  std::ostringstream h;
+  h << "<h3>batch: stream clears, one fence per 2 MiB of pieces</h3>\n<table>\n<tr><th>"
+       "sizes</th><th>kernel</th><th class=\"n\">GB/s (scattered)</th></tr>\n";
+  uint64_t lower = 0;
+  for (const SizeClass &sc : batch) {
+    h << "<tr><td>" << esc(human_bytes(lower)) << " &ndash; "
+      << (sc.below ? esc(human_bytes(sc.below)) : "&infin;") << "</td><td><code>"
+      << esc(format_spec(sc.kernel)) << "</code></td><td class=\"n\">" << fmt("%.1f", sc.gbps)
+      << "</td></tr>\n";
+    lower = sc.below;
   }
+  h << "</table>\n";
+  return h.str();
+}
 
-  // Several threads: what the parallel stage measured and the counts it wrote.
-  if (r.parallel && r.parallel->skipped.empty()) {
-    const ParallelStudy &ps = *r.parallel;
-    h << "<h2>Several threads</h2>\n<div class=\"card\">\n<p><code>clearjit_clear_parallel"
-         "</code> through the verified tables at 1.."
-      << ps.cpus
-      << " threads (the CPUs this process could use), scattered destinations, GB/s medians. "
-         "The profile's count at a size is the fewest threads within 5% of the fastest, where "
-         "that is at least 10% faster than one thread; else one.</p>\n";
-    for (Intent i : kIntents) {
-      const std::optional<ParallelTable> &t = i == Intent::reuse ? ps.reuse : ps.stream;
-      h << "<p><strong>" << intent_name(i) << "</strong>: "
-        << (t && t->from() ? "threads pay from " + esc(human_bytes(t->from()))
-                           : std::string("more threads never paid"))
-        << "</p>\n<table>\n<tr><th>size</th><th class=\"n\">memset</th>";
-      for (unsigned c : ps.counts)
-        h << "<th class=\"n\">" << c << (c == 1 ? " thread" : " threads") << "</th>";
-      h << "<th class=\"n\">chosen</th></tr>\n";
-      for (uint64_t size : ps.sizes) {
-        h << "<tr><td>" << esc(human_bytes(size)) << "</td><td class=\"n\">"
-          << fmt("%.1f", parallel_gbps(ps, i, size, 0)) << "</td>";
-        for (unsigned c : ps.counts) // not raced below two 2 MiB boundaries: "-"
-          if (const double g = parallel_gbps(ps, i, size, c); g > 0)
-            h << "<td class=\"n\">" << fmt("%.1f", g) << "</td>";
-          else
-            h << "<td class=\"n\">&ndash;</td>";
-        h << "<td class=\"n\">" << (t ? t->at(size) : 1u) << "</td></tr>\n";
-      }
-      h << "</table>\n";
-    }
-    h << "</div>\n";
+// The races and the batch table; nothing where there are neither.
+std::string races_html(const TuneResult &r) {
+  if (r.batch.empty() && r.races.empty()) return {};
+  std::ostringstream h;
+  h << "<h2>Races and batches</h2>\n<div class=\"card\">\n<p>Every decision is a race with "
+       "memset as the incumbent: each round measures the candidates still in, with memset "
+       "beside them, at scattered, consecutive and hot destinations (one buffer the caller "
+       "wrote and read just before the clear, up to the L3's size). A kernel replaces memset "
+       "only where the lower confidence bound of its speed over memset's is above "
+    << fmt("%.2fx", RaceOptions{}.min_gain)
+    << " in every required state (reuse: all three; stream: scattered and consecutive, with "
+       "hot weighed into the score) and over all states; undecided means memset (the charts "
+       "above show scattered destinations).</p>\n";
+  if (!r.races.empty()) {
+    h << "<ul>\n";
+    for (const std::string &line : r.races)
+      h << "<li>" << esc(line) << "</li>\n";
+    h << "</ul>\n";
   }
+  if (!r.batch.empty()) h << batch_table_html(r.batch);
+  h << "</div>\n";
+  return h.str();
+}
 
-  // The verification: the profile's own dispatchers against memset, and what it repaired.
-  if (const Verification &v = r.verification; !v.measured.empty()) {
-    h << "<h2>Verification</h2>\n<div class=\"card\">\n<p>The last stage measured the profile's "
-         "dispatchers, as an application calls them, against memset at points the other "
-         "stages did not use: "
-      << esc(v.measured) << " (" << fmt("%.1f", v.seconds) << " s, " << v.rounds
-      << " rounds). A loss beyond the noise in two measurements is repaired (a class to "
-         "memset, a small path to the next strategy) and kept only if it measures better."
-         "</p>\n<table>\n<tr><th>intent</th><th class=\"n\">worst warm (time / memset)</th>"
-         "<th class=\"n\">worst cold (speed / memset)</th></tr>\n";
-    for (Intent i : kIntents) {
-      auto cell = [](const std::map<Intent, double> &m, Intent i) {
-        auto it = m.find(i);
-        return it == m.end() ? std::string("&ndash;") : fmt("%.2f&times;", it->second);
-      };
-      h << "<tr><td>" << intent_name(i) << "</td><td class=\"n\">" << cell(v.worst_warm, i)
-        << "</td><td class=\"n\">" << cell(v.worst_cold, i) << "</td></tr>\n";
-    }
-    h << "</table>\n";
-    const std::pair<const char *, const std::vector<std::string> *> lists[] = {
-        {"Repaired", &v.repaired}, {"Tried and taken back", &v.undone}, {"Left", &v.left}};
-    for (const auto &[title, items] : lists) {
-      if (items->empty()) continue;
-      h << "<p><strong>" << title << "</strong></p>\n<ul>\n";
-      for (const std::string &x : *items)
-        h << "<li>" << esc(x) << "</li>\n";
-      h << "</ul>\n";
-    }
-    if (v.repaired.empty() && v.undone.empty() && v.left.empty())
-      h << "<p>Nothing lost to memset beyond the noise.</p>\n";
-    h << "</div>\n";
+// One intent's table of the parallel stage: GB/s by size and thread count, and the count chosen.
+std::string parallel_table(const ParallelStudy &ps, Intent i) {
+  const std::optional<ParallelTable> &t = i == Intent::reuse ? ps.reuse : ps.stream;
+  std::ostringstream h;
+  h << "<p><strong>" << intent_name(i) << "</strong>: "
+    << (t && t->from() ? "threads pay from " + esc(human_bytes(t->from()))
+                       : std::string("more threads never paid"))
+    << "</p>\n<table>\n<tr><th>size</th><th class=\"n\">memset</th>";
+  for (unsigned c : ps.counts)
+    h << "<th class=\"n\">" << c << (c == 1 ? " thread" : " threads") << "</th>";
+  h << "<th class=\"n\">chosen</th></tr>\n";
+  for (uint64_t size : ps.sizes) {
+    h << "<tr><td>" << esc(human_bytes(size)) << "</td><td class=\"n\">"
+      << fmt("%.1f", parallel_gbps(ps, i, size, 0)) << "</td>";
+    for (unsigned c : ps.counts) // not raced below two 2 MiB boundaries: "-"
+      if (const double g = parallel_gbps(ps, i, size, c); g > 0)
+        h << "<td class=\"n\">" << fmt("%.1f", g) << "</td>";
+      else
+        h << "<td class=\"n\">&ndash;</td>";
+    h << "<td class=\"n\">" << (t ? t->at(size) : 1u) << "</td></tr>\n";
   }
+  h << "</table>\n";
+  return h.str();
+}
 
-  // Findings.
+// Several threads: what the parallel stage measured and the counts it wrote; nothing where it
+// did not run.
+std::string parallel_html(const TuneResult &r) {
+  if (!r.parallel || !r.parallel->skipped.empty()) return {};
+  const ParallelStudy &ps = *r.parallel;
+  std::ostringstream h;
+  h << "<h2>Several threads</h2>\n<div class=\"card\">\n<p><code>clearjit_clear_parallel"
+       "</code> through the verified tables at 1.."
+    << ps.cpus
+    << " threads (the CPUs this process could use), scattered destinations, GB/s medians. "
+       "The profile's count at a size is the fewest threads within 5% of the fastest, where "
+       "that is at least 10% faster than one thread; else one.</p>\n";
+  for (Intent i : kIntents)
+    h << parallel_table(ps, i);
+  h << "</div>\n";
+  return h.str();
+}
+
+// The verification: the profile's own dispatchers against memset, and what it repaired;
+// nothing where it did not run.
+std::string verification_html(const TuneResult &r) {
+  const Verification &v = r.verification;
+  if (v.measured.empty()) return {};
+  std::ostringstream h;
+  h << "<h2>Verification</h2>\n<div class=\"card\">\n<p>The last stage measured the profile's "
+       "dispatchers, as an application calls them, against memset at points the other "
+       "stages did not use: "
+    << esc(v.measured) << " (" << fmt("%.1f", v.seconds) << " s, " << v.rounds
+    << " rounds). A loss beyond the noise in two measurements is repaired (a class to "
+       "memset, a small path to the next strategy) and kept only if it measures better."
+       "</p>\n<table>\n<tr><th>intent</th><th class=\"n\">worst warm (time / memset)</th>"
+       "<th class=\"n\">worst cold (speed / memset)</th></tr>\n";
+  for (Intent i : kIntents) {
+    auto cell = [](const std::map<Intent, double> &m, Intent i) {
+      auto it = m.find(i);
+      return it == m.end() ? std::string("&ndash;") : fmt("%.2f&times;", it->second);
+    };
+    h << "<tr><td>" << intent_name(i) << "</td><td class=\"n\">" << cell(v.worst_warm, i)
+      << "</td><td class=\"n\">" << cell(v.worst_cold, i) << "</td></tr>\n";
+  }
+  h << "</table>\n";
+  const std::pair<const char *, const std::vector<std::string> *> lists[] = {
+      {"Repaired", &v.repaired}, {"Tried and taken back", &v.undone}, {"Left", &v.left}};
+  for (const auto &[title, items] : lists) {
+    if (items->empty()) continue;
+    h << "<p><strong>" << title << "</strong></p>\n<ul>\n";
+    for (const std::string &x : *items)
+      h << "<li>" << esc(x) << "</li>\n";
+    h << "</ul>\n";
+  }
+  if (v.repaired.empty() && v.undone.empty() && v.left.empty())
+    h << "<p>Nothing lost to memset beyond the noise.</p>\n";
+  h << "</div>\n";
+  return h.str();
+}
+
+// The findings: the stosb no-allocate step and where non-temporal stores win.
+std::string findings_html(const Findings &f) {
+  std::ostringstream h;
   h << "<h2>Findings</h2>\n<div class=\"card\"><dl class=\"facts\">\n<dt>stosb no-allocate "
        "step</dt><dd>";
   const NoAllocate &na = f.stosb_no_allocate;
@@ -619,8 +731,13 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
             : std::string("never wins"))
       << "</dd>\n";
   h << "</dl></div>\n";
+  return h.str();
+}
 
-  // The no-allocate sweep: where one rep stosb stops pulling lines into the cache.
+// The no-allocate sweep: where one rep stosb stops pulling lines into the cache; nothing where
+// fewer than two points of each line were measured.
+std::string no_allocate_sweep_html(const Findings &f, const Pooled &gbps, const CpuInfo &cpu,
+                                   const std::vector<Marker> &caches) {
   const uint64_t l3 = cpu.l3_bytes();
   Curve stosb, reference;
   for (auto &[key, g] : gbps) {
@@ -632,68 +749,96 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
         reference[size] = g;
     }
   }
-  if (stosb.size() >= 2 && reference.size() >= 2) {
-    Chart c;
-    c.height = 340;
-    c.series.push_back({.name = format_spec(f.no_allocate_reference),
-                        .colour = method_colour(f.no_allocate_reference.method),
-                        .points = reference});
-    c.series.push_back({.name = "stosb", .colour = method_colour(Method::stosb), .points = stosb});
-    c.markers = caches_marks;
-    if (na.size) c.markers.push_back({*na.size, "step " + human_bytes(*na.size), true});
-    h << "<h3>No-allocate sweep <span class=\"muted\" style=\"font-weight:400\">(stream, from a "
-      << "quarter of the L3)</span></h3>\n<div class=\"card\">" << svg_chart(c) << "</div>\n";
-  }
-
-  if (!f.chunks.empty() || f.fence) h << "<div class=\"studies\">\n";
-  for (const ChunkStudy &cs : f.chunks) {
-    double whole = cs.gbps.count(0) ? cs.gbps.at(0) : 0, top = 0;
-    for (auto [chunk, g] : cs.gbps)
-      top = std::max(top, g);
-    h << "<div><h3>Chunk study: " << esc(cs.method) << " over " << esc(human_bytes(cs.size))
-      << " <span class=\"muted\" style=\"font-weight:400\">(stream)</span></h3>\n<table>\n"
-      << "<tr><th>chunk</th><th class=\"n\">GB/s</th><th class=\"n\">of whole</th><th></th></tr>\n";
-    // Chunk 0 (the whole extent) last: it is what the others are compared with.
-    auto row = [&](uint64_t chunk, double g) {
-      bool pick = cs.smallest_90 && *cs.smallest_90 == chunk && chunk;
-      h << "<tr" << (pick ? " class=\"pick\"" : "") << "><td>"
-        << (chunk ? esc(format_size(chunk)) : "whole extent")
-        << (pick ? " &#9664; smallest at 90%" : "") << "</td><td class=\"n\">" << fmt("%.1f", g)
-        << "</td><td class=\"n\">" << (whole ? fmt("%.0f%%", 100 * g / whole) : "&ndash;")
-        << "</td><td><div class=\"track\">"
-        << "<div class=\"bar\" style=\"width:" << fmt("%.0f", top ? 100 * g / top : 0)
-        << "%\"></div></div></td></tr>\n";
-    };
-    for (auto [chunk, g] : cs.gbps)
-      if (chunk) row(chunk, g);
-    if (cs.gbps.count(0)) row(0, whole);
-    h << "</table>\n<p class=\"muted\">Smallest chunk at 90% of the whole extent: "
-      << (!cs.smallest_90   ? "not found"
-          : *cs.smallest_90 ? esc(format_size(*cs.smallest_90))
-                            : "none")
-      << "</p></div>\n";
-  }
-  if (f.fence) {
-    h << "<div><h3>Fence study <span class=\"muted\" "
-         "style=\"font-weight:400\">(stream)</span></h3>\n"
-      << "<table>\n<tr><th>size</th><th class=\"n\"><code>" << esc(f.fence->per_chunk)
-      << "</code></th><th class=\"n\"><code>" << esc(f.fence->at_end)
-      << "</code></th><th class=\"n\">ratio</th></tr>\n";
-    for (auto [size, g] : f.fence->gbps)
-      h << "<tr><td>" << esc(human_bytes(size)) << "</td><td class=\"n\">" << fmt("%.1f", g.first)
-        << "</td><td class=\"n\">" << fmt("%.1f", g.second) << "</td><td class=\"n\">"
-        << (g.second > 0 ? fmt("%.2f&times;", g.first / g.second) : "&ndash;") << "</td></tr>\n";
-    h << "</table>\n<p class=\"muted\">GB/s with an sfence after every 4 KiB chunk against one "
-      << "at the end.</p></div>\n";
-  }
-  if (!f.chunks.empty() || f.fence) h << "</div>\n";
-
-  if (r.glibc_tunables) h << tunables_html(*r.glibc_tunables);
-
-  h << "<p class=\"muted\" style=\"margin-top:32px\">Generated by <code>clearjit tune</code>. "
-    << "GB/s is 10<sup>9</sup> bytes per second, the median of the repetitions; hover a point for "
-    << "its value.</p>\n</main>\n</body>\n</html>\n";
+  if (stosb.size() < 2 || reference.size() < 2) return {};
+  const NoAllocate &na = f.stosb_no_allocate;
+  Chart c;
+  c.height = 340;
+  c.series.push_back({.name = format_spec(f.no_allocate_reference),
+                      .colour = method_colour(f.no_allocate_reference.method),
+                      .points = reference});
+  c.series.push_back({.name = "stosb", .colour = method_colour(Method::stosb), .points = stosb});
+  c.markers = caches;
+  if (na.size) c.markers.push_back({*na.size, "step " + human_bytes(*na.size), true});
+  std::ostringstream h;
+  h << "<h3>No-allocate sweep <span class=\"muted\" style=\"font-weight:400\">(stream, from a "
+    << "quarter of the L3)</span></h3>\n<div class=\"card\">" << svg_chart(c) << "</div>\n";
   return h.str();
+}
+
+// A chunk study: GB/s by chunk size against the whole extent, and the smallest chunk at 90%.
+std::string chunk_study_html(const ChunkStudy &cs) {
+  double whole = cs.gbps.count(0) ? cs.gbps.at(0) : 0, top = 0;
+  for (auto [chunk, g] : cs.gbps)
+    top = std::max(top, g);
+  std::ostringstream h;
+  h << "<div><h3>Chunk study: " << esc(cs.method) << " over " << esc(human_bytes(cs.size))
+    << " <span class=\"muted\" style=\"font-weight:400\">(stream)</span></h3>\n<table>\n"
+    << "<tr><th>chunk</th><th class=\"n\">GB/s</th><th class=\"n\">of whole</th><th></th></tr>\n";
+  // Chunk 0 (the whole extent) last: it is what the others are compared with.
+  auto row = [&](uint64_t chunk, double g) {
+    bool pick = cs.smallest_90 && *cs.smallest_90 == chunk && chunk;
+    h << "<tr" << (pick ? " class=\"pick\"" : "") << "><td>"
+      << (chunk ? esc(format_size(chunk)) : "whole extent")
+      << (pick ? " &#9664; smallest at 90%" : "") << "</td><td class=\"n\">" << fmt("%.1f", g)
+      << "</td><td class=\"n\">" << (whole ? fmt("%.0f%%", 100 * g / whole) : "&ndash;")
+      << "</td><td><div class=\"track\">"
+      << "<div class=\"bar\" style=\"width:" << fmt("%.0f", top ? 100 * g / top : 0)
+      << "%\"></div></div></td></tr>\n";
+  };
+  for (auto [chunk, g] : cs.gbps)
+    if (chunk) row(chunk, g);
+  if (cs.gbps.count(0)) row(0, whole);
+  h << "</table>\n<p class=\"muted\">Smallest chunk at 90% of the whole extent: "
+    << (!cs.smallest_90   ? "not found"
+        : *cs.smallest_90 ? esc(format_size(*cs.smallest_90))
+                          : "none")
+    << "</p></div>\n";
+  return h.str();
+}
+
+// The fence study: an sfence after every chunk against one at the end.
+std::string fence_study_html(const FenceStudy &fence) {
+  std::ostringstream h;
+  h << "<div><h3>Fence study <span class=\"muted\" "
+       "style=\"font-weight:400\">(stream)</span></h3>\n"
+    << "<table>\n<tr><th>size</th><th class=\"n\"><code>" << esc(fence.per_chunk)
+    << "</code></th><th class=\"n\"><code>" << esc(fence.at_end)
+    << "</code></th><th class=\"n\">ratio</th></tr>\n";
+  for (auto [size, g] : fence.gbps)
+    h << "<tr><td>" << esc(human_bytes(size)) << "</td><td class=\"n\">" << fmt("%.1f", g.first)
+      << "</td><td class=\"n\">" << fmt("%.1f", g.second) << "</td><td class=\"n\">"
+      << (g.second > 0 ? fmt("%.2f&times;", g.first / g.second) : "&ndash;") << "</td></tr>\n";
+  h << "</table>\n<p class=\"muted\">GB/s with an sfence after every 4 KiB chunk against one "
+    << "at the end.</p></div>\n";
+  return h.str();
+}
+
+// The chunk and fence studies side by side; nothing where neither ran.
+std::string studies_html(const Findings &f) {
+  if (f.chunks.empty() && !f.fence) return {};
+  std::string h = "<div class=\"studies\">\n";
+  for (const ChunkStudy &cs : f.chunks)
+    h += chunk_study_html(cs);
+  if (f.fence) h += fence_study_html(*f.fence);
+  return h + "</div>\n";
+}
+
+} // namespace
+
+std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
+  const Pooled gbps = pooled(r.measurements);
+  const std::vector<Marker> caches = cache_markers(cpu);
+  std::string h = page_head(cpu) + host_html(r, cpu);
+  for (Intent intent : kIntents)
+    h += intent_html(r, intent, gbps, caches);
+  h += small_path_html(r) + races_html(r) + parallel_html(r) + verification_html(r);
+  h += findings_html(r.findings) + no_allocate_sweep_html(r.findings, gbps, cpu, caches) +
+       studies_html(r.findings);
+  if (r.glibc_tunables) h += tunables_html(*r.glibc_tunables);
+  h += "<p class=\"muted\" style=\"margin-top:32px\">Generated by <code>clearjit tune</code>. "
+       "GB/s is 10<sup>9</sup> bytes per second, the median of the repetitions; hover a point for "
+       "its value.</p>\n</main>\n</body>\n</html>\n";
+  return h;
 }
 
 } // namespace cjit::detail
