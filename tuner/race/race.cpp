@@ -156,70 +156,95 @@ int Racing::run(double seconds) {
   return rounds;
 }
 
-void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions &options,
-                std::vector<bool> &in, RaceOutcome &o) {
+namespace {
+
+// One judgement of a race (judge_race): its thresholds, and the steps that read and change the
+// outcome. Contender c is the incumbent at 0, candidate c - 1 (its standing o.field[c - 1]) after.
+struct Judging {
+  const Race &race;
+  const RaceOptions &options;
+  std::vector<bool> &in;
+  RaceOutcome &o;
   const size_t conditions = race.conditions.size();
-  const double conf = options.confidence,
-               gain = race.min_gain > 0 ? race.min_gain : options.min_gain;
+  const size_t judged = 1 + race.candidates.size(); // the incumbent and the candidates
+  const double conf = options.confidence;
+  const double gain = race.min_gain > 0 ? race.min_gain : options.min_gain;
   // A required state asks that the candidate be not slower than the incumbent, beyond the same
   // band (1/gain); the gain itself is asked of the score over all states and of one required
   // state. A state where every candidate ties the incumbent then does not keep it where it
   // loses elsewhere. Below 1 (the verification's) the gain is itself that floor.
   const double floor = std::min(gain, 1 / gain);
-  const size_t judged = 1 + race.candidates.size(); // the incumbent and the candidates
-  std::vector<std::vector<double>> scores(judged);
-  for (size_t c = 1; c < judged; ++c) {
-    Standing &st = o.field[c - 1];
-    st.eligible = st.beats = false;
-    std::vector<std::vector<double>> per_condition;
-    st.states.clear();
-    for (size_t k = 0; k < conditions; ++k) {
-      per_condition.push_back(round_ratios(samples[c][k], samples[0][k]));
-      st.states.push_back(median_interval(present(per_condition.back()), conf));
+  std::vector<std::vector<double>> scores; // per contender, per round: score()'s
+
+  Judging(const Race &race, const RaceOptions &options, std::vector<bool> &in, RaceOutcome &o)
+      : race(race), options(options), in(in), o(o) {}
+
+  Standing &standing(size_t c) { return o.field[c - 1]; }
+
+  // Every candidate's ratios to the incumbent per state and its score over the scored states.
+  void score(const RaceSamples &samples) {
+    scores.assign(judged, {});
+    for (size_t c = 1; c < judged; ++c) {
+      Standing &st = standing(c);
+      st.eligible = st.beats = false;
+      std::vector<std::vector<double>> per_condition;
+      st.states.clear();
+      for (size_t k = 0; k < conditions; ++k) {
+        per_condition.push_back(round_ratios(samples[c][k], samples[0][k]));
+        st.states.push_back(median_interval(present(per_condition.back()), conf));
+      }
+      std::vector<std::vector<double>> scored;
+      for (size_t k = 0; k < conditions; ++k)
+        if (race.conditions[k].scored) scored.push_back(per_condition[k]);
+      scores[c] = round_geomeans(scored);
+      st.score = median_interval(present(scores[c]), conf);
+      st.rounds = int(samples[c][0].size());
     }
-    std::vector<std::vector<double>> scored;
-    for (size_t k = 0; k < conditions; ++k)
-      if (race.conditions[k].scored) scored.push_back(per_condition[k]);
-    scores[c] = round_geomeans(scored);
-    st.score = median_interval(present(scores[c]), conf);
-    st.rounds = int(samples[c][0].size());
   }
+
   // Out: confidently slower than the incumbent in a required state, or confidently not min_gain
   // faster overall.
-  for (size_t c = 1; c < judged; ++c) {
-    if (!in[c]) continue;
-    Standing &st = o.field[c - 1];
-    for (size_t k = 0; k < conditions && st.out.empty(); ++k)
-      if (race.conditions[k].required && st.states[k].bounded && st.states[k].upper < floor)
-        st.out = std::string(pattern_name(race.conditions[k].job.pattern)) + ": " +
-                 ratio_text(st.states[k], true) + " " + race.incumbent.name() + "'s speed";
-    if (st.out.empty() && st.score.bounded && st.score.upper < gain)
-      st.out =
-          "all states: " + ratio_text(st.score, true) + " " + race.incumbent.name() + "'s speed";
-    if (!st.out.empty()) in[c] = false;
-  }
-  // The leader: the best median score. Out: confidently behind it.
-  size_t leader = 0;
-  for (size_t c = 1; c < judged; ++c)
-    if (in[c] && (leader == 0 || o.field[c - 1].score.median > o.field[leader - 1].score.median))
-      leader = c;
-  bool tied = true;
-  for (size_t c = 1; c < judged && leader; ++c) {
-    if (!in[c] || c == leader) continue;
-    const Interval t = median_interval(present(round_ratios(scores[c], scores[leader])), conf);
-    if (t.bounded && t.upper < 1) {
-      o.field[c - 1].out = "behind " + race.candidates[leader - 1].name() + ": " +
-                           ratio_text(t, true) + " its speed";
-      o.field[c - 1].behind = race.candidates[leader - 1];
-      in[c] = false;
-    } else if (!(t.bounded && t.lower > 1 - options.tied && t.upper < 1 + options.tied)) {
-      tied = false;
+  void drop_slower_than_incumbent() {
+    for (size_t c = 1; c < judged; ++c) {
+      if (!in[c]) continue;
+      Standing &st = standing(c);
+      for (size_t k = 0; k < conditions && st.out.empty(); ++k)
+        if (race.conditions[k].required && st.states[k].bounded && st.states[k].upper < floor)
+          st.out = std::string(pattern_name(race.conditions[k].job.pattern)) + ": " +
+                   ratio_text(st.states[k], true) + " " + race.incumbent.name() + "'s speed";
+      if (st.out.empty() && st.score.bounded && st.score.upper < gain)
+        st.out =
+            "all states: " + ratio_text(st.score, true) + " " + race.incumbent.name() + "'s speed";
+      if (!st.out.empty()) in[c] = false;
     }
   }
+
+  // The leader: the best median score. Out: confidently behind it. Returns whether those left
+  // are tied with it (true where none is in).
+  bool drop_behind_leader() {
+    size_t leader = 0;
+    for (size_t c = 1; c < judged; ++c)
+      if (in[c] && (leader == 0 || standing(c).score.median > standing(leader).score.median))
+        leader = c;
+    bool tied = true;
+    for (size_t c = 1; c < judged && leader; ++c) {
+      if (!in[c] || c == leader) continue;
+      const Interval t = median_interval(present(round_ratios(scores[c], scores[leader])), conf);
+      if (t.bounded && t.upper < 1) {
+        standing(c).out = "behind " + race.candidates[leader - 1].name() + ": " +
+                          ratio_text(t, true) + " its speed";
+        standing(c).behind = race.candidates[leader - 1];
+        in[c] = false;
+      } else if (!(t.bounded && t.lower > 1 - options.tied && t.upper < 1 + options.tied)) {
+        tied = false;
+      }
+    }
+    return tied;
+  }
+
   // Beats the incumbent: confidently min_gain faster overall and in a required state, and not
   // slower in any required state.
-  auto beats = [&](size_t c) {
-    const Standing &st = o.field[c - 1];
+  bool beats(const Standing &st) const {
     if (!st.score.bounded || st.score.lower <= gain) return false;
     bool required = false, faster_somewhere = false;
     for (size_t k = 0; k < conditions; ++k) {
@@ -229,37 +254,53 @@ void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions 
       faster_somewhere |= st.states[k].lower > gain;
     }
     return faster_somewhere || !required; // without a required state, the score alone
-  };
-  for (size_t c = 1; c < judged; ++c)
-    o.field[c - 1].beats = beats(c);
-  size_t alive = 0, ready = 0, winner = 0;
-  for (size_t c = 1; c < judged; ++c) {
-    if (!in[c]) continue;
-    ++alive;
-    if (!(o.field[c - 1].eligible = o.field[c - 1].beats)) continue;
-    ++ready;
-    const Candidate &a = race.candidates[c - 1];
-    if (winner == 0) {
-      winner = c;
-      continue;
+  }
+
+  // The winner among those in that beat the incumbent: the simplest, then the best median score.
+  // Settled where none is in, or every one in beats the incumbent and they are `tied`.
+  void choose_winner(bool tied) {
+    for (size_t c = 1; c < judged; ++c)
+      standing(c).beats = beats(standing(c));
+    size_t alive = 0, ready = 0, winner = 0;
+    for (size_t c = 1; c < judged; ++c) {
+      if (!in[c]) continue;
+      ++alive;
+      if (!(standing(c).eligible = standing(c).beats)) continue;
+      ++ready;
+      const Candidate &a = race.candidates[c - 1];
+      if (winner == 0) {
+        winner = c;
+        continue;
+      }
+      const Candidate &w = race.candidates[winner - 1];
+      const bool simpler = options.simpler ? options.simpler(a, w) : a < w,
+                 simpler_w = options.simpler ? options.simpler(w, a) : w < a;
+      if (simpler || (!simpler_w && standing(c).score.median > standing(winner).score.median))
+        winner = c;
     }
-    const Candidate &w = race.candidates[winner - 1];
-    const bool simpler = options.simpler ? options.simpler(a, w) : a < w,
-               simpler_w = options.simpler ? options.simpler(w, a) : w < a;
-    if (simpler || (!simpler_w && o.field[c - 1].score.median > o.field[winner - 1].score.median))
-      winner = c;
+    o.settled = alive == 0 || (ready == alive && tied);
+    o.winner = winner ? race.candidates[winner - 1] : race.incumbent;
+    o.gain = 1;
+    o.held.clear();
+    if (winner) {
+      const Standing &st = standing(winner);
+      o.gain = st.score.lower;
+      for (size_t k = 0; k < conditions; ++k)
+        if (st.states[k].bounded && st.states[k].lower > gain)
+          o.held.push_back(race.conditions[k].job.pattern);
+    }
   }
-  o.settled = alive == 0 || (ready == alive && tied);
-  o.winner = winner ? race.candidates[winner - 1] : race.incumbent;
-  o.gain = 1;
-  o.held.clear();
-  if (winner) {
-    const Standing &st = o.field[winner - 1];
-    o.gain = st.score.lower;
-    for (size_t k = 0; k < conditions; ++k)
-      if (st.states[k].bounded && st.states[k].lower > gain)
-        o.held.push_back(race.conditions[k].job.pattern);
-  }
+};
+
+} // namespace
+
+void judge_race(const Race &race, const RaceSamples &samples, const RaceOptions &options,
+                std::vector<bool> &in, RaceOutcome &o) {
+  Judging j(race, options, in, o);
+  j.score(samples);
+  j.drop_slower_than_incumbent();
+  const bool tied = j.drop_behind_leader();
+  j.choose_winner(tied);
 }
 
 RaceOutcome replay_race(const Race &race, const RaceSamples &samples, const RaceOptions &options) {

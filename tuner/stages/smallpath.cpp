@@ -352,6 +352,127 @@ std::vector<Job> study_jobs(int stage, const CpuInfo &cpu, const SmallPath chose
   return jobs;
 }
 
+// Stage 1's race (study_small), judged round by round per intent: the strategies still in, each
+// one's per-round score (its worst band against memset), and what `out` says of them.
+struct StrategyRace {
+  SmallStudy &out;
+  const RaceOptions &race;
+  // The fewest rounds that bound a median: no strategy leaves before.
+  const int fewest = int(fewest_for(race.confidence));
+  std::map<Intent, std::set<Small>> in;
+  std::map<Intent, std::map<Small, std::vector<double>>> scores; // per round
+  std::map<Intent, bool> settled;
+
+  StrategyRace(SmallStudy &study, const RaceOptions &options, const CpuInfo &cpu)
+      : out(study), race(options) {
+    for (Intent i : kIntents)
+      for (const SmallInfo &info : small_strategies())
+        if (small_unsupported_reason(info.strategy, cpu).empty()) in[i].insert(info.strategy);
+  }
+
+  void drop(Intent i, Small st, int round, const std::string &why) {
+    out.dropped[i].push_back(std::string(info(st).name) + " out at round " + std::to_string(round) +
+                             ": " + why);
+    in[i].erase(st);
+  }
+
+  double median_score(Intent i, Small st) {
+    const std::vector<double> v = present(scores[i][st]);
+    return v.empty() ? INFINITY : median(v);
+  }
+
+  void settle(Intent i, int round) {
+    settled[i] = true;
+    out.settled_at[i] = round;
+  }
+
+  // Judges round `round` (its measurements `ms`, already in out.measurements) of every intent
+  // still racing. Returns whether one still is.
+  bool judge_round(const std::vector<Measurement> &ms, int round) {
+    bool open = false;
+    for (Intent i : kIntents) {
+      if (settled[i]) continue;
+      judge(i, ms, round);
+      open |= !settled[i];
+    }
+    return open;
+  }
+
+  void judge(Intent i, const std::vector<Measurement> &ms, int round) {
+    for (Small st : in[i]) {
+      const double w = worst_ratio_to_memset(ms, i, SmallPath{st, 256});
+      scores[i][st].push_back(w > 0 ? w : NAN);
+    }
+    // The cold veto first: the leader is chosen among those it leaves.
+    if (round >= fewest && !veto_cold(i, round)) {
+      settle(i, round); // no warm leader either: the ranking chooses by the worst loss
+      out.none_kept[i] = true;
+      return;
+    }
+    if (round < fewest || in[i].size() < 2) {
+      if (in[i].size() < 2) settle(i, round);
+      return;
+    }
+    const bool tied = drop_behind_leader(i, round);
+    if (in[i].size() < 2 || tied) settle(i, round);
+  }
+
+  // Puts out the strategies small_cold finds below memset cold (over every round so far), only
+  // where a strategy still in keeps the promise (not out cold, within kWarmNoise warm by its
+  // median score); returns whether one does. Where none does, the race stops with all still in,
+  // and rank_small orders them by their worst loss (a strategy 0.97x memset's speed cold beats
+  // one 1.9x its time warm): a warm leader must not put out the smallest loss.
+  bool veto_cold(Intent i, int round) {
+    const SmallCold cold = small_cold(out.measurements, i);
+    const bool one_kept = std::any_of(in[i].begin(), in[i].end(), [&](Small st) {
+      return !cold.out.count(SmallPath{st, 256}) && median_score(i, st) <= kWarmNoise;
+    });
+    if (!one_kept) return false;
+    for (Small st : std::set<Small>(in[i]))
+      if (auto c = cold.out.find(SmallPath{st, 256}); c != cold.out.end())
+        drop(i, st, round, "cold: " + c->second);
+    return true;
+  }
+
+  // The leader: the lowest median score. Out: those whose per-round score over the leader's is
+  // confidently above 1 (slower). Returns whether those left are tied within race.tied.
+  bool drop_behind_leader(Intent i, int round) {
+    Small leader = *in[i].begin();
+    for (Small st : in[i])
+      if (median_score(i, st) < median_score(i, leader)) leader = st;
+    bool tied = true;
+    for (Small st : std::set<Small>(in[i])) {
+      if (st == leader) continue;
+      std::vector<double> r;
+      const std::vector<double> &mine = scores[i][st], &theirs = scores[i][leader];
+      for (size_t k = 0; k < std::min(mine.size(), theirs.size()); ++k)
+        if (std::isfinite(mine[k]) && std::isfinite(theirs[k]) && theirs[k] > 0)
+          r.push_back(mine[k] / theirs[k]);
+      const Interval iv = median_interval(r, race.confidence);
+      if (iv.bounded && iv.lower > 1)
+        drop(i, st, round,
+             "behind " + std::string(info(leader).name) + ": " + fmt("%.2fx", iv.median) +
+                 " (at least " + fmt("%.2fx", iv.lower) + ") its worst band");
+      else if (!(iv.bounded && iv.lower > 1 - race.tied && iv.upper < 1 + race.tied))
+        tied = false;
+    }
+    return tied;
+  }
+
+  // Per intent, rank_small's first (over every round) of the strategies still in, with its
+  // bands; `chosen` where none is measured. What is still in goes to out.remaining.
+  void choose(SmallPath chosen[2]) {
+    for (Intent i : kIntents) {
+      for (const SmallPath &p : rank_small(out.measurements, i))
+        if (in[i].count(p.strategy)) {
+          chosen[size_t(i)] = band_small(out.measurements, i, p);
+          break;
+        }
+      out.remaining[i] = {in[i].begin(), in[i].end()};
+    }
+  }
+};
+
 } // namespace
 
 double small_study_seconds(const Meter &bench, const CpuInfo &cpu, const MeasureOptions &options,
@@ -394,100 +515,19 @@ SmallStudy study_small(Meter &bench, const Profile &profile, const CpuInfo &cpu,
   // the promise. The race stops when one strategy is left, or all left are tied within
   // race.tied, or none keeps the promise, or at race.max_rounds; the choice is then rank_small's
   // first of those left.
-  std::map<Intent, std::set<Small>> in;
-  std::map<Intent, std::map<Small, std::vector<double>>> scores; // per round
-  for (Intent i : kIntents)
-    for (const SmallInfo &info : small_strategies())
-      if (small_unsupported_reason(info.strategy, cpu).empty()) in[i].insert(info.strategy);
+  StrategyRace stage1(out, race, cpu);
   MeasureOptions o = options;
   o.label = "small path: strategies";
   o.repetitions = 1;
-  const int fewest = int(fewest_for(race.confidence));
-  std::map<Intent, bool> settled;
-  for (int round = 1; round <= std::max(race.max_rounds, fewest); ++round) {
-    const std::vector<Measurement> ms = bench.run(study_jobs(1, cpu, chosen, dispatcher, &in), o);
+  for (int round = 1; round <= std::max(race.max_rounds, stage1.fewest); ++round) {
+    const std::vector<Measurement> ms =
+        bench.run(study_jobs(1, cpu, chosen, dispatcher, &stage1.in), o);
     out.measurements.insert(out.measurements.end(), ms.begin(), ms.end());
     ++out.rounds;
-    bool open = false;
-    for (Intent i : kIntents) {
-      if (settled[i]) continue;
-      for (Small st : in[i]) {
-        const double w = worst_ratio_to_memset(ms, i, SmallPath{st, 256});
-        scores[i][st].push_back(w > 0 ? w : NAN);
-      }
-      auto drop = [&](Small st, const std::string &why) {
-        out.dropped[i].push_back(std::string(info(st).name) + " out at round " +
-                                 std::to_string(round) + ": " + why);
-        in[i].erase(st);
-      };
-      auto median_score = [&](Small st) {
-        const std::vector<double> v = present(scores[i][st]);
-        return v.empty() ? INFINITY : median(v);
-      };
-      if (round >= fewest) { // the cold veto first: the leader is chosen among those it leaves
-        const SmallCold cold = small_cold(out.measurements, i);
-        // Only where a strategy still in keeps the promise (not out cold, within kWarmNoise
-        // warm by its median score). Where none does, the race stops with all still in, and
-        // rank_small orders them by their worst loss (a strategy 0.97x memset's speed cold beats
-        // one 1.9x its time warm): a warm leader must not put out the smallest loss.
-        const bool one_kept = std::any_of(in[i].begin(), in[i].end(), [&](Small st) {
-          return !cold.out.count(SmallPath{st, 256}) && median_score(st) <= kWarmNoise;
-        });
-        if (!one_kept) { // no warm leader either: the ranking chooses by the worst loss
-          settled[i] = true;
-          out.settled_at[i] = round;
-          out.none_kept[i] = true;
-          continue;
-        }
-        for (Small st : std::set<Small>(in[i]))
-          if (auto c = cold.out.find(SmallPath{st, 256}); c != cold.out.end())
-            drop(st, "cold: " + c->second);
-      }
-      if (round < fewest || in[i].size() < 2) {
-        settled[i] = in[i].size() < 2;
-        if (settled[i]) out.settled_at[i] = round;
-        open |= !settled[i];
-        continue;
-      }
-      // The leader: the lowest median score.
-      Small leader = *in[i].begin();
-      for (Small st : in[i])
-        if (median_score(st) < median_score(leader)) leader = st;
-      bool tied = true;
-      for (Small st : std::set<Small>(in[i])) {
-        std::string why;
-        if (st != leader) {
-          std::vector<double> r;
-          const std::vector<double> &mine = scores[i][st], &theirs = scores[i][leader];
-          for (size_t k = 0; k < std::min(mine.size(), theirs.size()); ++k)
-            if (std::isfinite(mine[k]) && std::isfinite(theirs[k]) && theirs[k] > 0)
-              r.push_back(mine[k] / theirs[k]);
-          const Interval iv = median_interval(r, race.confidence);
-          if (iv.bounded && iv.lower > 1)
-            why = "behind " + std::string(info(leader).name) + ": " + fmt("%.2fx", iv.median) +
-                  " (at least " + fmt("%.2fx", iv.lower) + ") its worst band";
-          else if (!(iv.bounded && iv.lower > 1 - race.tied && iv.upper < 1 + race.tied))
-            tied = false;
-        }
-        if (!why.empty()) drop(st, why);
-      }
-      settled[i] = in[i].size() < 2 || tied;
-      if (settled[i]) out.settled_at[i] = round;
-      open |= !settled[i];
-    }
-    if (!open) break;
+    if (!stage1.judge_round(ms, round)) break;
   }
   out.stage1 = out.measurements.size();
-  for (Intent i : kIntents) {
-    // rank_small over every round, those still in the race first.
-    const std::vector<SmallPath> ranked = rank_small(out.measurements, i);
-    for (const SmallPath &p : ranked)
-      if (in[i].count(p.strategy)) {
-        chosen[size_t(i)] = band_small(out.measurements, i, p);
-        break;
-      }
-    out.remaining[i] = {in[i].begin(), in[i].end()};
-  }
+  stage1.choose(chosen);
 
   o.label = "small path: limits";
   o.repetitions = options.repetitions;

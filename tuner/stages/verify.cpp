@@ -106,6 +106,243 @@ std::string result_text(const VerifyPoint &p, const PointResult &r) {
          std::to_string(r.rounds) + " rounds";
 }
 
+// What verify() says it measured, in a line.
+std::string measured_text(const std::vector<VerifyPoint> &points, const Profile &p,
+                          const CpuInfo &cpu) {
+  size_t warm = 0, cold_small = 0;
+  for (const VerifyPoint &x : points)
+    if (x.warm)
+      ++warm;
+    else if (x.size <= p.small(x.intent, cpu).max)
+      ++cold_small;
+  const std::vector<uint64_t> sizes = verify_warm_sizes();
+  std::string cold_sizes;
+  for (uint64_t size : verify_cold_sizes())
+    cold_sizes += (cold_sizes.empty() ? "" : ", ") + std::to_string(size);
+  return std::to_string(points.size()) +
+         " points against memset, both intents: " + std::to_string(warm) + " warm (" +
+         std::to_string(sizes.size()) + " sizes of " + std::to_string(sizes.front()) + ".." +
+         std::to_string(sizes.back()) + " B and both mixes, another draw of their calls, " +
+         std::to_string(kVerifyPlaces) + " code places, through the inline call), " +
+         std::to_string(cold_small) + " cold small (" + cold_sizes +
+         " B, scattered and consecutive), " + std::to_string(points.size() - warm - cold_small) +
+         " large (each class boundary from both sides, scattered and consecutive)";
+}
+
+using Ratios = std::map<VerifyPoint, std::vector<double>>; // per point, its races' ratios
+using Results = std::map<VerifyPoint, PointResult>;
+
+// verify()'s state over its rounds: the profile and its opened handles, the points' races, the
+// repairs tried, and the Verification it says them in. One member function per step.
+struct Verifier {
+  Meter &bench;
+  Profile &p;
+  const CpuInfo &cpu;
+  const MeasureOptions &options;
+  const RaceOptions &race_options;
+  const std::map<Intent, std::vector<SmallPath>> &ranking;
+  const uint64_t min_size, max_size;
+  const bool repairs_allowed;
+
+  Verification v;
+  std::vector<std::unique_ptr<clearjit, void (*)(clearjit *)>> opened;
+  std::vector<const clearjit *> handles;
+  Ratios history;    // every race of each point
+  Results last;      // each point's latest race
+  Results confirmed; // the losses a second race confirmed
+  std::map<Intent, std::vector<SmallPath>> tried;
+  std::set<Intent> frozen; // a repair of theirs measured no better: left as they are
+
+  Verifier(Meter &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
+           const RaceOptions &race_options, const std::map<Intent, std::vector<SmallPath>> &ranking,
+           uint64_t min_size, uint64_t max_size, bool repairs_allowed)
+      : bench(bench), p(p), cpu(cpu), options(options), race_options(race_options),
+        ranking(ranking), min_size(min_size), max_size(max_size), repairs_allowed(repairs_allowed) {
+  }
+
+  Verification run() {
+    const auto start = std::chrono::steady_clock::now();
+    open_all();
+    const std::vector<VerifyPoint> points = verify_points(p, cpu, min_size, max_size);
+    v.libc = running_c_library().name;
+    v.measured = measured_text(points, p, cpu);
+    last = measure(points, "verifying the profile");
+    for (int repairs = 0;; ++repairs) {
+      if (!confirm_losses()) break;
+      const Ratios to_repair = repairable(repairs == kRepairRounds);
+      if (to_repair.empty()) break;
+      const Repair r = repair(p, to_repair, ranking, tried, cpu);
+      say_unrepaired(r, to_repair);
+      if (r.done.empty()) break;
+      try_repair(r);
+    }
+    summarize();
+    v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return v;
+  }
+
+  // kVerifyPlaces handles of `p`, each opened as an application opens it.
+  void open_all() {
+    opened.clear();
+    handles.clear();
+    for (int place = 0; place < kVerifyPlaces; ++place) {
+      std::string error;
+      clearjit *cj = open_profile(p, cpu, error);
+      if (!cj) throw std::runtime_error("verification: " + error);
+      opened.emplace_back(cj, clearjit_close);
+      handles.push_back(cj);
+    }
+  }
+
+  // Races `points` against memset, together; their ratios go to `history`.
+  Results measure(const std::vector<VerifyPoint> &points, const std::string &label) {
+    MeasureOptions o = options;
+    o.label = label;
+    Racing racing(bench, race_options, o);
+    for (const VerifyPoint &point : points)
+      racing.add(point_race(point, handles));
+    v.rounds += racing.run(0);
+    std::vector<Measurement> ms = racing.measurements();
+    v.measurements.insert(v.measurements.end(), ms.begin(), ms.end());
+    Results results;
+    for (size_t k = 0; k < points.size(); ++k) {
+      const PointResult r = point_result(points[k], racing.outcome(k));
+      if (r.ratio > 0) history[points[k]].push_back(r.ratio);
+      results[points[k]] = r;
+    }
+    return results;
+  }
+
+  // Races the points that lost in `last` again: those that lose again are `confirmed`. A loss
+  // counts where a second race, on its own rounds, bounds it below the floor too: one race per
+  // point at 95%, over some fifty points that stop when they are clear, put a point below the
+  // floor in 2 of 10 seeded runs of 5% noise, one at parity and one at 0.98x
+  // (tests/tuner/stages/test_verify.cpp, ALossInsideTheNoiseIsNotCounted, before the second
+  // race). Returns false where none lost.
+  bool confirm_losses() {
+    std::vector<VerifyPoint> flagged;
+    for (auto &[point, r] : last)
+      if (r.lost) flagged.push_back(point);
+    if (flagged.empty()) return false;
+    confirmed.clear();
+    for (auto &[point, r] : measure(flagged, "verifying again: points that lost"))
+      if (r.lost) confirmed[point] = r;
+    return true;
+  }
+
+  // The confirmed losses a repair may take on, with their ratios; the others are left, said
+  // (`last_round`: the repairs are spent).
+  Ratios repairable(bool last_round) {
+    Ratios to_repair;
+    for (auto &[point, r] : confirmed) {
+      if (!repairs_allowed || frozen.count(point.intent) || last_round) {
+        std::string line = result_text(point, r);
+        if (in_memset_class(p, cpu, point))
+          line +=
+              " (a " + std::string(info(Method::libc).name) + " class: memset itself, so noise)";
+        else
+          v.lost.push_back(point);
+        v.left.push_back(line);
+      } else {
+        to_repair[point] = {r.ratio};
+      }
+    }
+    return to_repair;
+  }
+
+  // What repair() could not do is left. Losses of intents the repair did not change stay in the
+  // profile (a small path with no strategy left to try); a memset class's are noise.
+  void say_unrepaired(const Repair &r, const Ratios &to_repair) {
+    v.left.insert(v.left.end(), r.left.begin(), r.left.end());
+    std::set<Intent> repaired_intents;
+    for (auto &[i, what] : r.done)
+      repaired_intents.insert(i);
+    for (auto &[point, ratios] : to_repair)
+      if (!repaired_intents.count(point.intent) && !in_memset_class(p, cpu, point))
+        v.lost.push_back(point);
+  }
+
+  // What a repair may have to give back: the profile and the measurements before it.
+  struct Before {
+    Profile profile;
+    Ratios history;
+    Results confirmed;
+  };
+
+  // Puts `r` in the profile and races the changed intents' points again: the old profile's
+  // measurements no longer describe them. A repair is kept where its intent measures better
+  // than before; else it is taken back.
+  void try_repair(const Repair &r) {
+    const Before before{p, history, confirmed};
+    p = r.profile;
+    open_all();
+    std::set<Intent> changed;
+    for (auto &[i, what] : r.done)
+      changed.insert(i);
+    std::vector<VerifyPoint> again;
+    for (const VerifyPoint &x : verify_points(p, cpu, min_size, max_size))
+      if (changed.count(x.intent)) again.push_back(x);
+    std::erase_if(history, [&](const auto &h) { return changed.count(h.first.intent) > 0; });
+    last = measure(again, "verifying the repaired profile");
+    bool undone = false;
+    for (Intent i : changed) {
+      const double was = badness(before.history, i), now = badness(history, i);
+      for (auto &[intent, what] : r.done)
+        if (intent != i)
+          continue;
+        else if (now < was)
+          v.repaired.push_back(what);
+        else
+          v.undone.push_back(what + ", taken back: its worst point at " + fmt("%.2f", now) +
+                             "x the noise bound, against " + fmt("%.2f", was) + "x before");
+      if (now < was) continue;
+      undone = true;
+      take_back(i, before);
+    }
+    if (undone) open_all();
+  }
+
+  // Intent i's repair undone, with the old measurements; i is repaired no further. The handles
+  // are the caller's to open again.
+  void take_back(Intent i, const Before &before) {
+    frozen.insert(i);
+    // repair() gave each intent its own table and small path: restore this one's alone.
+    if (i == Intent::reuse) {
+      p.reuse = before.profile.reuse;
+      p.small_reuse = before.profile.small(Intent::reuse, cpu);
+    } else {
+      p.stream = before.profile.table(Intent::stream);
+      p.small_stream = before.profile.small(Intent::stream, cpu);
+    }
+    std::erase_if(history, [&](const auto &h) { return h.first.intent == i; });
+    std::erase_if(last, [&](const auto &x) { return x.first.intent == i; });
+    for (auto &[point, rs] : before.history)
+      if (point.intent == i) history[point] = rs;
+    // Left: the losses as before the repair (a memset class's repair() said already).
+    for (auto &[point, r] : before.confirmed)
+      if (point.intent == i && !in_memset_class(before.profile, cpu, point) &&
+          std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end()) {
+        v.left.push_back(result_text(point, r));
+        v.lost.push_back(point);
+      }
+  }
+
+  // Each point's ratio over all its races, each intent's worst, and the small paths tried.
+  void summarize() {
+    for (auto &[point, rs] : history) {
+      const double r = geomean(rs);
+      v.ratios[point] = r;
+      auto &worst = point.warm ? v.worst_warm : v.worst_cold;
+      if (!worst.count(point.intent))
+        worst[point.intent] = r;
+      else
+        worst[point.intent] =
+            point.warm ? std::max(worst[point.intent], r) : std::min(worst[point.intent], r);
+    }
+    v.small_tried = tried;
+  }
+};
+
 } // namespace
 
 std::string point_name(const VerifyPoint &p) {
@@ -248,172 +485,9 @@ Verification verify(Meter &bench, Profile &p, const CpuInfo &cpu, const MeasureO
                     const RaceOptions &race_options,
                     const std::map<Intent, std::vector<SmallPath>> &ranking, uint64_t min_size,
                     uint64_t max_size, bool repairs_allowed) {
-  const auto start = std::chrono::steady_clock::now();
-  Verification v;
-  std::vector<std::unique_ptr<clearjit, void (*)(clearjit *)>> opened;
-  std::vector<const clearjit *> handles;
-  auto open_all = [&] {
-    opened.clear();
-    handles.clear();
-    for (int place = 0; place < kVerifyPlaces; ++place) {
-      std::string error;
-      clearjit *cj = open_profile(p, cpu, error);
-      if (!cj) throw std::runtime_error("verification: " + error);
-      opened.emplace_back(cj, clearjit_close);
-      handles.push_back(cj);
-    }
-  };
-  std::map<VerifyPoint, std::vector<double>> history; // every race's ratio of a point
-  auto measure = [&](const std::vector<VerifyPoint> &points, const std::string &label) {
-    MeasureOptions o = options;
-    o.label = label;
-    Racing racing(bench, race_options, o);
-    for (const VerifyPoint &point : points)
-      racing.add(point_race(point, handles));
-    v.rounds += racing.run(0);
-    std::vector<Measurement> ms = racing.measurements();
-    v.measurements.insert(v.measurements.end(), ms.begin(), ms.end());
-    std::map<VerifyPoint, PointResult> results;
-    for (size_t k = 0; k < points.size(); ++k) {
-      const PointResult r = point_result(points[k], racing.outcome(k));
-      if (r.ratio > 0) history[points[k]].push_back(r.ratio);
-      results[points[k]] = r;
-    }
-    return results;
-  };
-
-  open_all();
-  std::vector<VerifyPoint> points = verify_points(p, cpu, min_size, max_size);
-  size_t warm = 0, cold_small = 0;
-  for (const VerifyPoint &x : points)
-    if (x.warm)
-      ++warm;
-    else if (x.size <= p.small(x.intent, cpu).max)
-      ++cold_small;
-  const std::vector<uint64_t> sizes = verify_warm_sizes();
-  std::string cold_sizes;
-  for (uint64_t size : verify_cold_sizes())
-    cold_sizes += (cold_sizes.empty() ? "" : ", ") + std::to_string(size);
-  v.libc = running_c_library().name;
-  v.measured = std::to_string(points.size()) +
-               " points against memset, both intents: " + std::to_string(warm) + " warm (" +
-               std::to_string(sizes.size()) + " sizes of " + std::to_string(sizes.front()) + ".." +
-               std::to_string(sizes.back()) + " B and both mixes, another draw of their calls, " +
-               std::to_string(kVerifyPlaces) + " code places, through the inline call), " +
-               std::to_string(cold_small) + " cold small (" + cold_sizes +
-               " B, scattered and consecutive), " +
-               std::to_string(points.size() - warm - cold_small) +
-               " large (each class boundary from both sides, scattered and consecutive)";
-
-  std::map<VerifyPoint, PointResult> last = measure(points, "verifying the profile");
-  std::map<Intent, std::vector<SmallPath>> tried;
-  std::set<Intent> frozen; // a repair of theirs measured no better: left as they are
-  std::map<VerifyPoint, PointResult> confirmed; // the losses a second race confirmed
-  for (int repairs = 0;; ++repairs) {
-    // A loss counts where a second race, on its own rounds, bounds it below the floor too:
-    // one race per point at 95%, over some fifty points that stop when they are clear, put a
-    // point below the floor in 2 of 10 seeded runs of 5% noise, one at parity and one at 0.98x
-    // (tests/tuner/stages/test_verify.cpp, ALossInsideTheNoiseIsNotCounted, before the second
-    // race).
-    std::vector<VerifyPoint> flagged;
-    for (auto &[point, r] : last)
-      if (r.lost) flagged.push_back(point);
-    if (flagged.empty()) break;
-    confirmed.clear();
-    for (auto &[point, r] : measure(flagged, "verifying again: points that lost"))
-      if (r.lost) confirmed[point] = r;
-    std::map<VerifyPoint, std::vector<double>> to_repair;
-    for (auto &[point, r] : confirmed) {
-      if (!repairs_allowed || frozen.count(point.intent) || repairs == kRepairRounds) {
-        std::string line = result_text(point, r);
-        if (in_memset_class(p, cpu, point))
-          line +=
-              " (a " + std::string(info(Method::libc).name) + " class: memset itself, so noise)";
-        else
-          v.lost.push_back(point);
-        v.left.push_back(line);
-      } else {
-        to_repair[point] = {r.ratio};
-      }
-    }
-    if (to_repair.empty()) break;
-    Repair r = repair(p, to_repair, ranking, tried, cpu);
-    v.left.insert(v.left.end(), r.left.begin(), r.left.end());
-    // Losses of intents the repair did not change stay in the profile (a small path with no
-    // strategy left to try); a memset class's are noise.
-    std::set<Intent> repaired_intents;
-    for (auto &[i, what] : r.done)
-      repaired_intents.insert(i);
-    for (auto &[point, ratios] : to_repair)
-      if (!repaired_intents.count(point.intent) && !in_memset_class(p, cpu, point))
-        v.lost.push_back(point);
-    if (r.done.empty()) break;
-    const Profile before = p;
-    const auto history_before = history;
-    const auto confirmed_before = confirmed;
-    p = r.profile;
-    open_all();
-    // The changed intents' points again, on the repaired profile: the old profile's
-    // measurements no longer describe them.
-    std::set<Intent> changed;
-    for (auto &[i, what] : r.done)
-      changed.insert(i);
-    std::vector<VerifyPoint> again;
-    for (const VerifyPoint &x : verify_points(p, cpu, min_size, max_size))
-      if (changed.count(x.intent)) again.push_back(x);
-    std::erase_if(history, [&](const auto &h) { return changed.count(h.first.intent) > 0; });
-    last = measure(again, "verifying the repaired profile");
-    // A repair is kept where its intent measures better than before; else it is taken back,
-    // with the old measurements, and that intent is repaired no further.
-    bool undone = false;
-    for (Intent i : changed) {
-      const double was = badness(history_before, i), now = badness(history, i);
-      for (auto &[intent, what] : r.done)
-        if (intent != i)
-          continue;
-        else if (now < was)
-          v.repaired.push_back(what);
-        else
-          v.undone.push_back(what + ", taken back: its worst point at " + fmt("%.2f", now) +
-                             "x the noise bound, against " + fmt("%.2f", was) + "x before");
-      if (now < was) continue;
-      undone = true;
-      frozen.insert(i);
-      // repair() gave each intent its own table and small path: restore this one's alone.
-      if (i == Intent::reuse) {
-        p.reuse = before.reuse;
-        p.small_reuse = before.small(Intent::reuse, cpu);
-      } else {
-        p.stream = before.table(Intent::stream);
-        p.small_stream = before.small(Intent::stream, cpu);
-      }
-      std::erase_if(history, [&](const auto &h) { return h.first.intent == i; });
-      std::erase_if(last, [&](const auto &x) { return x.first.intent == i; });
-      for (auto &[point, rs] : history_before)
-        if (point.intent == i) history[point] = rs;
-      // Left: the losses as before the repair (a memset class's repair() said already).
-      for (auto &[point, r] : confirmed_before)
-        if (point.intent == i && !in_memset_class(before, cpu, point) &&
-            std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end()) {
-          v.left.push_back(result_text(point, r));
-          v.lost.push_back(point);
-        }
-    }
-    if (undone) open_all();
-  }
-  for (auto &[point, rs] : history) {
-    const double r = geomean(rs);
-    v.ratios[point] = r;
-    auto &worst = point.warm ? v.worst_warm : v.worst_cold;
-    if (!worst.count(point.intent))
-      worst[point.intent] = r;
-    else
-      worst[point.intent] =
-          point.warm ? std::max(worst[point.intent], r) : std::min(worst[point.intent], r);
-  }
-  v.small_tried = tried;
-  v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return v;
+  Verifier verifier(bench, p, cpu, options, race_options, ranking, min_size, max_size,
+                    repairs_allowed);
+  return verifier.run();
 }
 
 double verify_seconds(const Meter &bench, const CpuInfo &cpu, const MeasureOptions &options,
