@@ -109,8 +109,43 @@ public:
     }
     if (!between) at = read_from(at);
     const Race &first = at[0]->record->race;
-    // The states every race measured, in the first's order; their index per race.
     RacedSize rs{.size = size};
+    const std::vector<std::vector<size_t>> state_at = common_states(at, rs);
+    if (rs.patterns.empty()) {
+      if (why) *why = "its races measured no state in common";
+      return std::nullopt;
+    }
+    RaceOutcome &o = rs.outcome;
+    o.winner = first.incumbent;
+    o.settled = true;
+    o.rounds = INT32_MAX;
+    for (const Judged *j : at) {
+      o.settled = o.settled && j->outcome.settled;
+      o.rounds = std::min(o.rounds, j->outcome.rounds);
+    }
+    Race shown = first;
+    if (between)
+      shown.name = std::string(grid) + " " + human_bytes(size) + " (on " + std::to_string(between) +
+                   " of " + std::to_string(hosts_.size()) + " hosts between the sizes raced)";
+    shown.candidates.clear();
+    merge_field(at, state_at, size, rs, shown);
+    choose_winner(*at[0], rs);
+    // Each contender's median GB/s in the first state: the slowest race's that measured it.
+    for (const Candidate &c : contenders(shown)) {
+      std::vector<size_t> state;
+      for (size_t e = 0; e < at.size(); ++e)
+        state.push_back(state_at[e][0]);
+      if (const double g = slowest(at, c, state)) rs.gbps[c] = g;
+    }
+    if (text) *text = race_text(shown, o);
+    return rs;
+  }
+
+  // The states every race in `at` measured, in the first's order, into rs.patterns; their
+  // index in each race.
+  static std::vector<std::vector<size_t>> common_states(const std::vector<const Judged *> &at,
+                                                        RacedSize &rs) {
+    const Race &first = at[0]->record->race;
     std::vector<std::vector<size_t>> state_at(at.size());
     for (size_t k = 0; k < first.conditions.size(); ++k) {
       const Pattern p = first.conditions[k].job.pattern;
@@ -127,24 +162,16 @@ public:
       for (size_t e = 0; e < at.size(); ++e)
         state_at[e].push_back(index[e]);
     }
-    if (rs.patterns.empty()) {
-      if (why) *why = "its races measured no state in common";
-      return std::nullopt;
-    }
-    const double min_gain = first.min_gain;
+    return state_at;
+  }
+
+  // Each candidate every race in `at` judged, its standing the worst over them, into
+  // rs.outcome.field and `shown`'s candidates.
+  void merge_field(const std::vector<const Judged *> &at,
+                   const std::vector<std::vector<size_t>> &state_at, uint64_t size, RacedSize &rs,
+                   Race &shown) const {
+    const Race &first = at[0]->record->race;
     RaceOutcome &o = rs.outcome;
-    o.winner = first.incumbent;
-    o.settled = true;
-    o.rounds = INT32_MAX;
-    for (const Judged *j : at) {
-      o.settled = o.settled && j->outcome.settled;
-      o.rounds = std::min(o.rounds, j->outcome.rounds);
-    }
-    Race shown = first;
-    if (between)
-      shown.name = std::string(grid) + " " + human_bytes(size) + " (on " + std::to_string(between) +
-                   " of " + std::to_string(hosts_.size()) + " hosts between the sizes raced)";
-    shown.candidates.clear();
     // Each candidate every host judged, with its standing in each race (a race of no rounds
     // judges none; a host that did not race it has none).
     std::vector<std::pair<Candidate, std::vector<const Standing *>>> judged;
@@ -189,8 +216,14 @@ public:
       o.field.push_back(std::move(m));
       shown.candidates.push_back(c);
     }
+  }
+
+  // The winner among the merged field as Racing judges it, with its bound and the states it held.
+  void choose_winner(const Judged &first_race, RacedSize &rs) const {
+    RaceOutcome &o = rs.outcome;
+    const double min_gain = first_race.record->race.min_gain;
     // The winner as Racing judges it: the simplest of the eligible, then the best median.
-    const RaceOptions options = options_for(runs_[at[0]->host], *at[0]->record);
+    const RaceOptions options = options_for(runs_[first_race.host], *first_race.record);
     const Standing *w = nullptr;
     for (const Standing &s : o.field) {
       if (!s.eligible) continue;
@@ -204,15 +237,6 @@ public:
       for (size_t k = 0; k < rs.patterns.size(); ++k)
         if (w->states[k].bounded && w->states[k].lower > min_gain) o.held.push_back(rs.patterns[k]);
     }
-    // Each contender's median GB/s in the first state: the slowest race's that measured it.
-    for (const Candidate &c : contenders(shown)) {
-      std::vector<size_t> state;
-      for (size_t e = 0; e < at.size(); ++e)
-        state.push_back(state_at[e][0]);
-      if (const double g = slowest(at, c, state)) rs.gbps[c] = g;
-    }
-    if (text) *text = race_text(shown, o);
-    return rs;
   }
 
   // memset's median GB/s at `size` of `grid` in its races' first state (scattered): the slowest

@@ -183,8 +183,8 @@ RaceRecord read_race(const json &v, const std::string &path) {
   return r;
 }
 
-RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
-  RawTune t;
+// [host], and the CPUs the tune could use.
+void read_host(const json &doc, RawTune &t) {
   const json &host = json_member(doc, "host", "");
   t.host.vendor = json_string(json_member(host, "vendor", "host"), "host.vendor");
   t.host.brand = json_string(json_member(host, "brand", "host"), "host.brand");
@@ -206,6 +206,57 @@ RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
     t.host.features.push_back(json_string(features[k], "host.features[" + std::to_string(k) + "]"));
   t.cpus = unsigned(std::min<uint64_t>(
       json_whole_number(json_member(host, "cpus", "host"), "host.cpus"), kMaxThreads));
+}
+
+// The classes the verification gave to memset.
+void read_repairs(const json &doc, RawTune &t) {
+  const json &repairs = json_array(json_member(doc, "memset_repairs", ""), "memset_repairs");
+  if (repairs.size() > 2 * kMaxClasses) throw SchemaError{"memset_repairs: too many"};
+  for (size_t k = 0; k < repairs.size(); ++k) {
+    const std::string at = "memset_repairs[" + std::to_string(k) + "]";
+    MemsetRepair m;
+    m.intent = read_intent(json_member(repairs[k], "intent", at), at + ".intent");
+    m.lower = json_whole_number(json_member(repairs[k], "lower", at), at + ".lower");
+    m.below = json_whole_number(json_member(repairs[k], "below", at), at + ".below");
+    m.kernel = read_spec(json_member(repairs[k], "kernel", at), at + ".kernel");
+    if (m.below && m.below <= m.lower) throw SchemaError{at + ": below is not above lower"};
+    t.memset_repairs.push_back(m);
+  }
+}
+
+// Each intent's small path, its ranking and what the verification rejected.
+void read_small(const json &doc, RawTune &t) {
+  const json &small = json_member(doc, "small", "");
+  for (Intent i : kIntents) {
+    const std::string at = "small." + std::string(intent_name(i));
+    const json &s = json_member(small, std::string(intent_name(i)).c_str(), "small");
+    t.small[i] = read_small_path(s, at, true);
+    // Absent in the files of e0925b4..21cfaf5 (docs/results/amd-family26-model2/choose-*): none.
+    static const json kNone = json::array();
+    const json &rejected =
+        s.contains("rejected") ? json_array(s["rejected"], at + ".rejected") : kNone;
+    if (rejected.size() > 64) throw SchemaError{at + ".rejected: more than 64"};
+    for (size_t k = 0; k < rejected.size(); ++k) {
+      const std::string rp = at + ".rejected[" + std::to_string(k) + "]";
+      const std::optional<Small> s = small_by_name(json_string(rejected[k], rp));
+      if (!s) throw SchemaError{rp + ": no small-path strategy"};
+      t.small_rejected[i].push_back(*s);
+    }
+    t.small_ranking[i]; // present, if empty
+    const json &ranking = json_array(json_member(s, "ranking", at), at + ".ranking");
+    if (ranking.size() > 64) throw SchemaError{at + ".ranking: more than 64"};
+    for (size_t k = 0; k < ranking.size(); ++k) {
+      const std::string rp = at + ".ranking[" + std::to_string(k) + "]";
+      t.small_ranking[i].push_back(
+          {read_small_path(ranking[k], rp, false),
+           json_number(json_member(ranking[k], "score", rp), rp + ".score")});
+    }
+  }
+}
+
+RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
+  RawTune t;
+  read_host(doc, t);
   t.level = json_string(json_member(doc, "level", ""), "level");
   if (!level_by_name(t.level))
     throw SchemaError{"level: \"" + t.level + "\" is not quick, default or exhaustive"};
@@ -238,44 +289,8 @@ RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
                         " at " + std::to_string(r.size) + " bytes, after races[" +
                         std::to_string(it->second) + "]"};
   }
-  const json &repairs = json_array(json_member(doc, "memset_repairs", ""), "memset_repairs");
-  if (repairs.size() > 2 * kMaxClasses) throw SchemaError{"memset_repairs: too many"};
-  for (size_t k = 0; k < repairs.size(); ++k) {
-    const std::string at = "memset_repairs[" + std::to_string(k) + "]";
-    MemsetRepair m;
-    m.intent = read_intent(json_member(repairs[k], "intent", at), at + ".intent");
-    m.lower = json_whole_number(json_member(repairs[k], "lower", at), at + ".lower");
-    m.below = json_whole_number(json_member(repairs[k], "below", at), at + ".below");
-    m.kernel = read_spec(json_member(repairs[k], "kernel", at), at + ".kernel");
-    if (m.below && m.below <= m.lower) throw SchemaError{at + ": below is not above lower"};
-    t.memset_repairs.push_back(m);
-  }
-  const json &small = json_member(doc, "small", "");
-  for (Intent i : kIntents) {
-    const std::string at = "small." + std::string(intent_name(i));
-    const json &s = json_member(small, std::string(intent_name(i)).c_str(), "small");
-    t.small[i] = read_small_path(s, at, true);
-    // Absent in the files of e0925b4..21cfaf5 (docs/results/amd-family26-model2/choose-*): none.
-    static const json kNone = json::array();
-    const json &rejected =
-        s.contains("rejected") ? json_array(s["rejected"], at + ".rejected") : kNone;
-    if (rejected.size() > 64) throw SchemaError{at + ".rejected: more than 64"};
-    for (size_t k = 0; k < rejected.size(); ++k) {
-      const std::string rp = at + ".rejected[" + std::to_string(k) + "]";
-      const std::optional<Small> s = small_by_name(json_string(rejected[k], rp));
-      if (!s) throw SchemaError{rp + ": no small-path strategy"};
-      t.small_rejected[i].push_back(*s);
-    }
-    t.small_ranking[i]; // present, if empty
-    const json &ranking = json_array(json_member(s, "ranking", at), at + ".ranking");
-    if (ranking.size() > 64) throw SchemaError{at + ".ranking: more than 64"};
-    for (size_t k = 0; k < ranking.size(); ++k) {
-      const std::string rp = at + ".ranking[" + std::to_string(k) + "]";
-      t.small_ranking[i].push_back(
-          {read_small_path(ranking[k], rp, false),
-           json_number(json_member(ranking[k], "score", rp), rp + ".score")});
-    }
-  }
+  read_repairs(doc, t);
+  read_small(doc, t);
   const json &step = json_member(doc, "stosb_no_allocate", "");
   const json &size = json_member(step, "size", "stosb_no_allocate");
   if (!size.is_null()) t.stosb_no_allocate.size = json_whole_number(size, "stosb_no_allocate.size");

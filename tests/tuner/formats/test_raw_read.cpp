@@ -44,6 +44,7 @@ TuneResult everything() {
   r.verification.small_tried[Intent::stream] = {{Small::masked, 256}};
   r.findings.stosb_no_allocate.size = uint64_t(32) << 20;
   r.findings.stosb_no_allocate.reason = "from 32 MiB";
+  r.cpus = 3; // the run's, which the parallel stage raced up to
   ParallelStudy p;
   p.cpus = 3;
   r.parallel = p;
