@@ -4,6 +4,7 @@
 
 #include "tuner/race/race.hpp"
 #include "tuner/text/format.hpp"
+#include "tuner/text/html.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,21 +16,6 @@
 
 namespace cjit::detail {
 namespace {
-
-std::string esc(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
 
 // `--glibc-tunables`: the lines tried, and the rows of the chosen one (or the first) with and
 // without it.
@@ -528,67 +514,6 @@ std::string intent_html(const TuneResult &r, Intent intent, const Pooled &gbps,
   return h.str();
 }
 
-// A time over memset's as a cell: green where below 0.98, red where above 1.02.
-std::string time_ratio_cell(std::optional<double> x) {
-  if (!x) return std::string("<td class=\"n\">&ndash;</td>");
-  const char *c = *x >= 1.02 ? " class=\"down\"" : *x <= 0.98 ? " class=\"up\"" : "";
-  return "<td class=\"n\"><span" + std::string(c) + ">" + fmt("%.2f&times;", *x) + "</span></td>";
-}
-
-// One intent's table of the small strategies; empty where none was measured for it.
-std::string small_path_table(const SmallStudy &study, Intent i,
-                             const std::vector<Measurement> &stage1) {
-  const SmallPath chosen = i == Intent::reuse ? study.reuse : study.stream;
-  const SmallCold cold = small_cold(study.measurements, i);
-  std::ostringstream rows;
-  for (const SmallInfo &s : small_strategies()) {
-    const Candidate candidate = SmallPath{s.strategy, 256};
-    const auto ratios = ratios_to_memset(stage1, i, candidate);
-    if (ratios.empty()) continue; // not run on this CPU
-    auto mix = [&](Mix m) -> std::optional<double> {
-      auto it = ratios.find({int(m), 0});
-      if (it == ratios.end()) return std::nullopt;
-      return it->second;
-    };
-    const auto out = cold.out.find(candidate);
-    rows << "<tr" << (s.strategy == chosen.strategy ? " class=\"pick\"" : "") << "><td><code>"
-         << s.name << "</code></td>" << time_ratio_cell(worst_band(ratios))
-         << time_ratio_cell(mix(Mix::log_uniform)) << time_ratio_cell(mix(Mix::objects)) << "<td>"
-         << (out == cold.out.end() ? "in" : "below memset: " + esc(out->second)) << "</td></tr>\n";
-  }
-  if (rows.str().empty()) return {};
-  std::ostringstream h;
-  h << "<h3>" << intent_name(i) << ": " << esc(describe(chosen)) << "</h3>\n<table>\n<tr><th>"
-    << "strategy</th><th class=\"n\">worst band / memset</th><th class=\"n\">log-uniform</th>"
-    << "<th class=\"n\">objects</th><th>cold</th></tr>\n"
-    << rows.str() << "</table>\n";
-  return h.str();
-}
-
-// The small path: each strategy's warm time against memset's, and why any is out cold; nothing
-// where the small path was not studied.
-std::string small_path_html(const TuneResult &r) {
-  if (!r.small) return {};
-  const std::vector<Measurement> stage1 = r.small->stage1_measurements(); // what chose
-  std::ostringstream h;
-  h << "<h2>Small sizes</h2>\n<div class=\"card\">\n<p>Sizes up to the small path's max are "
-       "cleared by the dispatcher itself. Each strategy, warm, at "
-    << small_strategy_sizes().size()
-    << " sizes from 1 to 256 B and two mixes, memset beside at the same code places. Ratios "
-       "are time / memset's; a band is the geometric mean over neighbouring sizes (1..3, "
-       "4..15, 16..63, 64..128, 129..256 B) or one mix, and the strategy with the lowest "
-       "worst band is chosen among those that keep the promise: within "
-    << fmt("%.2f", kWarmNoise) << "&times; memset's time warm, and never below "
-    << fmt("%.2f", kColdFloor) << "&times; its speed at a cold point, consecutive or "
-    << "scattered, at " << fmt("%.0f%%", 100 * kSmallColdConfidence)
-    << " confidence over paired rounds; cold weighs against warm as 1 to 9. Where none keeps "
-       "it, the smallest loss, warm or cold, is chosen.</p>\n";
-  for (Intent i : kIntents)
-    h << small_path_table(*r.small, i, stage1);
-  h << "</div>\n";
-  return h.str();
-}
-
 // The batch table: stream clears in batches, by size class.
 std::string batch_table_html(const std::vector<SizeClass> &batch) {
   std::ostringstream h;
@@ -626,87 +551,6 @@ std::string races_html(const TuneResult &r) {
     h << "</ul>\n";
   }
   if (!r.batch.empty()) h << batch_table_html(r.batch);
-  h << "</div>\n";
-  return h.str();
-}
-
-// One intent's table of the parallel stage: GB/s by size and thread count, and the count chosen.
-std::string parallel_table(const ParallelStudy &ps, Intent i) {
-  const std::optional<ParallelTable> &t = i == Intent::reuse ? ps.reuse : ps.stream;
-  std::ostringstream h;
-  h << "<p><strong>" << intent_name(i) << "</strong>: "
-    << (t && t->from() ? "threads pay from " + esc(human_bytes(t->from()))
-                       : std::string("more threads never paid"))
-    << "</p>\n<table>\n<tr><th>size</th><th class=\"n\">memset</th>";
-  for (unsigned c : ps.counts)
-    h << "<th class=\"n\">" << c << (c == 1 ? " thread" : " threads") << "</th>";
-  h << "<th class=\"n\">chosen</th></tr>\n";
-  for (uint64_t size : ps.sizes) {
-    h << "<tr><td>" << esc(human_bytes(size)) << "</td><td class=\"n\">"
-      << fmt("%.1f", parallel_gbps(ps, i, size, 0)) << "</td>";
-    for (unsigned c : ps.counts) // not raced below two 2 MiB boundaries: "-"
-      if (const double g = parallel_gbps(ps, i, size, c); g > 0)
-        h << "<td class=\"n\">" << fmt("%.1f", g) << "</td>";
-      else
-        h << "<td class=\"n\">&ndash;</td>";
-    h << "<td class=\"n\">" << (t ? t->at(size) : 1u) << "</td></tr>\n";
-  }
-  h << "</table>\n";
-  return h.str();
-}
-
-// Several threads: what the parallel stage measured and the counts it wrote; nothing where it
-// did not run.
-std::string parallel_html(const TuneResult &r) {
-  if (!r.parallel || !r.parallel->skipped.empty()) return {};
-  const ParallelStudy &ps = *r.parallel;
-  std::ostringstream h;
-  h << "<h2>Several threads</h2>\n<div class=\"card\">\n<p><code>clearjit_clear_parallel"
-       "</code> through the verified tables at 1.."
-    << ps.cpus
-    << " threads (the CPUs this process could use), scattered destinations, GB/s medians. "
-       "The profile's count at a size is the fewest threads within 5% of the fastest, where "
-       "that is at least 10% faster than one thread; else one.</p>\n";
-  for (Intent i : kIntents)
-    h << parallel_table(ps, i);
-  h << "</div>\n";
-  return h.str();
-}
-
-// The verification: the profile's own dispatchers against memset, and what it repaired;
-// nothing where it did not run.
-std::string verification_html(const TuneResult &r) {
-  const Verification &v = r.verification;
-  if (v.measured.empty()) return {};
-  std::ostringstream h;
-  h << "<h2>Verification</h2>\n<div class=\"card\">\n<p>The last stage measured the profile's "
-       "dispatchers, as an application calls them, against memset at points the other "
-       "stages did not use: "
-    << esc(v.measured) << " (" << fmt("%.1f", v.seconds) << " s, " << v.rounds
-    << " rounds). A loss beyond the noise in two measurements is repaired (a class to "
-       "memset, a small path to the next strategy) and kept only if it measures better."
-       "</p>\n<table>\n<tr><th>intent</th><th class=\"n\">worst warm (time / memset)</th>"
-       "<th class=\"n\">worst cold (speed / memset)</th></tr>\n";
-  for (Intent i : kIntents) {
-    auto cell = [](const std::map<Intent, double> &m, Intent i) {
-      auto it = m.find(i);
-      return it == m.end() ? std::string("&ndash;") : fmt("%.2f&times;", it->second);
-    };
-    h << "<tr><td>" << intent_name(i) << "</td><td class=\"n\">" << cell(v.worst_warm, i)
-      << "</td><td class=\"n\">" << cell(v.worst_cold, i) << "</td></tr>\n";
-  }
-  h << "</table>\n";
-  const std::pair<const char *, const std::vector<std::string> *> lists[] = {
-      {"Repaired", &v.repaired}, {"Tried and taken back", &v.undone}, {"Left", &v.left}};
-  for (const auto &[title, items] : lists) {
-    if (items->empty()) continue;
-    h << "<p><strong>" << title << "</strong></p>\n<ul>\n";
-    for (const std::string &x : *items)
-      h << "<li>" << esc(x) << "</li>\n";
-    h << "</ul>\n";
-  }
-  if (v.repaired.empty() && v.undone.empty() && v.left.empty())
-    h << "<p>Nothing lost to memset beyond the noise.</p>\n";
   h << "</div>\n";
   return h.str();
 }
@@ -831,7 +675,9 @@ std::string report_html(const TuneResult &r, const CpuInfo &cpu) {
   std::string h = page_head(cpu) + host_html(r, cpu);
   for (Intent intent : kIntents)
     h += intent_html(r, intent, gbps, caches);
-  h += small_path_html(r) + races_html(r) + parallel_html(r) + verification_html(r);
+  h += races_html(r);
+  for (const Stage *stage : r.stages)
+    h += stage->report_html(r);
   h += findings_html(r.findings) + no_allocate_sweep_html(r.findings, gbps, cpu, caches) +
        studies_html(r.findings);
   if (r.glibc_tunables) h += tunables_html(*r.glibc_tunables);

@@ -4,11 +4,58 @@
 #include "tuner/stages/parallel_stage.hpp"
 #include "tuner/stages/stage.hpp"
 #include "tuner/stages/tune.hpp"
+#include "tuner/text/format.hpp"
+#include "tuner/text/html.hpp"
 
 #include <algorithm>
 
+#include <sstream>
+
 namespace cjit::detail {
 namespace {
+
+// One intent's table of the parallel stage: GB/s by size and thread count, and the count chosen.
+std::string parallel_table(const ParallelStudy &ps, Intent i) {
+  const std::optional<ParallelTable> &t = i == Intent::reuse ? ps.reuse : ps.stream;
+  std::ostringstream h;
+  h << "<p><strong>" << intent_name(i) << "</strong>: "
+    << (t && t->from() ? "threads pay from " + esc(human_bytes(t->from()))
+                       : std::string("more threads never paid"))
+    << "</p>\n<table>\n<tr><th>size</th><th class=\"n\">memset</th>";
+  for (unsigned c : ps.counts)
+    h << "<th class=\"n\">" << c << (c == 1 ? " thread" : " threads") << "</th>";
+  h << "<th class=\"n\">chosen</th></tr>\n";
+  for (uint64_t size : ps.sizes) {
+    h << "<tr><td>" << esc(human_bytes(size)) << "</td><td class=\"n\">"
+      << fmt("%.1f", parallel_gbps(ps, i, size, 0)) << "</td>";
+    for (unsigned c : ps.counts) // not raced below two 2 MiB boundaries: "-"
+      if (const double g = parallel_gbps(ps, i, size, c); g > 0)
+        h << "<td class=\"n\">" << fmt("%.1f", g) << "</td>";
+      else
+        h << "<td class=\"n\">&ndash;</td>";
+    h << "<td class=\"n\">" << (t ? t->at(size) : 1u) << "</td></tr>\n";
+  }
+  h << "</table>\n";
+  return h.str();
+}
+
+// Several threads: what the parallel stage measured and the counts it wrote; nothing where it
+// did not run.
+std::string parallel_html(const TuneResult &r) {
+  if (!r.parallel || !r.parallel->skipped.empty()) return {};
+  const ParallelStudy &ps = *r.parallel;
+  std::ostringstream h;
+  h << "<h2>Several threads</h2>\n<div class=\"card\">\n<p><code>clearjit_clear_parallel"
+       "</code> through the verified tables at 1.."
+    << ps.cpus
+    << " threads (the CPUs this process could use), scattered destinations, GB/s medians. "
+       "The profile's count at a size is the fewest threads within 5% of the fastest, where "
+       "that is at least 10% faster than one thread; else one.</p>\n";
+  for (Intent i : kIntents)
+    h << parallel_table(ps, i);
+  h << "</div>\n";
+  return h.str();
+}
 
 class ParallelStage final : public Stage {
 public:
@@ -43,6 +90,7 @@ public:
     p.parallel_reuse = r.parallel->reuse;
     p.parallel_stream = r.parallel->stream;
   }
+  std::string report_html(const TuneResult &r) const override { return parallel_html(r); }
   std::string summary(const TuneResult &r) const override {
     return r.parallel ? parallel_text(*r.parallel) : "";
   }

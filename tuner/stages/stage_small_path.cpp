@@ -3,9 +3,67 @@
 #include "tuner/stages/smallpath.hpp"
 #include "tuner/stages/stage.hpp"
 #include "tuner/stages/tune.hpp"
+#include "tuner/text/format.hpp"
+#include "tuner/text/html.hpp"
+
+#include <sstream>
 
 namespace cjit::detail {
 namespace {
+
+// One intent's table of the small strategies; empty where none was measured for it.
+std::string small_path_table(const SmallStudy &study, Intent i,
+                             const std::vector<Measurement> &stage1) {
+  const SmallPath chosen = i == Intent::reuse ? study.reuse : study.stream;
+  const SmallCold cold = small_cold(study.measurements, i);
+  std::ostringstream rows;
+  for (const SmallInfo &s : small_strategies()) {
+    const Candidate candidate = SmallPath{s.strategy, 256};
+    const auto ratios = ratios_to_memset(stage1, i, candidate);
+    if (ratios.empty()) continue; // not run on this CPU
+    auto mix = [&](Mix m) -> std::optional<double> {
+      auto it = ratios.find({int(m), 0});
+      if (it == ratios.end()) return std::nullopt;
+      return it->second;
+    };
+    const auto out = cold.out.find(candidate);
+    rows << "<tr" << (s.strategy == chosen.strategy ? " class=\"pick\"" : "") << "><td><code>"
+         << s.name << "</code></td>" << time_ratio_cell(worst_band(ratios))
+         << time_ratio_cell(mix(Mix::log_uniform)) << time_ratio_cell(mix(Mix::objects)) << "<td>"
+         << (out == cold.out.end() ? "in" : "below memset: " + esc(out->second)) << "</td></tr>\n";
+  }
+  if (rows.str().empty()) return {};
+  std::ostringstream h;
+  h << "<h3>" << intent_name(i) << ": " << esc(describe(chosen)) << "</h3>\n<table>\n<tr><th>"
+    << "strategy</th><th class=\"n\">worst band / memset</th><th class=\"n\">log-uniform</th>"
+    << "<th class=\"n\">objects</th><th>cold</th></tr>\n"
+    << rows.str() << "</table>\n";
+  return h.str();
+}
+
+// The small path: each strategy's warm time against memset's, and why any is out cold; nothing
+// where the small path was not studied.
+std::string small_path_html(const TuneResult &r) {
+  if (!r.small) return {};
+  const std::vector<Measurement> stage1 = r.small->stage1_measurements(); // what chose
+  std::ostringstream h;
+  h << "<h2>Small sizes</h2>\n<div class=\"card\">\n<p>Sizes up to the small path's max are "
+       "cleared by the dispatcher itself. Each strategy, warm, at "
+    << small_strategy_sizes().size()
+    << " sizes from 1 to 256 B and two mixes, memset beside at the same code places. Ratios "
+       "are time / memset's; a band is the geometric mean over neighbouring sizes (1..3, "
+       "4..15, 16..63, 64..128, 129..256 B) or one mix, and the strategy with the lowest "
+       "worst band is chosen among those that keep the promise: within "
+    << fmt("%.2f", kWarmNoise) << "&times; memset's time warm, and never below "
+    << fmt("%.2f", kColdFloor) << "&times; its speed at a cold point, consecutive or "
+    << "scattered, at " << fmt("%.0f%%", 100 * kSmallColdConfidence)
+    << " confidence over paired rounds; cold weighs against warm as 1 to 9. Where none keeps "
+       "it, the smallest loss, warm or cold, is chosen.</p>\n";
+  for (Intent i : kIntents)
+    h << small_path_table(*r.small, i, stage1);
+  h << "</div>\n";
+  return h.str();
+}
 
 using nlohmann::ordered_json;
 
@@ -58,6 +116,7 @@ public:
     p.small_reuse = r.small->reuse;
     p.small_stream = r.small->stream;
   }
+  std::string report_html(const TuneResult &r) const override { return small_path_html(r); }
   std::string summary(const TuneResult &r) const override {
     return r.small ? small_study_text(*r.small) : "";
   }

@@ -5,9 +5,50 @@
 #include "tuner/stages/tune.hpp"
 #include "tuner/stages/verify.hpp"
 #include "tuner/text/format.hpp"
+#include "tuner/text/html.hpp"
+
+#include <sstream>
 
 namespace cjit::detail {
 namespace {
+
+// The verification: the profile's own dispatchers against memset, and what it repaired;
+// nothing where it did not run.
+std::string verification_html(const TuneResult &r) {
+  const Verification &v = r.verification;
+  if (v.measured.empty()) return {};
+  std::ostringstream h;
+  h << "<h2>Verification</h2>\n<div class=\"card\">\n<p>The last stage measured the profile's "
+       "dispatchers, as an application calls them, against memset at points the other "
+       "stages did not use: "
+    << esc(v.measured) << " (" << fmt("%.1f", v.seconds) << " s, " << v.rounds
+    << " rounds). A loss beyond the noise in two measurements is repaired (a class to "
+       "memset, a small path to the next strategy) and kept only if it measures better."
+       "</p>\n<table>\n<tr><th>intent</th><th class=\"n\">worst warm (time / memset)</th>"
+       "<th class=\"n\">worst cold (speed / memset)</th></tr>\n";
+  for (Intent i : kIntents) {
+    auto cell = [](const std::map<Intent, double> &m, Intent i) {
+      auto it = m.find(i);
+      return it == m.end() ? std::string("&ndash;") : fmt("%.2f&times;", it->second);
+    };
+    h << "<tr><td>" << intent_name(i) << "</td><td class=\"n\">" << cell(v.worst_warm, i)
+      << "</td><td class=\"n\">" << cell(v.worst_cold, i) << "</td></tr>\n";
+  }
+  h << "</table>\n";
+  const std::pair<const char *, const std::vector<std::string> *> lists[] = {
+      {"Repaired", &v.repaired}, {"Tried and taken back", &v.undone}, {"Left", &v.left}};
+  for (const auto &[title, items] : lists) {
+    if (items->empty()) continue;
+    h << "<p><strong>" << title << "</strong></p>\n<ul>\n";
+    for (const std::string &x : *items)
+      h << "<li>" << esc(x) << "</li>\n";
+    h << "</ul>\n";
+  }
+  if (v.repaired.empty() && v.undone.empty() && v.left.empty())
+    h << "<p>Nothing lost to memset beyond the noise.</p>\n";
+  h << "</div>\n";
+  return h.str();
+}
 
 using nlohmann::ordered_json;
 
@@ -77,6 +118,7 @@ public:
   std::string profile_toml(const TuneResult &r) const override {
     return r.verification.measured.empty() ? "" : verification_toml(r.verification);
   }
+  std::string report_html(const TuneResult &r) const override { return verification_html(r); }
   std::string summary(const TuneResult &r) const override {
     return r.verification.measured.empty() ? "" : verification_text(r.verification);
   }
