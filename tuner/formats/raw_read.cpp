@@ -51,11 +51,11 @@ Spec read_spec(const json &v, const std::string &path) {
 // A contender: a thread count's label in a parallel race, a kernel's spec elsewhere.
 Candidate read_candidate(const json &v, const std::string &path, bool parallel) {
   if (!parallel) return read_spec(v, path);
-  const Candidate c = Candidate::labelled(json_string(v, path));
-  const unsigned t = threads_of(c);
-  if (t == 0 || t > kMaxThreads)
-    throw SchemaError{path + ": \"" + c.name() + "\" is not a thread count's label"};
-  return c;
+  const std::string name = json_string(v, path);
+  const std::optional<Candidate> c = thread_count_named(name);
+  if (!c || threads_of(*c) > kMaxThreads)
+    throw SchemaError{path + ": \"" + name + "\" is not a thread count's label"};
+  return *c;
 }
 
 std::vector<Candidate> read_candidates(const json &v, const std::string &path, bool parallel) {

@@ -26,20 +26,31 @@ std::string small_path_name(const SmallPath &p) {
 
 Candidate memset_candidate() { return default_spec(Method::libc); }
 
-Candidate parallel_label(unsigned threads) {
-  return Candidate::labelled("clearjit_clear_parallel threads=" + std::to_string(threads));
-}
+namespace {
+constexpr std::string_view kThreadsPrefix = "clearjit_clear_parallel threads=";
+} // namespace
+
+Candidate::Candidate(ThreadCount count)
+    : Candidate(count, std::string(kThreadsPrefix) + std::to_string(count.threads)) {}
+
+Candidate parallel_label(unsigned threads) { return ThreadCount{threads}; }
 
 unsigned threads_of(const Candidate &c) {
-  const std::string &n = c.name();
-  const std::string_view prefix = "clearjit_clear_parallel threads=";
-  if (!n.starts_with(prefix) || n.size() == prefix.size() || n.size() > prefix.size() + 3) return 0;
+  const ThreadCount *t = c.thread_count();
+  return t ? t->threads : 0;
+}
+
+std::optional<Candidate> thread_count_named(std::string_view name) {
+  if (!name.starts_with(kThreadsPrefix) || name.size() == kThreadsPrefix.size() ||
+      name.size() > kThreadsPrefix.size() + 3)
+    return std::nullopt;
   unsigned t = 0;
-  for (char ch : n.substr(prefix.size())) {
-    if (ch < '0' || ch > '9') return 0;
+  for (char ch : name.substr(kThreadsPrefix.size())) {
+    if (ch < '0' || ch > '9') return std::nullopt;
     t = t * 10 + unsigned(ch - '0');
   }
-  return t;
+  if (t == 0) return std::nullopt;
+  return ThreadCount{t};
 }
 
 } // namespace cjit::detail

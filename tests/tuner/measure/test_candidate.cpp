@@ -60,17 +60,22 @@ TEST(candidate, OrderIsByNameThenWhatItHolds) {
   EXPECT_TRUE(Candidate(spec("avx2")) == kernel);
 }
 
-TEST(candidate, ThreadCountsAreLabelsAndBack) {
+TEST(candidate, ThreadCountsAreTypedAndNamedAsTheRawFileKeepsThem) {
   for (unsigned t : {1u, 2u, 12u, 256u, 999u}) {
     const Candidate c = parallel_label(t);
     EXPECT_EQ(c.name(), "clearjit_clear_parallel threads=" + std::to_string(t));
     EXPECT_EQ(threads_of(c), t);
+    const std::optional<Candidate> named = thread_count_named(c.name());
+    ASSERT_TRUE(named) << c.name();
+    EXPECT_TRUE(*named == c);
   }
   for (const char *bad :
        {"clearjit_clear_parallel threads=", "clearjit_clear_parallel threads=1000",
         "clearjit_clear_parallel threads=2x", "clearjit_clear_parallel threads=-1",
-        "clearjit_clear_parallel thread=2", "tuned"})
-    EXPECT_EQ(threads_of(Candidate::labelled(bad)), 0u) << bad;
+        "clearjit_clear_parallel threads=0", "clearjit_clear_parallel thread=2", "tuned"})
+    EXPECT_FALSE(thread_count_named(bad)) << bad;
+  // A label that reads like one is no thread count: the count is a type, not parsed text.
+  EXPECT_EQ(threads_of(Candidate::labelled("clearjit_clear_parallel threads=2")), 0u);
   EXPECT_EQ(threads_of(spec("avx2")), 0u);
 }
 
