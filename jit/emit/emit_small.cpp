@@ -128,10 +128,8 @@ void Emitter::strategy_vec(const SmallFrame &f) {
 // One addition: a prefetch of dst before the masked store. On AMD family 26 model 2 (Zen 5) a
 // masked store to a line not in the cache holds up the stores after it until the line arrives; a
 // prefetch issued just before starts the fill, and the masked store then costs what a plain one
-// does (`clearjit bench`, stream, 8 B at cold consecutive destinations: 2.9 and 3.2 ns against
-// memset's 7.2 and 9.2, the same masked store without it;
-// docs/results/amd-family26-model2/bench-small-masked-prefetch.txt). It never faults and writes
-// nothing, so n == 0 and any dst stay safe.
+// does (docs/design/small-path.md, masked's prefetch). It never faults and writes nothing, so
+// n == 0 and any dst stay safe.
 void Emitter::strategy_masked(const SmallFrame &f) {
   Label less = a_.newLabel(), more = above(f, 128), cross = a_.newLabel();
   cmp_n(64);
@@ -153,15 +151,11 @@ void Emitter::strategy_masked(const SmallFrame &f) {
 
 // One `rep stosb` below 128 bytes: with FSRM (fast short rep mov; AMD Zen 3 and later also make
 // short rep stosb fast) the microcode start-up is a few cycles, and there are no branches to
-// mispredict on a mix of sizes. From 128 bytes rep stosb takes another microcode path (on AMD
-// family 26 model 2 (Zen 5): 13.8 ns per call warm at 128 B, stream, against 2.9 at 96 B;
-// docs/results/amd-family26-model2/tune-stosb-128.txt), so 128..256 bytes take one leaf of
-// head/tail stores of at most 32 bytes (which a load right after them can forward from), and larger
-// sizes octave rungs of them. Exactly 64 bytes takes a head/tail leaf of them too: a load right
-// after a 64-byte rep stosb waits for it (on AMD family 26 model 2 (Zen 5), reuse, 1.05x memset's
-// time at 64 B against 0.66..0.75x at 32..63 and 65..96 B;
-// docs/results/amd-family26-model2/small-stosb-64.txt). Few calls of a mix take the branch (5% of
-// the objects mix, which measured about 8% slower for it).
+// mispredict on a mix of sizes. From 128 bytes rep stosb takes a slower microcode path, so
+// 128..256 bytes take one leaf of head/tail stores of at most 32 bytes (which a load right after
+// them can forward from), and larger sizes octave rungs of them. Exactly 64 bytes takes a
+// head/tail leaf of them too: a load right after a 64-byte rep stosb waits for it. Few calls of a
+// mix take that branch, so a mix pays little for it (docs/design/small-path.md, stosb).
 void Emitter::strategy_stosb(const SmallFrame &f) {
   const unsigned unit = std::min(32u, f.widest), leaf_max = std::min(f.max, 256u);
   Label strings_end = a_.newLabel(), line = a_.newLabel(), more = above(f, leaf_max);
@@ -190,14 +184,12 @@ void Emitter::strategy_stosb(const SmallFrame &f) {
 // Below 64 bytes every store is the same masked store at dst; from 64 every mask is full and the
 // stores overlap inside [dst, dst + n):
 //   n = 200: [0, 64) [45, 109) [91, 155) [136, 200)
-// A branch on n mispredicts on a mix of sizes (on AMD family 26 model 2 (Zen 5) the tree took 2.4x
-// memset's time on the log-uniform mix, 65536 calls); these stores take the same time at every n,
-// about half memset's there, but at fixed sizes more than memset's in most runs
-// (docs/results/amd-family26-model2/bench-small-branchless.txt). Masked stores
-// wait for a missing line (see masked), so each line is prefetched first: the stores' starts
-// and the last byte are at most 64 bytes apart. Masked-out bytes reach 64 bytes past dst at
-// most: a 64-byte window crossing a page goes to a tree, as in masked. Above the window, octave
-// rungs of zmm head/tail stores.
+// A branch on n mispredicts on a mix of sizes; these stores take the same time at every n: faster
+// than memset on a mix, slower at most fixed sizes (docs/design/small-path.md, tried, not kept).
+// Masked stores wait for a missing line (see masked), so each line is prefetched first: the
+// stores' starts and the last byte are at most 64 bytes apart. Masked-out bytes reach 64 bytes
+// past dst at most: a 64-byte window crossing a page goes to a tree, as in masked. Above the
+// window, octave rungs of zmm head/tail stores.
 void Emitter::strategy_branchless(const SmallFrame &f) {
   const unsigned window = std::min(f.max, 256u);
   Label cross = a_.newLabel(), more = above(f, window);

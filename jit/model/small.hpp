@@ -18,8 +18,8 @@ namespace cjit::detail {
 
 enum class Small : uint8_t { tree, ladder, vec, masked, stosb, branchless, libc };
 
-//! Where the small path's branches land, as glibc's memset aligns its blocks
-//! (docs/results/amd-family26-model2/small-placement.txt).
+//! Where the small path's branches land, as glibc's memset aligns its blocks: unaligned targets
+//! made strategies measurably slower warm (docs/design/small-path.md, rules).
 constexpr unsigned kSmallTargetAlign = 64;
 
 struct SmallInfo {

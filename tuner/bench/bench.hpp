@@ -78,10 +78,9 @@ struct BenchRow {
 inline const Candidate kParallelOne = Candidate::labelled("parallel 1 thread");
 inline const Candidate kParallelTuned = Candidate::labelled("parallel tuned");
 inline const Candidate kParallelAll = Candidate::labelled("parallel all CPUs");
-//! The parallel rows' own run: a clear of 1 GiB takes ~11 ms, one iteration per repetition at
-//! bench's 10 ms, and two identical single-thread calls then measured 0.89x apart (AMD family 26
-//! model 2, Zen 5, docs/results/amd-family26-model2/bench-parallel-noisy.txt); more repetitions of
-//! longer.
+//! The parallel rows' own run, more repetitions of longer: at bench's own minimum time a clear of
+//! 1 GiB gets one iteration per repetition, and two identical single-thread calls then measured
+//! far apart (docs/design/parallel.md, the tuned count).
 constexpr int kParallelRepetitions = 11;
 constexpr double kParallelMinTime = 0.03;
 
@@ -98,9 +97,8 @@ struct ParallelRow {
 //! Warm rows measure the dispatcher at this many places (the profile opened that many times),
 //! each called from its own place of the timing loop, where memset is called too
 //! (warmloop.hpp), and report the geometric mean: a warm call moves by a cycle or two with where
-//! its code and its caller lie (vec at 8 B on AMD family 26 model 2 (Zen 5): 0.77x..1.03x of memset
-//! over 24 places, docs/results/amd-family26-model2/small-placement.txt), and an application's code
-//! lands where it cannot choose.
+//! its code and its caller lie (docs/design/measuring.md, noise), and an application's code lands
+//! where it cannot choose.
 constexpr int kWarmPlacements = 8;
 
 struct WarmRow {

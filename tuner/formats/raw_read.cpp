@@ -231,7 +231,8 @@ void read_small(const json &doc, RawTune &t) {
     const std::string at = "small." + std::string(intent_name(i));
     const json &s = json_member(small, std::string(intent_name(i)).c_str(), "small");
     t.small[i] = read_small_path(s, at, true);
-    // Absent in the files of e0925b4..21cfaf5 (docs/results/amd-family26-model2/choose-*): none.
+    // Absent in raw files written before rejections were kept (docs/design/fleet.md, `rejected`):
+    // none.
     static const json kNone = json::array();
     const json &rejected =
         s.contains("rejected") ? json_array(s["rejected"], at + ".rejected") : kNone;

@@ -61,8 +61,7 @@ std::string_view mix_name(Mix m);
 
 //! Warm measurements: a buffer that stays in L1 and a fixed sequence of calls, the same for
 //! every contender of a (size or mix, seed). 65536 calls (512 KiB, read in order): a short
-//! sequence is learnt by the branch predictors
-//! (docs/results/amd-family26-model2/warm-sequence.txt).
+//! sequence is learnt by the branch predictors (docs/design/measuring.md, warm measurements).
 constexpr size_t kWarmCalls = 65536; //!< a power of two: the index wraps with a mask
 constexpr size_t kWarmLines = 128;   //!< 8 KiB of destinations: in L1 everywhere, two pages
 constexpr size_t kWarmBytes = kWarmLines * 64 + 64 + 1024;

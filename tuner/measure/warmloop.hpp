@@ -1,6 +1,6 @@
 // The caller of warm measurements: one generated timing loop, copied to random places, from which
 // every contender (memset, a kernel, a dispatcher) is called at the same addresses, since where
-// the calling loop lies moves a warm call (docs/results/amd-family26-model2/warm-caller.txt).
+// the calling loop lies moves a warm call (docs/design/measuring.md, one timing loop).
 #pragma once
 
 #include "tuner/measure/measure.hpp"

@@ -15,9 +15,9 @@
 namespace cjit::detail {
 
 //! The promise's noise: a kernel or small path loses to memset beyond it where it takes more than
-//! kWarmNoise of memset's time warm, or less than kColdFloor of its speed cold
-//! (docs/results/amd-family26-model2/tune-worst-single-case.txt). The verification and the
-//! small path's cold veto judge by them.
+//! kWarmNoise of memset's time warm, or less than kColdFloor of its speed cold: a single case's
+//! ratio moves by about this much from run to run (docs/design/measuring.md, noise). The
+//! verification and the small path's cold veto judge by them.
 constexpr double kWarmNoise = 1.05, kColdFloor = 0.97;
 
 struct RaceOptions {

@@ -22,7 +22,7 @@ constexpr uint64_t kStudyChunks[] = {0, 4u << 10, 64u << 10, 2u << 20, 8u << 20,
 Spec fenced_per_chunk(Spec s);
 
 //! The hot heads a non-temporal method is tried with (head=SIZE, reuse only, at sizes above
-//! twice the head); docs/results/amd-family26-model2/hot-head.txt, docs/design/kernels.md.
+//! twice the head); docs/design/kernels.md, the hot head.
 constexpr uint64_t kHotHeads[] = {2u << 20, 8u << 20};
 
 //! Every spec the tuner considers at `level`, for every method (runnable or not), without

@@ -152,10 +152,10 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
       if (const std::vector<double> v = present(ns); !v.empty())
         c.measured[candidate][point] = median(v);
   // Every point counts, scattered ones too: a strategy confidently below kColdFloor of memset's
-  // speed at one loses cold (rep stosb at 8..48 B scattered on AMD family 26 model 2 (Zen 5):
-  // docs/results/amd-family26-model2/small-cold-stosb.txt). One slow round bounds nothing; a
-  // strategy at parity can still lose every round at one of the 8 points by chance, which the
-  // verification's second race catches (docs/design/small-path.md).
+  // speed at one loses cold: a strategy may lose at scattered points alone, as rep stosb did at
+  // small sizes (docs/design/small-path.md). One slow round bounds nothing; a strategy at parity
+  // can still lose every round at one of the points by chance, which the verification's second
+  // race catches.
   const auto memset = samples.find(memset_candidate());
   if (memset == samples.end()) return c;
   for (const auto &[candidate, by_point] : samples) {
@@ -188,8 +188,8 @@ SmallCold small_cold(const std::vector<Measurement> &ms, Intent intent) {
 std::vector<SmallScore> small_scores(const std::vector<Measurement> &ms, Intent intent) {
   const SmallCold cold = small_cold(ms, intent);
   // Those that keep the promise (not out cold, worst band within kWarmNoise) first, by their
-  // score; then the others by their worst loss, warm or cold (1.9x memset's time warm is a
-  // larger loss than 0.97x its speed at one cold point).
+  // score; then the others by their worst loss, warm or cold (a large warm loss outranks a small
+  // one at one cold point).
   std::vector<SmallScore> kept, beyond;
   for (const SmallInfo &s : small_strategies()) {
     const SmallPath p{s.strategy, 256};
@@ -420,8 +420,8 @@ struct StrategyRace {
   // Puts out the strategies small_cold finds below memset cold (over every round so far), only
   // where a strategy still in keeps the promise (not out cold, within kWarmNoise warm by its
   // median score); returns whether one does. Where none does, the race stops with all still in,
-  // and rank_small orders them by their worst loss (a strategy 0.97x memset's speed cold beats
-  // one 1.9x its time warm): a warm leader must not put out the smallest loss.
+  // and rank_small orders them by their worst loss (a strategy just below memset cold beats one
+  // far slower warm): a warm leader must not put out the smallest loss.
   bool veto_cold(Intent i, int round) {
     const SmallCold cold = small_cold(out.measurements, i);
     const bool one_kept = std::any_of(in[i].begin(), in[i].end(), [&](Small st) {

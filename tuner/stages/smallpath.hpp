@@ -21,8 +21,8 @@ std::vector<uint64_t> small_strategy_sizes();
 //! at 129..256 B is as fast warm but not cold (docs/design/small-path.md, `max`).
 constexpr unsigned kSmallTunedFrom = 256;
 
-//! Code places each warm case is measured at, memset too, scored by their geometric mean
-//! (placement moves a warm call: docs/results/amd-family26-model2/small-placement.txt).
+//! Code places each warm case is measured at, memset too, scored by their geometric mean:
+//! placement alone moves a warm call beyond the noise (docs/design/measuring.md, noise).
 constexpr int kSmallPlacements = 3;
 
 //! Sizes the max is chosen on, for the chosen strategy: 160 B..1 KiB.
@@ -37,7 +37,7 @@ constexpr double kSmallColdConfidence = 0.90;
 
 //! The cold points' weight w among the strategies left: score = worst_band^(1 - w) * cold^w,
 //! cold the geometric mean of time over memset's at the consecutive cold points. 0.1 assumes one
-//! small clear in ten is cold (not measured): a strategy 1.25x memset's time cold pays 2.3%.
+//! small clear in ten is cold (a choice, not measured), so a cold loss weighs little.
 constexpr double kColdWeight = 0.1;
 
 //! Cold: median ns per call per candidate, pattern and size (`measured`; memset's under
@@ -64,7 +64,8 @@ std::map<std::pair<int, uint64_t>, double> ratios_to_memset(const std::vector<Me
 
 //! The worst band of ratios_to_memset(), each band the geometric mean of its ratios: sizes
 //! 1..3, 4..15, 16..63, 64..128 and 129..256 B, and each mix alone; 0 when there are none. Bands,
-//! not single cases (docs/results/amd-family26-model2/tune-worst-single-case.txt).
+//! not single cases: one case's ratio moves with the run (docs/design/small-path.md, tried, not
+//! kept).
 double worst_ratio_to_memset(const std::vector<Measurement> &ms, Intent intent, const Candidate &c);
 //! The same from ratios already taken (ratios_to_memset()).
 double worst_band(const std::map<std::pair<int, uint64_t>, double> &ratios);
