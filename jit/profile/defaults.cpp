@@ -37,9 +37,9 @@ Profile builtin_profile(const CpuInfo &cpu) {
   else
     p.reuse = {cls(2048, vec), cls(kReuseNontemporalFrom, bulk), cls(0, nt)};
   // Half the L2: a stream clear that small may find its destination in cache, where a
-  // non-temporal one took 2x..5x memset's time (docs/design/tuner.md, the cached veto). A huge
-  // page is non-temporal whatever the L2: stream's contract is that the caller's cache does not
-  // hold the destination.
+  // non-temporal one is several times slower than memset (docs/design/tuner.md, the cached veto). A
+  // huge page is non-temporal whatever the L2: stream's contract is that the caller's cache does
+  // not hold the destination.
   const uint64_t temporal_below = std::clamp<uint64_t>(cpu.l2_bytes() / 2, 4096, kHugePages[0]);
   p.stream = {cls(2048, vec), cls(temporal_below, bulk), cls(0, nt)};
   // A batch is pages cleared for later (a huge page's 4 KiB subpages, one fence at the end): no

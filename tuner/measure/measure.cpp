@@ -261,9 +261,8 @@ uint64_t HostMeter::arena_bytes() const { return impl_->arena_bytes; }
 
 namespace {
 // A repetition takes about 1.2x min_time (Google Benchmark grows the iteration count in steps)
-// or one clear at 24 GB/s, whichever is longer; reuse adds a read pass. (Measured on an AMD
-// family 26 model 2 guest: quick and default runs took 0.7-1.0x this; later batches calibrate
-// it anyway.)
+// or one clear at 24 GB/s, whichever is longer; reuse adds a read pass. A first guess only:
+// later batches calibrate it on the host.
 double raw_estimate(const std::vector<Job> &jobs, const MeasureOptions &o) {
   double s = 0;
   for (const Job &j : jobs) {

@@ -13,8 +13,8 @@
 namespace cjit::detail {
 
 //! Several threads pay at a size where the count raced there is confidently at least this much
-//! faster than one thread: above the noise of a cold large clear, which moved a class's ratio to
-//! memset by 0.92..1.09x between runs of `clearjit bench` on Zen 5 (AMD family 26 model 2).
+//! faster than one thread: above the run-to-run noise of a cold large clear
+//! (docs/design/parallel.md).
 constexpr double kParallelGain = 1.10;
 
 //! The sizes measured: every octave from 2 MiB to 1 GiB within [min_size, max_size]; none when
