@@ -93,7 +93,7 @@ bool choose_sizes(const BenchArgs &a, BenchOptions &o) {
     return true;
   }
   if (a.sizes) return parse_sizes(*a.sizes, cap, o.sizes);
-  for (uint64_t size : default_compare_sizes())
+  for (uint64_t size : default_bench_sizes())
     if (size <= cap)
       o.sizes.push_back(size);
     else

@@ -16,10 +16,10 @@ int main(int argc, char **argv) {
   try {
     const cjit::detail::CpuInfo &cpu = cjit::detail::host_cpu();
     cjit::detail::BenchOptions o;
-    o.sizes = cjit::detail::default_compare_sizes();
+    o.sizes = cjit::detail::default_bench_sizes();
     o.repetitions = 1; // --benchmark_repetitions decides
     cjit::detail::HostMeter bench(cpu, o.sizes.back());
-    cjit::detail::Comparison c = cjit::detail::plan_comparison(o, cpu);
+    cjit::detail::BenchPlan c = cjit::detail::plan_bench(o, cpu);
     std::fprintf(stderr, "profile: %s\n", c.source.c_str());
     cjit::detail::MeasureOptions m;
     m.repetitions = 1;

@@ -19,6 +19,7 @@ inline Candidate candidate(std::string_view text) {
       return SmallPath{*s, unsigned(std::stoul(std::string(rest.substr(colon + 1))))};
   }
   if (auto spec = parse_spec(text)) return *spec;
+  if (auto threads = thread_count_named(text)) return *threads;
   return Candidate::labelled(std::string(text));
 }
 

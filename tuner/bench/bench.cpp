@@ -74,7 +74,7 @@ MeasureOptions measure_options(const BenchOptions &o, const char *label) {
           .label = label};
 }
 
-std::vector<uint64_t> default_compare_sizes() {
+std::vector<uint64_t> default_bench_sizes() {
   const uint64_t K = 1024, M = K * K;
   return {8, 64,    256,    4 * K,  16 * K, 64 * K,  256 * K,
           M, 4 * M, 16 * M, 32 * M, 64 * M, 256 * M, 1024 * M};
@@ -85,8 +85,8 @@ std::vector<uint64_t> default_warm_sizes() {
           48, 63, 64, 65, 96, 100, 127, 128, 129, 160, 200, 255, 256};
 }
 
-Comparison plan_comparison(const BenchOptions &o, const CpuInfo &cpu) {
-  Comparison c;
+BenchPlan plan_bench(const BenchOptions &o, const CpuInfo &cpu) {
+  BenchPlan c;
   c.opened.reset(open_or_throw(o.profile), clearjit_close);
   const clearjit *cj = c.opened.get();
   c.source = clearjit_profile_source(cj);
@@ -252,7 +252,7 @@ std::vector<WarmRow> warm_rows(RowMeasurements &m) {
 
 // The parallel jobs in their own run (kParallelRepetitions), as rows by intent and size; their
 // measurements are appended to `measurements`.
-std::vector<ParallelRow> measure_parallel(Meter &bench, const Comparison &c, const BenchOptions &o,
+std::vector<ParallelRow> measure_parallel(Meter &bench, const BenchPlan &c, const BenchOptions &o,
                                           std::vector<Measurement> &measurements) {
   MeasureOptions po = measure_options(o, "bench, several threads");
   po.repetitions = std::max(po.repetitions, kParallelRepetitions);
@@ -285,7 +285,7 @@ BenchResult run_bench(const BenchOptions &o, const CpuInfo &cpu) {
   for (uint64_t b : o.batch_sizes)
     largest = std::max(largest, b);
   HostMeter bench(cpu, largest);
-  Comparison c = plan_comparison(o, cpu);
+  BenchPlan c = plan_bench(o, cpu);
   r.source = c.source;
   r.libc = running_c_library().name;
   r.open_ms = median_open_ms(o.profile);

@@ -39,7 +39,7 @@ std::vector<uint64_t> default_warm_sizes();
 
 //! The sizes the README's tables quote: 8, 64, 256 B, 4, 16, 64, 256 KiB, 1, 4, 16, 32, 64, 256
 //! MiB, 1 GiB.
-std::vector<uint64_t> default_compare_sizes();
+std::vector<uint64_t> default_bench_sizes();
 
 //! The dispatcher's measurements ("tuned").
 inline const Candidate kTuned = Candidate::labelled("tuned");
@@ -51,7 +51,7 @@ inline const Candidate kTunedPerCall = Candidate::labelled("tuned per call");
 //! Everything `clearjit bench` measures: for each size and intent, the dispatcher (through
 //! clearjit_clear / clearjit_clear_stream, as an application calls it), memset (libc) and every
 //! kernel of the profile plus each runnable method's default spec.
-struct Comparison {
+struct BenchPlan {
   std::shared_ptr<clearjit> opened; //!< the profile, open while its jobs are measured
   //! The same profile opened again, each with its own dispatchers elsewhere in memory: warm
   //! rows are measured with every one of these and `opened` (kWarmPlacements in all).
@@ -62,7 +62,7 @@ struct Comparison {
   std::vector<Candidate> kernels; //!< each runnable method's default and the profile's
 };
 //! Opens the profile (throws std::runtime_error with the reason) and builds the job list.
-Comparison plan_comparison(const BenchOptions &o, const CpuInfo &cpu);
+BenchPlan plan_bench(const BenchOptions &o, const CpuInfo &cpu);
 
 struct BenchRow {
   uint64_t size = 0;

@@ -683,7 +683,7 @@ void merge_stages(const std::vector<RawTune> &runs, std::span<const Stage *const
   for (const Stage *stage : stages) {
     StageMerge m{.sections = {}, .fleet = c.cpu, .profile = c.profile, .notes = c.notes};
     for (const RawTune &t : runs) {
-      auto it = t.stage_sections.find(stage->name());
+      auto it = t.stage_sections.find(stage->raw_key());
       m.sections.push_back(it == t.stage_sections.end() ? nullptr : &it->second);
     }
     stage->merge(m);

@@ -3,6 +3,8 @@
 #include "tuner/text/format.hpp"
 #include "tuner/text/json_read.hpp"
 
+#include <stdexcept>
+
 namespace cjit::detail {
 namespace {
 
@@ -99,8 +101,11 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
   doc["stosb_no_allocate"] = {
       {"size", step.size ? ordered_json(*step.size) : ordered_json(nullptr)},
       {"note", step.reason}};
-  for (auto &[key, section] : sections.items())
+  for (auto &[key, section] : sections.items()) {
+    if (doc.contains(key) || key == "measurements")
+      throw std::logic_error("a stage wrote the raw file's own key \"" + key + "\"");
     doc[key] = std::move(section);
+  }
   doc["measurements"] = std::move(measurements);
   return json_text(doc);
 }

@@ -298,7 +298,7 @@ RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
   t.stosb_no_allocate.reason =
       json_string(json_member(step, "note", "stosb_no_allocate"), "stosb_no_allocate.note");
   for (const Stage *stage : stages) {
-    const std::string key(stage->name());
+    const std::string key(stage->raw_key());
     if (!doc.contains(key)) continue;
     stage->check_raw(doc[key], key);
     t.stage_sections[key] = doc[key];

@@ -1,7 +1,7 @@
 // A stage after the races, as one object: what it measures and for how long, its run on the
 // tables the races chose, and all it writes and reads back: its part of the profile, its
 // summary and report sections, its section of the raw file, and its merge for `clearjit choose`.
-// A new stage is its class (<name>_stage.{hpp,cpp} here) and its row of tune_stages()
+// A new stage is its class (stage_<name>.cpp here) and its row of tune_stages()
 // (stage_table.cpp); the tune, its outputs, the raw file and `clearjit choose` call it through
 // this interface and name no stage.
 #pragma once
@@ -61,8 +61,10 @@ struct StageResult {
 class Stage {
 public:
   virtual ~Stage() = default;
-  //! Progress shows it; it keys the stage's result and its section of the raw file.
+  //! Progress shows it; it keys the stage's result.
   virtual std::string_view name() const = 0;
+  //! The key of its section of the raw file, which check_raw and merge are given.
+  virtual std::string_view raw_key() const { return name(); }
   virtual std::string_view measures() const = 0;
   //! Its time, estimated before any race runs: the races' budget sets it aside.
   virtual double seconds(const StageContext &c) const = 0;
@@ -76,7 +78,7 @@ public:
   virtual std::string profile_toml(const TuneResult &) const { return {}; }
   virtual std::string summary(const TuneResult &) const { return {}; }
   virtual std::string report_html(const TuneResult &) const { return {}; }
-  //! Its keys of the raw file (raw.hpp).
+  //! Its section of the raw file (raw.hpp) under raw_key(); never one of the file's own keys.
   virtual void raw(const TuneResult &, nlohmann::ordered_json &) const {}
   //! Checks its section of a raw file read back, `path` its key; throws SchemaError (json_read.hpp)
   //! naming what is wrong.

@@ -11,6 +11,8 @@
 
 #include <sstream>
 
+#include <stdexcept>
+
 namespace cjit::detail {
 namespace {
 
@@ -69,6 +71,7 @@ public:
   }
   // The thread-count races: a few seconds, one clear per sample at 1 GiB.
   void run(const StageContext &c, TuneResult &r) const override {
+    if (!r.small) throw std::logic_error("the parallel stage runs after the small path's");
     Profile tables;
     tables.reuse = r.reuse;
     tables.stream = r.stream;

@@ -96,6 +96,7 @@ ordered_json small_json(const TuneResult &r, Intent i) {
 class SmallPathStage final : public Stage {
 public:
   std::string_view name() const override { return "small path"; }
+  std::string_view raw_key() const override { return "small"; }
   std::string_view measures() const override {
     return "whole dispatchers over the chosen tables at small sizes, warm: the small paths";
   }

@@ -9,6 +9,8 @@
 
 #include <sstream>
 
+#include <stdexcept>
+
 namespace cjit::detail {
 namespace {
 
@@ -85,6 +87,7 @@ void memset_speeds(TuneResult &r) {
 class VerificationStage final : public Stage {
 public:
   std::string_view name() const override { return "verification"; }
+  std::string_view raw_key() const override { return "memset_repairs"; }
   std::string_view measures() const override {
     return "the profile about to be written against memset, apart from what chose it; repairs "
            "the classes and small paths where it loses";
@@ -94,6 +97,7 @@ public:
   }
   // The result's tables and small paths become the repaired ones.
   void run(const StageContext &c, TuneResult &r) const override {
+    if (!r.small) throw std::logic_error("the verification stage runs after the small path's");
     Profile p;
     p.host = profile_host(c.cpu);
     p.reuse = r.reuse;

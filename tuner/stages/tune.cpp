@@ -47,12 +47,12 @@ public:
 
   TuneResult run() {
     start_ = Clock::now();
-    reserve_last_stages();
     race_options_.confidence = plan_.confidence;
     race_options_.max_rounds = plan_.max_rounds;
     race_options_.simpler = [this](const Candidate &a, const Candidate &b) {
       return std::pair(complexity(a), a.name()) < std::pair(complexity(b), b.name());
     };
+    reserve_stage_time();
     Racing racing(bench_, race_options_, options("races", 1, plan_.race_min_time)),
         variants(bench_, race_options_, options("variant races", 1, plan_.race_min_time));
     add_races(racing);
@@ -91,8 +91,8 @@ public:
   }
 
 private:
-  // The last stages' time is set aside first; the races keep at least a third of the budget.
-  void reserve_last_stages() {
+  // The stages' time is set aside first; the races keep at least a third of the budget.
+  void reserve_stage_time() {
     if (budget_ <= 0) return;
     double last = 0;
     for (const Stage *stage : stages_)

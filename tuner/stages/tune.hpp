@@ -28,7 +28,9 @@ struct TuneOptions {
   std::vector<std::string> benchmark_flags;
   bool progress = true;
   unsigned cpus = 0; //!< CPUs the parallel stage races up to; 0: those this process may use
-  std::vector<const Stage *> stages; //!< the stages after the races; empty: tune_stages()
+  //! The stages after the races; empty: tune_stages(). They must outlive the TuneResult, which
+  //! points to them.
+  std::vector<const Stage *> stages;
 };
 
 //! A class the verification gave to memset: [lower, below) of `intent`'s table, and the kernel

@@ -185,7 +185,7 @@ TEST(measure, NamesAndBatches) {
   EXPECT_EQ(batch_pieces(3 * kBatchBytes), 1u);
 }
 
-TEST(measure_HostBench, RefusesAnArenaBeyondAnyMachine) {
+TEST(measure_HostMeter, RefusesAnArenaBeyondAnyMachine) {
   const CpuInfo cpu;
   try {
     HostMeter bench(cpu, (uint64_t(1) << 40) + 1);

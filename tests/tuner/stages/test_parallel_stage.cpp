@@ -37,7 +37,9 @@ MeasureOptions measure() { return {.repetitions = 1, .min_time = 0.001}; }
 
 // A measurement of `candidate` at `gbps`, five samples.
 Measurement point(const std::string &candidate, unsigned threads, uint64_t size, double gbps) {
-  Measurement m{candidate == "libc" ? memset_candidate() : Candidate::labelled(candidate),
+  Measurement m{candidate == "libc"
+                    ? memset_candidate()
+                    : thread_count_named(candidate).value_or(Candidate::labelled(candidate)),
                 size,
                 Intent::stream,
                 {},

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,11 @@ CpuInfo zen3() {
 }
 
 // Measures nothing and changes nothing; it counts what the tuner, the raw file and the fleet
-// asked of it, and keeps one key in the raw file.
+// asked of it, keeps a result of its own and one key in the raw file.
+struct NothingResult final : StageResult {
+  int calls = 1;
+};
+
 class NothingStage final : public Stage {
 public:
   mutable int runs = 0, checks = 0, merges = 0;
@@ -50,6 +55,7 @@ public:
     EXPECT_EQ(c.measure.label, "nothing");
     for (const Stage *s : r.stages)
       stages_before.emplace_back(s->name());
+    r.stage_results["nothing"] = std::make_shared<NothingResult>();
   }
   void raw(const TuneResult &, nlohmann::ordered_json &doc) const override {
     doc["nothing"] = {{"ran", true}};
@@ -95,6 +101,11 @@ TEST(stage, AStageThatDoesNothingRunsLastAndChangesNoOtherOutput) {
   const NothingStage nothing;
   const TuneResult plain = tune_with({}), added = tune_with(with(nothing));
   EXPECT_EQ(nothing.runs, 1);
+  ASSERT_TRUE(added.stage_results.count("nothing"));
+  const auto *own = dynamic_cast<const NothingResult *>(added.stage_results.at("nothing").get());
+  ASSERT_NE(own, nullptr);
+  EXPECT_EQ(own->calls, 1);
+  EXPECT_TRUE(plain.stage_results.empty());
   ASSERT_EQ(nothing.stages_before.size(), tune_stages().size() + 1); // itself included
   for (size_t k = 0; k < tune_stages().size(); ++k)
     EXPECT_EQ(nothing.stages_before[k], tune_stages()[k]->name());
