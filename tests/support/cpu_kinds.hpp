@@ -36,6 +36,24 @@ inline CpuInfo kind_cpu(const char *vendor, uint32_t family, uint32_t model, uin
   return c;
 }
 
+//! An AMD EPYC Zen 3 as CPUID describes it (family 25 model 1: AVX2, ERMS, FSRM, CLZERO; 32 MiB
+//! L3), for the tune's tests, whose grid, candidates and golden files must not depend on the CPU
+//! that runs them.
+inline CpuInfo synthetic_zen3() {
+  CpuInfo c;
+  c.vendor = "AuthenticAMD";
+  c.brand = "synthetic Zen 3";
+  c.family = 25;
+  c.model = 1;
+  c.l1d = {32 << 10, 2};
+  c.l2 = {512 << 10, 2};
+  c.l3 = {32 << 20, 16};
+  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::erms, Feature::fsrm,
+                    Feature::clzero, Feature::bmi2})
+    c.set(f);
+  return c;
+}
+
 inline void PrintTo(const CpuKind &k, std::ostream *os) { *os << k.name; }
 
 //! Zen 3, Zen 4, Zen 4 with AVX-512 hidden, Zen 5 with and without MOVDIR64B (L3 508 and 32

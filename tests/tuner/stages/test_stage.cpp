@@ -2,6 +2,7 @@
 // changes nothing is run in its turn, keeps its section of the raw file, reads it back and
 // merges it for `clearjit choose`, and every other output stays byte for byte what a tune
 // without it writes. No timing is measured or asserted.
+#include "tests/support/cpu_kinds.hpp"
 #include "tests/support/synthetic_meter.hpp"
 #include "tuner/choose/fleet.hpp"
 #include "tuner/formats/raw.hpp"
@@ -16,24 +17,10 @@
 #include <vector>
 
 using namespace cjit::detail;
+using cjit::detail::test::synthetic_zen3;
 using cjit::test::SyntheticMeter;
 
 namespace {
-
-CpuInfo zen3() {
-  CpuInfo c;
-  c.vendor = "AuthenticAMD";
-  c.brand = "synthetic Zen 3";
-  c.family = 25;
-  c.model = 1;
-  c.l1d = {32 << 10, 2};
-  c.l2 = {512 << 10, 2};
-  c.l3 = {32 << 20, 16};
-  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::erms, Feature::fsrm,
-                    Feature::clzero, Feature::bmi2})
-    c.set(f);
-  return c;
-}
 
 // Measures nothing and changes nothing; it counts what the tuner, the raw file and the fleet
 // asked of it, keeps a result of its own and one key in the raw file.
@@ -81,7 +68,7 @@ TuneResult tune_with(const std::vector<const Stage *> &stages) {
   o.progress = false;
   o.cpus = 2;
   o.stages = stages;
-  TuneResult r = tune(o, zen3(), meter);
+  TuneResult r = tune(o, synthetic_zen3(), meter);
   r.seconds = 1;
   r.date = "2026-12-05T00:00:00Z";
   r.verification.seconds = 1;
@@ -109,7 +96,7 @@ TEST(stage, AStageThatDoesNothingRunsLastAndChangesNoOtherOutput) {
   ASSERT_EQ(nothing.stages_before.size(), tune_stages().size() + 1); // itself included
   for (size_t k = 0; k < tune_stages().size(); ++k)
     EXPECT_EQ(nothing.stages_before[k], tune_stages()[k]->name());
-  const CpuInfo cpu = zen3();
+  const CpuInfo cpu = synthetic_zen3();
   EXPECT_EQ(profile_toml(added, cpu), profile_toml(plain, cpu));
   EXPECT_EQ(summary_text(added), summary_text(plain));
   EXPECT_EQ(report_html(added, cpu), report_html(plain, cpu));
@@ -126,7 +113,7 @@ TEST(stage, AStageThatDoesNothingRunsLastAndChangesNoOtherOutput) {
 TEST(stage, ItsSectionIsReadBackCheckedAndMerged) {
   const NothingStage nothing;
   const std::vector<const Stage *> stages = with(nothing);
-  const std::string raw = measurements_json(tune_with(stages), zen3());
+  const std::string raw = measurements_json(tune_with(stages), synthetic_zen3());
   Result<RawTune> t = read_raw(raw, "a.json", stages);
   ASSERT_TRUE(t) << t.error;
   EXPECT_EQ(nothing.checks, 1);
@@ -150,7 +137,8 @@ TEST(stage, ItsSectionIsReadBackCheckedAndMerged) {
   EXPECT_NE(bad.error.find("broken.json"), std::string::npos) << bad.error;
   EXPECT_NE(bad.error.find("nothing.ran: missing"), std::string::npos) << bad.error;
   // A file without its section reads, and merges as none.
-  Result<RawTune> plain = read_raw(measurements_json(tune_with({}), zen3()), "c.json", stages);
+  Result<RawTune> plain =
+      read_raw(measurements_json(tune_with({}), synthetic_zen3()), "c.json", stages);
   ASSERT_TRUE(plain) << plain.error;
   EXPECT_FALSE(plain->stage_sections.count("nothing"));
 }

@@ -13,27 +13,11 @@
 
 using namespace cjit::detail;
 using cjit::detail::test::cpu_kind;
+using cjit::detail::test::synthetic_zen3;
 using cjit::test::huge_page_machine;
 using cjit::test::SyntheticMeter;
 
 namespace {
-
-// An AMD EPYC Zen 3 as CPUID describes it (family 25 model 1: AVX2, ERMS, FSRM, CLZERO; 32 MiB
-// L3), so that the grid and the candidates do not depend on the CPU the test runs on.
-CpuInfo zen3() {
-  CpuInfo c;
-  c.vendor = "AuthenticAMD";
-  c.brand = "synthetic Zen 3";
-  c.family = 25;
-  c.model = 1;
-  c.l1d = {32 << 10, 2};
-  c.l2 = {512 << 10, 2};
-  c.l3 = {32 << 20, 16};
-  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::erms, Feature::fsrm,
-                    Feature::clzero, Feature::bmi2})
-    c.set(f);
-  return c;
-}
 
 TuneResult run(SyntheticMeter &bench, Level level, double time_limit = 0) {
   TuneOptions o;
@@ -41,7 +25,7 @@ TuneResult run(SyntheticMeter &bench, Level level, double time_limit = 0) {
   o.time_limit = time_limit;
   o.max_size = 256 << 20;
   o.progress = false;
-  return tune(o, zen3(), bench);
+  return tune(o, synthetic_zen3(), bench);
 }
 
 std::set<std::string> kinds(const TuneResult &r) {

@@ -2,6 +2,7 @@
 // the same profile, raw file, summary and report whatever the tuner's code looks like inside.
 // The files are tests/golden/tune/<level>.* (the summary and report at the quick level alone: they
 // are large and read the same result); CLEARJIT_UPDATE_GOLDEN=1 writes them.
+#include "tests/support/cpu_kinds.hpp"
 #include "tests/support/support.hpp"
 #include "tests/support/synthetic_meter.hpp"
 #include "tuner/formats/raw.hpp"
@@ -13,25 +14,10 @@
 using namespace cjit::detail;
 using cjit::detail::test::check_golden;
 using cjit::detail::test::golden_dir;
+using cjit::detail::test::synthetic_zen3;
 using cjit::test::SyntheticMeter;
 
 namespace {
-
-// An AMD Zen 3 as CPUID describes it, so that nothing depends on the CPU the test runs on.
-CpuInfo zen3() {
-  CpuInfo c;
-  c.vendor = "AuthenticAMD";
-  c.brand = "synthetic Zen 3";
-  c.family = 25;
-  c.model = 1;
-  c.l1d = {32 << 10, 2};
-  c.l2 = {512 << 10, 2};
-  c.l3 = {32 << 20, 16};
-  for (Feature f : {Feature::sse2, Feature::avx, Feature::avx2, Feature::erms, Feature::fsrm,
-                    Feature::clzero, Feature::bmi2})
-    c.set(f);
-  return c;
-}
 
 // A host where each kind of kernel wins somewhere: rep stosb from its no-allocate step, the
 // non-temporal stores for stream, AVX2 on cached reuse, and memset elsewhere.
@@ -58,7 +44,7 @@ TEST_P(tune_Golden, TheSameTimingsWriteTheSameFiles) {
   o.time_limit = 1e6; // rounds, never the wall clock, end the races
   o.progress = false;
   o.cpus = 2;
-  const CpuInfo cpu = zen3();
+  const CpuInfo cpu = synthetic_zen3();
   TuneResult r = tune(o, cpu, bench);
   // What the wall clock and the host's C library put in.
   r.seconds = 1;
