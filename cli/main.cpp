@@ -77,7 +77,7 @@ int cmd_asm(const std::string &spec) {
 // What a profile's memset peer means for this process: said when it is not this C library,
 // whose memset programs call beside clearjit.
 std::string libc_line(const std::string &recorded) {
-  const std::string &running = running_c_library().name;
+  const std::string running = running_memset();
   if (recorded.empty())
     return "memset: the profile does not say which C library it was measured against; this "
            "process runs " +
@@ -110,20 +110,30 @@ int cmd_which() {
                ? human_bytes(b)
                : human_bytes(b) + " (" + std::to_string(b) + " B)";
   };
+  // The classes as they run here: memset's by their stand-ins under another C library.
+  Profile runs = *l.profile;
+  const StandInRouting routing = route_to_stand_ins(runs, running_memset());
   for (Intent intent : kIntents) {
     std::printf("  %s: small path %s\n", std::string(intent_name(intent)).c_str(),
-                describe(l.profile->small(intent, cpu)).c_str());
+                describe(runs.small(intent, cpu)).c_str());
     uint64_t lower = 0;
-    for (const SizeClass &c : l.profile->table(intent)) {
+    const std::vector<SizeClass> &tuned = l.profile->table(intent);
+    for (size_t k = 0; k < tuned.size(); ++k) {
+      const SizeClass &c = runs.table(intent)[k]; // routing replaces kernels, never classes
       const std::string sizes = c.below ? "below " + size(c.below)
                                 : lower ? "from " + size(lower) + " on"
                                         : std::string("every size");
-      std::printf("    %-32s %s\n", sizes.c_str(), format_spec(c.kernel).c_str());
+      const std::string note = tuned[k].kernel == c.kernel ? "" : " (memset's stand-in)";
+      const std::string stand_in =
+          c.stand_in ? " (stand-in under another C library: " + format_spec(*c.stand_in) + ")" : "";
+      std::printf("    %-32s %s%s%s\n", sizes.c_str(), format_spec(c.kernel).c_str(), note.c_str(),
+                  stand_in.c_str());
       lower = c.below;
     }
   }
   if (auto text = read_small_file(l.profile->source))
     std::printf("%s", libc_line(recorded_libc(*text)).c_str());
+  if (!routing.note.empty()) std::printf("stand-ins: %s\n", routing.note.c_str());
   return 0;
 }
 
@@ -163,6 +173,9 @@ int cmd_check(const std::string &path) {
   std::cout << ")\n"
             << verification_report(recorded_verification(*text), p->host, cpu)
             << libc_line(recorded_libc(*text));
+  Profile runs = *p;
+  if (const StandInRouting r = route_to_stand_ins(runs, running_memset()); !r.note.empty())
+    std::cout << "stand-ins: " << r.note << "\n";
   return 0;
 }
 

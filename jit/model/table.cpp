@@ -13,7 +13,7 @@ std::string_view intent_name(Intent i) {
 }
 
 void append_class(std::vector<SizeClass> &table, SizeClass c) {
-  if (!table.empty() && table.back().kernel == c.kernel) {
+  if (!table.empty() && table.back().kernel == c.kernel && table.back().stand_in == c.stand_in) {
     // One class: the bound that holds over both, in the states where both held.
     SizeClass &last = table.back();
     last.below = c.below;

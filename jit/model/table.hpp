@@ -6,6 +6,7 @@
 #include "jit/model/spec.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,13 +26,17 @@ struct SizeClass {
   //! memset's (0: not raced, or memset itself) and the destination states where it held.
   double gain = 0;
   std::vector<std::string> states = {};
+  //! On a memset (libc) class only: the generated kernel that serves it where the running C
+  //! library is not the one the profile was tuned under, so the class means the same code
+  //! under every C library (docs/design/profile-format.md, stand-ins).
+  std::optional<Spec> stand_in = {};
   bool operator==(const SizeClass &) const = default;
 };
 
 //! The class of `table` that holds size n (table non-empty and well-formed).
 const SizeClass &class_for(const std::vector<SizeClass> &table, uint64_t n);
-//! Appends `c` to `table`, or widens the last class when it has the same kernel: adjacent
-//! classes with one kernel are one class (one copy of its code, one branch less).
+//! Appends `c` to `table`, or widens the last class when it has the same kernel and stand-in:
+//! adjacent classes with one kernel are one class (one copy of its code, one branch less).
 void append_class(std::vector<SizeClass> &table, SizeClass c);
 
 //! Most classes one intent's table may have (a tuned profile has a handful): bounds the code,

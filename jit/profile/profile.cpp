@@ -142,6 +142,7 @@ public:
         refuse(n, info, "must be a table, got " + std::string(type_name(*n)));
     read_format(root);
     p.host = read_host(root);
+    p.libc = read_libc(root);
     const toml::node *dispatch = root.get("dispatch");
     if (!dispatch)
       refuse(nullptr, "dispatch.reuse",
@@ -506,6 +507,43 @@ private:
     return out;
   }
 
+  // A class's kernel spec (`kernel` or `stand_in`): valid, runnable here, fenced if non-temporal.
+  Spec kernel(const toml::node &kn, const std::string &key) const {
+    const auto *ks = kn.as_string();
+    if (!ks)
+      refuse(&kn, key, "must be a string (a kernel spec), got " + std::string(type_name(kn)));
+    const std::string spec_text = quoted(ks->get(), '"');
+    auto spec = parse_spec(ks->get());
+    if (!spec) refuse(&kn, key, "invalid kernel spec " + spec_text + ": " + spec.error);
+    if (std::string why = cpu_ ? unsupported_reason(*spec, *cpu_) : ""; !why.empty())
+      refuse(&kn, key, "kernel " + spec_text + " cannot run on this CPU: " + why);
+    if (spec->info().nontemporal && spec->fence == Fence::none)
+      refuse(&kn, key,
+             "kernel " + spec_text +
+                 " is non-temporal with fence=none, which is for measurement "
+                 "only (without an sfence its weakly ordered stores may land after later ones); "
+                 "use fence=end or fence=chunk");
+    return *spec;
+  }
+
+  // [tuning] libc: the C library whose memset the tuner raced against, "" when not recorded.
+  // The rest of [tuning] is free; this key is read, so it is checked.
+  std::string read_libc(const toml::table &root) const {
+    const toml::node *n = root["tuning"]["libc"].node();
+    if (!n) return "";
+    const auto *s = n->as_string();
+    if (!s)
+      refuse(n, "tuning.libc",
+             "must be a string such as \"glibc 2.41\", got " + std::string(type_name(*n)));
+    const std::string &v = s->get();
+    if (v.empty() || v.size() > kMaxLibcName ||
+        !std::all_of(v.begin(), v.end(), [](char ch) { return ch >= ' ' && ch <= '~'; }))
+      refuse(n, "tuning.libc",
+             "must be a C library's name such as \"glibc 2.41\": 1.." +
+                 std::to_string(kMaxLibcName) + " printable ASCII characters");
+    return v;
+  }
+
   std::vector<SizeClass> read_classes(const toml::node &n, const std::string &intent) const {
     const std::string key = "dispatch." + intent;
     const toml::array *a = n.as_array();
@@ -531,7 +569,7 @@ private:
       const std::string ck = key + "[" + std::to_string(i) + "]";
       const bool last = i + 1 == a->size();
       SizeClass c;
-      only_known(t, ck, {"below", "kernel", "gbps", "gain", "states"});
+      only_known(t, ck, {"below", "kernel", "stand_in", "gbps", "gain", "states"});
 
       const toml::node *below = t.get("below");
       if (last && below)
@@ -554,23 +592,19 @@ private:
       if (!kn)
         refuse(&t, ck + ".kernel",
                "missing: each class needs a kernel spec, e.g. \"avx2:unroll=4\"");
-      const auto *ks = kn->as_string();
-      if (!ks)
-        refuse(kn, ck + ".kernel",
-               "must be a string (a kernel spec), got " + std::string(type_name(*kn)));
-      const std::string spec_text = quoted(ks->get(), '"');
-      auto spec = parse_spec(ks->get());
-      if (!spec) refuse(kn, ck + ".kernel", "invalid kernel spec " + spec_text + ": " + spec.error);
-      if (std::string why = cpu_ ? unsupported_reason(*spec, *cpu_) : ""; !why.empty())
-        refuse(kn, ck + ".kernel", "kernel " + spec_text + " cannot run on this CPU: " + why);
-      if (spec->info().nontemporal && spec->fence == Fence::none)
-        refuse(
-            kn, ck + ".kernel",
-            "kernel " + spec_text +
-                " is non-temporal with fence=none, which is for measurement "
-                "only (without an sfence its weakly ordered stores may land after later ones); use "
-                "fence=end or fence=chunk");
-      c.kernel = *spec;
+      c.kernel = kernel(*kn, ck + ".kernel");
+      if (const toml::node *sn = t.get("stand_in")) {
+        if (c.kernel.method != Method::libc)
+          refuse(sn, ck + ".stand_in",
+                 "must be left out: only a memset (libc) class has a stand-in, this class's kernel "
+                 "is " +
+                     quoted(format_spec(c.kernel), '"'));
+        c.stand_in = kernel(*sn, ck + ".stand_in");
+        if (c.stand_in->method == Method::libc)
+          refuse(sn, ck + ".stand_in",
+                 "must be a generated kernel, not libc: it serves the class where the running C "
+                 "library is not the one the profile was tuned under");
+      }
 
       // Informational numbers: integers are accepted too.
       for (auto [key, to] : {std::pair{"gbps", &c.gbps}, {"gain", &c.gain}})
@@ -785,8 +819,9 @@ std::string missing_features(const Profile &p, const CpuInfo &cpu) {
       {"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}};
   for (const auto &[name, table] : tables)
     for (const SizeClass &c : *table)
-      if (const Feature f = c.kernel.info().feature; !cpu.has(f))
-        return lacks(f, "dispatch." + std::string(name) + ": " + format_spec(c.kernel));
+      for (const Spec *k : {&c.kernel, c.stand_in ? &*c.stand_in : nullptr})
+        if (k && !cpu.has(k->info().feature))
+          return lacks(k->info().feature, "dispatch." + std::string(name) + ": " + format_spec(*k));
   return "";
 }
 
@@ -817,7 +852,13 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
   std::ostringstream t;
   t << "# clearjit profile: which kernel clears each size fastest on this CPU.\n"
     << annotations.comments << "format = 1\n\n[host]\n"
-    << format_host(p.host) << annotations.tables;
+    << format_host(p.host) << annotations.host;
+  if (!p.libc.empty() || !annotations.tuning.empty()) {
+    t << "\n[tuning]\n";
+    if (!p.libc.empty()) t << "libc = " << toml_string(p.libc) << "\n";
+    t << annotations.tuning;
+  }
+  t << annotations.tables;
   for (Intent i : kIntents)
     if (const std::optional<SmallPath> &s = i == Intent::reuse ? p.small_reuse : p.small_stream)
       t << "\n[small." << intent_name(i) << "]\nstrategy = " << toml_string(info(s->strategy).name)
@@ -853,8 +894,9 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
     for (const SizeClass &c : *table) {
       t << "\n[[dispatch." << name << "]]\n";
       if (c.below) t << "below = " << c.below << "\n";
-      t << "kernel = " << toml_string(format_spec(c.kernel)) << "\ngbps = " << gbps_text(c.gbps)
-        << "\n";
+      t << "kernel = " << toml_string(format_spec(c.kernel)) << "\n";
+      if (c.stand_in) t << "stand_in = " << toml_string(format_spec(*c.stand_in)) << "\n";
+      t << "gbps = " << gbps_text(c.gbps) << "\n";
       if (c.gain > 0) {
         char g[32];
         std::snprintf(g, sizeof g, "%.2f", c.gain);

@@ -51,8 +51,14 @@ constexpr size_t kMaxParallelSizes = 64;
 //! The largest speedup a [parallel.<intent>] table may state (kMaxThreads with room to spare).
 constexpr double kMaxSpeedup = 1000;
 
+//! The longest C library name a profile's [tuning] libc may hold ("glibc 2.41" is 10).
+constexpr size_t kMaxLibcName = 64;
+
 struct Profile {
   ProfileHost host;
+  //! [tuning] libc: the C library whose memset the tuner raced against ("glibc 2.36"); "" when
+  //! not recorded. Where another runs, memset's classes take their stand-ins (stand_ins.hpp).
+  std::string libc;
   std::vector<SizeClass> reuse, stream; //!< stream empty: use reuse
   //! Stream clears in batches (clearjit_batch_*), one fence per batch; empty: the stream table.
   //! Specs keep their fence as written; the batch dispatcher leaves the fences out.
@@ -118,9 +124,11 @@ std::string verification_report(const std::optional<RecordedVerification> &v,
                                 const ProfileHost &host, const CpuInfo &cpu);
 
 //! What a writer adds that the reader does not use: `comments` ("# ..." lines) after the first
-//! line, and `tables` ([tuning], [findings], each starting with a blank line) after [host].
+//! line, `host` (tables under [host], such as [[host.each]]) after [host]'s keys, `tuning` (the
+//! keys of [tuning] but libc, one a line) and `tables` ([findings], ..., each starting with a
+//! blank line) after [tuning].
 struct ProfileAnnotations {
-  std::string comments, tables;
+  std::string comments, host, tuning, tables;
 };
 //! The profile as TOML that parse_profile reads back to `p` (but source and warnings): every
 //! key it reads, sizes in bytes, gbps with one decimal.

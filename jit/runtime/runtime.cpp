@@ -7,6 +7,7 @@
 #include "jit/runtime/pool.hpp"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -217,10 +218,30 @@ Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<Siz
 
 } // namespace
 
-clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string &error) {
+std::string cjit::detail::running_memset() {
+  const void *target = reinterpret_cast<const void *>(memset_target);
+  // The C library's own memset, its IFUNC resolved as for any caller.
+  void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  const void *own = libc ? dlsym(libc, "memset") : nullptr;
+  if (libc) dlclose(libc);
+  Dl_info at{}, libc_at{};
+  // Another object's memset: a defined symbol that starts exactly there, in another object than
+  // the C library (a PLT stub of a non-PIE program is no symbol, and is the C library's).
+  if (own && target != own && dladdr(target, &at) && at.dli_saddr == target && at.dli_fname &&
+      dladdr(own, &libc_at) && at.dli_fbase != libc_at.dli_fbase) {
+    const std::string path = at.dli_fname;
+    return "memset of " + path.substr(path.rfind('/') + 1) + " under " + running_libc();
+  }
+  return running_libc();
+}
+
+clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string &error,
+                                     std::string_view libc) {
   auto cj = std::make_unique<State>();
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
+  if (const StandInRouting r = route_to_stand_ins(p, libc); r.other_libc)
+    cj->warnings += p.source + ": " + r.note + "\n";
   if (p.source != "built-in" && !same_cpu(p.host, cpu))
     cj->warnings += p.source + ": measured on " + other_cpu_text(p.host) + ", this CPU is " +
                     other_cpu_text(profile_host(cpu)) +

@@ -4,6 +4,7 @@
 #include "clearjit/clearjit.h"
 #include "jit/profile/defaults.hpp"
 #include "jit/profile/profile.hpp"
+#include "jit/profile/stand_ins.hpp"
 #include "jit/runtime/preload_min.hpp"
 
 #include <string>
@@ -38,9 +39,18 @@ struct InstalledChoice {
 };
 InstalledChoice choose_installed(const std::vector<std::string> &files, const CpuInfo &cpu);
 
+//! The memset that a profile's memset (libc) classes call in this process, named as a profile's
+//! [tuning] libc records it: the C library's own, "glibc 2.36"; another that was interposed on
+//! it (an LD_PRELOAD such as AOCL-LibMem), "memset of libaocl-libmem.so under glibc 2.36".
+std::string running_memset();
+
 //! A handle for a profile already loaded (or made, as the tuner's verification makes one): the
-//! host warning and the dispatchers' code. nullptr with `error` set when code cannot be made.
-clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error);
+//! host warning, memset's classes routed to their stand-ins where `libc` (the running
+//! memset's name, running_memset(); tests inject another) is not the profile's
+//! (route_to_stand_ins), and the dispatchers' code. nullptr with `error` set when code cannot be
+//! made.
+clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error,
+                       std::string_view libc = running_memset());
 
 //! What clearjit_zero opens: the default lookup, or the built-in default when the file it finds
 //! is bad. Says what and why on stderr when CLEARJIT_VERBOSE=1 ("clearjit: USER uses ...").

@@ -364,8 +364,10 @@ std::vector<SizeClass> to_memset(const std::vector<SizeClass> &table, const Mems
   for (const SizeClass &c : table) {
     const uint64_t from = std::max(lower, m.lower), to = std::min(end(c.below), end(m.below));
     if (c.kernel == m.kernel && from < to) {
-      SizeClass before = c,
-                memset{.below = to == UINT64_MAX ? 0 : to, .kernel = default_spec(Method::libc)};
+      // The kernel the races chose stands in for memset under another C library.
+      SizeClass before = c, memset{.below = to == UINT64_MAX ? 0 : to,
+                                   .kernel = default_spec(Method::libc),
+                                   .stand_in = c.kernel};
       before.below = from;
       if (from > lower) append_class(out, before);
       append_class(out, memset);
@@ -707,6 +709,9 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs,
   merge_small_paths(runs, c);
   merge_parallel(runs, chooser, c);
   c.stosb_no_allocate = merge_no_allocate(runs);
+  if (const std::optional<uint64_t> step = c.stosb_no_allocate.size)
+    for (std::vector<SizeClass> *table : {&c.profile.reuse, &c.profile.stream, &c.profile.batch})
+      stand_in_past_step(*table, *step);
   merge_stages(runs, stages, c);
   if (std::string missing = missing_features(c.profile, c.cpu); !missing.empty())
     return Result<FleetChoice>::fail("the files disagree with their hosts' features: the choice " +
@@ -715,32 +720,36 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs,
 }
 
 std::string fleet_toml(const FleetChoice &c) {
-  std::ostringstream t;
   // Each host's own [host] keys, with its file (what [host] cannot say of several), after
   // [host]'s keys.
+  std::ostringstream each, tuning, t;
   if (c.each.size() > 1)
     for (const FleetHost &e : c.each)
-      t << "\n[[host.each]]\nfile = " << toml_string(e.file) << "\nlevel = " << toml_string(e.level)
-        << "\ndate = " << toml_string(e.date) << "\nlibc = " << toml_string(e.libc)
-        << "\ncpus = " << e.cpus << "\n"
-        << format_host(e.host);
-  t << "\n[tuning]\ntool = \"clearjit " CLEARJIT_VERSION " choose\"\nfiles = [";
+      each << "\n[[host.each]]\nfile = " << toml_string(e.file)
+           << "\nlevel = " << toml_string(e.level) << "\ndate = " << toml_string(e.date)
+           << "\nlibc = " << toml_string(e.libc) << "\ncpus = " << e.cpus << "\n"
+           << format_host(e.host);
+  tuning << "tool = \"clearjit " CLEARJIT_VERSION " choose\"\nfiles = [";
   for (size_t k = 0; k < c.each.size(); ++k)
-    t << (k ? ", " : "") << toml_string(c.each[k].file);
-  t << "]\n";
+    tuning << (k ? ", " : "") << toml_string(c.each[k].file);
+  tuning << "]\n";
+  for (const std::string &n : c.notes)
+    tuning << "# " << n << "\n";
   // The memset every race was against, where every host had the same.
+  Profile p = c.profile;
   if (!c.each.empty() && !c.each[0].libc.empty() &&
       std::all_of(c.each.begin(), c.each.end(),
                   [&](const FleetHost &e) { return e.libc == c.each[0].libc; }))
-    t << "libc = " << toml_string(c.each[0].libc) << "\n";
-  for (const std::string &n : c.notes)
-    t << "# " << n << "\n";
+    p.libc = c.each[0].libc;
   t << "\n[findings]\n";
   if (c.stosb_no_allocate.size) t << "stosb_no_allocate = " << *c.stosb_no_allocate.size << "\n";
   t << "stosb_no_allocate_note = " << toml_string(c.stosb_no_allocate.reason) << "\n";
   if (c.nontemporal_reuse) t << "nontemporal_reuse = " << *c.nontemporal_reuse << "\n";
   if (c.nontemporal_stream) t << "nontemporal_stream = " << *c.nontemporal_stream << "\n";
-  return format_profile(c.profile, {"# Written by `clearjit choose`; sizes are bytes.\n", t.str()});
+  return format_profile(p, {.comments = "# Written by `clearjit choose`; sizes are bytes.\n",
+                            .host = each.str(),
+                            .tuning = tuning.str(),
+                            .tables = t.str()});
 }
 
 } // namespace cjit::detail

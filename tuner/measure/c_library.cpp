@@ -1,5 +1,7 @@
 #include "tuner/measure/c_library.hpp"
 
+#include "jit/profile/stand_ins.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -90,7 +92,7 @@ std::string first_line(const std::string &text) {
 const CLibrary &running_c_library() {
   static const CLibrary lib = [] {
     CLibrary l;
-    l.name = std::string("glibc ") + gnu_get_libc_version();
+    l.name = running_libc();
     Dl_info info{};
     // The loader is the loaded object named like one, also when started as a program (--libc).
     // Not dladdr(&_r_debug): an executable holds its own copy of that variable (a copy

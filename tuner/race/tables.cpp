@@ -185,6 +185,49 @@ double memset_over_class(const std::map<uint64_t, double> &memset, uint64_t lowe
 
 namespace cjit::detail {
 
+std::optional<Spec> stand_in_for(const std::vector<RacedSize> &at, uint64_t lower, uint64_t below) {
+  // Each generated kernel's count of the class's sizes it was raced at, and its worst median
+  // speed over memset's there. An unfenced non-temporal kernel is measurement only.
+  std::map<Candidate, std::pair<size_t, double>> seen;
+  for (const RacedSize &rs : at) {
+    if (rs.size < lower || (below && rs.size >= below)) continue;
+    for (const Standing &st : rs.outcome.field) {
+      const Spec *k = st.candidate.kernel();
+      if (!k || k->method == Method::libc || (k->info().nontemporal && k->fence == Fence::none) ||
+          !(st.score.median > 0))
+        continue;
+      auto [it, fresh] = seen.try_emplace(st.candidate, 0, st.score.median);
+      ++it->second.first;
+      it->second.second = std::min(it->second.second, st.score.median);
+    }
+  }
+  const Candidate *best = nullptr;
+  std::pair<size_t, double> most{0, 0};
+  for (const auto &[c, counted] : seen)
+    if (counted > most) best = &c, most = counted;
+  if (!best) return std::nullopt;
+  return *best->kernel();
+}
+
+void stand_in_past_step(std::vector<SizeClass> &table, uint64_t step) {
+  const Spec stosb = *parse_spec("stosb");
+  uint64_t lower = 0;
+  for (size_t k = 0; k < table.size(); ++k) {
+    SizeClass &c = table[k];
+    const bool memset = c.kernel.method == Method::libc;
+    if (memset && lower < step && (!c.below || c.below > step) && table.size() < kMaxClasses) {
+      // Across the step: memset below it, with its stand-in; memset from it up, with stosb.
+      SizeClass from_step = c;
+      c.below = step;
+      from_step.stand_in = stosb;
+      table.insert(table.begin() + ptrdiff_t(k) + 1, from_step);
+    } else if (memset && lower >= step) {
+      c.stand_in = stosb;
+    }
+    lower = table[k].below;
+  }
+}
+
 bool decided_alone(std::string_view table, uint64_t size) {
   if (table == "batch" && size == kSubpageBytes) return true;
   return (table == "stream" || table == "batch") &&
@@ -237,10 +280,12 @@ std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_ga
     i += best_run;
   }
   std::vector<SizeClass> classes = dispatch_table(ws);
-  // Each class's bound over memset: the smallest of its sizes', in the states all of them held.
+  // Each class's bound over memset: the smallest of its sizes', in the states all of them held;
+  // each memset class's stand-in.
   uint64_t lower = 0;
   for (SizeClass &c : classes) {
     if (c.kernel.method == Method::libc) {
+      c.stand_in = stand_in_for(at, lower, c.below);
       lower = c.below;
       continue;
     }

@@ -66,8 +66,20 @@ struct RacedSize {
 //! memset (Standing::beats) within kJoinBand of the best; ties to the previous class's kernel,
 //! then the race's winner; else memset. A size `alone` is its race's winner's, and a run of
 //! another candidate stops before it. Each class keeps its sizes' smallest lower bound (`gain`)
-//! and the states where every size's bound beat `min_gain`.
+//! and the states where every size's bound beat `min_gain`; each memset class, its stand-in
+//! (stand_in_for).
 std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain);
+
+//! A memset class's stand-in, the generated kernel that serves it under another C library
+//! (docs/design/profile-format.md, stand-ins): of the kernels raced at the most sizes of `at` in
+//! [lower, below) (below 0: up), the one whose worst median speed over memset's there is the
+//! best; none where no generated kernel was raced there.
+std::optional<Spec> stand_in_for(const std::vector<RacedSize> &at, uint64_t lower, uint64_t below);
+
+//! Past Zen's no-allocate step (`step`), where memset that ties rep stosb gets it, a memset
+//! class's stand-in is `stosb`: a memset class across the step is cut there (while the table
+//! stays within kMaxClasses), and the classes from the step up take `stosb`.
+void stand_in_past_step(std::vector<SizeClass> &table, uint64_t step);
 
 //! Rounds a class boundary: to 64 bytes below 64 KiB, to 4 KiB above.
 uint64_t round_boundary(double bytes);

@@ -31,13 +31,13 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   for (const Stage *stage : r.stages)
     stage->profile(r, p);
   // [tuning] and [findings]: what the run was and what it found, for people and tools; the
-  // runtime reads neither.
-  std::ostringstream t;
-  t << "\n[tuning]\ntool = \"clearjit " CLEARJIT_VERSION "\"\ndate = " << r.date
-    << "\nlevel = " << toml_string(r.level) << "\nseconds = " << num(r.seconds) << "\n";
-  if (!r.libc.empty()) t << "libc = " << toml_string(r.libc) << "\n";
+  // runtime reads [tuning] libc alone (the memset the races were against).
+  p.libc = r.libc;
+  std::ostringstream tuning, t;
+  tuning << "tool = \"clearjit " CLEARJIT_VERSION "\"\ndate = " << r.date
+         << "\nlevel = " << toml_string(r.level) << "\nseconds = " << num(r.seconds) << "\n";
   for (const std::string &n : r.notes)
-    t << "# " << n << "\n";
+    tuning << "# " << n << "\n";
 
   const Findings &f = r.findings;
   t << "\n[findings]\n";
@@ -67,7 +67,9 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   }
   for (const Stage *stage : r.stages)
     t << stage->profile_toml(r);
-  return format_profile(p, {"# Written by `clearjit tune`; sizes are bytes.\n", t.str()});
+  return format_profile(p, {.comments = "# Written by `clearjit tune`; sizes are bytes.\n",
+                            .tuning = tuning.str(),
+                            .tables = t.str()});
 }
 
 std::string summary_text(const TuneResult &r) {

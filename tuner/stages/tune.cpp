@@ -3,6 +3,7 @@
 // chosen tables.
 #include "tuner/stages/tune.hpp"
 
+#include "jit/runtime/runtime.hpp"
 #include "tuner/measure/c_library.hpp"
 #include "tuner/race/race.hpp"
 #include "tuner/stages/plan.hpp"
@@ -228,6 +229,9 @@ private:
     for (const auto &[size, g] : r.memset_stream)
       if (size >= kBatchBytes) r.memset_batch[size] = g;
     r.findings = studies_.findings(r.measurements, r.reuse, r.stream);
+    if (const std::optional<uint64_t> step = r.findings.stosb_no_allocate.size)
+      for (std::vector<SizeClass> *table : {&r.reuse, &r.stream, &r.batch})
+        stand_in_past_step(*table, *step);
   }
 
   // The level's variants (unroll, align, head) of the kernel each point's table chose, with that
@@ -344,7 +348,7 @@ private:
 
 TuneResult tune(const TuneOptions &options, const CpuInfo &cpu, Meter &bench) {
   TuneResult r = Tuner(options, cpu, bench).run();
-  r.libc = running_c_library().name;
+  r.libc = running_memset(); // the memset the races were against
   return r;
 }
 

@@ -255,9 +255,10 @@ Profile every_key() {
       out.push_back({below, *parse_spec(spec), gbps});
     return out;
   };
-  p.reuse = classes({{2048, "avx2:unroll=4", 85.2},
-                     {3ull << 30, "stosq:align=32", 60},
-                     {0, "avx512:unroll=4", 31.5}});
+  p.libc = "glibc 2.36";
+  p.reuse = classes(
+      {{2048, "avx2:unroll=4", 85.2}, {3ull << 30, "libc", 60}, {0, "avx512:unroll=4", 31.5}});
+  p.reuse[1].stand_in = *parse_spec("stosq:align=32"); // memset's class, its stand-in
   p.stream = classes({{4096, "sse:unroll=2", 70.5},
                       {32u << 20, "ntavx2:unroll=4", 40.2},
                       {0, "clzero:chunk=64K,fence=chunk", 20.5}});
@@ -334,12 +335,61 @@ TEST(profile_Bad, GainAndStatesAreChecked) {
   EXPECT_NE(not_names.error.find("must hold state names"), std::string::npos) << not_names.error;
 }
 
+// A stand-in is a kernel like any class's, on a memset class only, and never memset itself;
+// [tuning] libc, which the runtime compares with the running C library, is a name.
+TEST(profile_Bad, StandInsAndTheirCLibraryAreChecked) {
+  const std::string head = "format = 1\n[host]\nvendor = \"X\"\nfamily = 1\nmodel = 1\n";
+  const std::string memset_class = "[[dispatch.reuse]]\nkernel = \"libc\"\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"[[dispatch.reuse]]\nkernel = \"mov\"\nstand_in = \"stosb\"\n",
+       "dispatch.reuse[0].stand_in: must be left out: only a memset (libc) class has a stand-in, "
+       "this class's kernel is \"mov\""},
+      {memset_class + "stand_in = \"libc\"\n",
+       "dispatch.reuse[0].stand_in: must be a generated kernel, not libc"},
+      {memset_class + "stand_in = \"avx9\"\n",
+       "dispatch.reuse[0].stand_in: invalid kernel spec \"avx9\""},
+      {memset_class + "stand_in = 3\n",
+       "dispatch.reuse[0].stand_in: must be a string (a kernel spec), got an integer"},
+      {memset_class + "stand_in = \"movnti:fence=none\"\n",
+       "dispatch.reuse[0].stand_in: kernel \"movnti:fence=none\" is non-temporal with fence=none"},
+      {memset_class + "stand_in = \"avx512\"\n",
+       "dispatch.reuse[0].stand_in: kernel \"avx512\" cannot run on this CPU"},
+      {"[tuning]\nlibc = 236\n" + memset_class,
+       "tuning.libc: must be a string such as \"glibc 2.41\", got an integer"},
+      {"[tuning]\nlibc = \"\"\n" + memset_class,
+       "tuning.libc: must be a C library's name such as \"glibc 2.41\": 1..64 printable ASCII"},
+      {"[tuning]\nlibc = \"glibc\\n2.41\"\n" + memset_class,
+       "tuning.libc: must be a C library's name"},
+      {"[tuning]\nlibc = \"" + std::string(65, 'g') + "\"\n" + memset_class,
+       "tuning.libc: must be a C library's name"},
+  };
+  for (const auto &[body, message] : cases) {
+    auto p = parse_profile(head + body, "stand-in", test::minimal_cpu());
+    ASSERT_FALSE(p) << body;
+    EXPECT_NE(p.error.find(message), std::string::npos) << body << "\n" << p.error;
+  }
+  auto good = parse_profile(head + "[tuning]\nlibc = \"glibc 2.36\"\nlevel = \"quick\"\n" +
+                                memset_class + "stand_in = \"stosb\"\n",
+                            "stand-in", test::minimal_cpu());
+  ASSERT_TRUE(good) << good.error;
+  EXPECT_EQ(good->libc, "glibc 2.36");
+  ASSERT_TRUE(good->reuse[0].stand_in);
+  EXPECT_EQ(format_spec(*good->reuse[0].stand_in), "stosb");
+  // A stand-in's features are the profile's too: a CPU without them is told which.
+  Profile needs = *good;
+  needs.reuse[0].stand_in = *parse_spec("avx512");
+  EXPECT_NE(missing_features(needs, test::minimal_cpu()).find("dispatch.reuse: avx512"),
+            std::string::npos)
+      << missing_features(needs, test::minimal_cpu());
+}
+
 // The writer's annotations (the tuner's comments, [tuning] and [findings]) are written where
 // asked and read past.
 TEST(profile_Write, AnnotationsAreWrittenAndIgnored) {
   const Profile p = every_key();
-  const std::string text =
-      format_profile(p, {"# a comment\n", "\n[tuning]\nlevel = \"quick\"\n\n[findings]\nx = 1\n"});
+  const std::string text = format_profile(p, {.comments = "# a comment\n",
+                                              .tuning = "level = \"quick\"\n",
+                                              .tables = "\n[findings]\nx = 1\n"});
   EXPECT_TRUE(text.starts_with("# clearjit profile: which kernel clears each size fastest on this "
                                "CPU.\n# a comment\nformat = 1\n\n[host]\n"))
       << text;
@@ -872,7 +922,7 @@ TEST(profile_Bad, UnknownKeysEverywhere) {
       {"[parallel.reuse]\nsizes = [1]\nthreads = [1]\nspeedups = [1]\n", "parallel.reuse.speedups",
        "unknown key `speedups`; did you mean `speedup`?"},
       {"[[dispatch.batch]]\nkernel = \"stosb\"\nnote = \"erms\"\n", "dispatch.batch[0].note",
-       "unknown key `note` (known here: below, kernel, gbps, gain, states)"},
+       "unknown key `note` (known here: below, kernel, stand_in, gbps, gain, states)"},
       {"tuning = 3\n", "tuning", "must be a table, got an integer"},
   };
   for (const auto &[extra, key, words] : cases) {

@@ -196,6 +196,46 @@ TEST_F(runtime_Open, UnknownIntentIsRefused) {
   EXPECT_TRUE(e.starts_with(path + ":")) << e;
 }
 
+// A profile's memset classes under the C library it was tuned under, and under another: the
+// C library's name is injected, as clearjit_open passes running_memset().
+TEST(runtime_StandIns, AnotherCLibraryRunsTheStandInsAndSaysSo) {
+  const CpuInfo &cpu = host_cpu();
+  Profile p;
+  p.host = profile_host(cpu);
+  p.source = "tuned.toml";
+  p.libc = "glibc 2.36";
+  p.reuse = size_classes({{4096, "libc"}, {1 << 20, "mov"}, {0, "libc"}});
+  p.reuse[0].stand_in = *parse_spec("mov");
+  p.reuse[2].stand_in = *parse_spec("stosb");
+  for (const char *libc : {"glibc 2.36", "glibc 2.41"}) {
+    const bool other = std::string(libc) != p.libc;
+    std::string error;
+    std::unique_ptr<clearjit, decltype(&clearjit_close)> cj(open_profile(p, cpu, error, libc),
+                                                            clearjit_close);
+    ASSERT_TRUE(cj) << libc << ": " << error;
+    for (clearjit_intent intent : {CLEARJIT_REUSE, CLEARJIT_STREAM, CLEARJIT_STREAM_BATCH}) {
+      EXPECT_STREQ(clearjit_kernel_for(cj.get(), intent, 300), other ? "mov" : "libc") << libc;
+      EXPECT_STREQ(clearjit_kernel_for(cj.get(), intent, 64 << 20), other ? "stosb" : "libc")
+          << libc;
+    }
+    const std::string w = clearjit_warnings(cj.get());
+    EXPECT_EQ(w.find("tuned.toml: measured against glibc 2.36's memset, this process runs glibc "
+                     "2.41: memset's classes run their stand-ins (reuse 0 B .. 4 KiB: mov; reuse "
+                     "1 MiB .. up: stosb)\n"),
+              other ? 0 : std::string::npos)
+        << w;
+    const clearjit *c = cj.get();
+    EXPECT_EQ(sweep_sizes(libc, [c](void *d, size_t n) { clearjit_clear(c, d, n); },
+                          {0, 300, 4095, 4096, (1 << 20) - 1, 1 << 20, 3 << 20}),
+              0);
+  }
+}
+
+// This process calls the C library's own memset: no other was interposed on it.
+TEST(runtime_StandIns, TheRunningMemsetIsTheCLibrarys) {
+  EXPECT_EQ(running_memset(), running_libc());
+}
+
 // ---------------------------------------------------------------------------------------------
 // The default lookup: $CLEARJIT_PROFILE, $XDG_CONFIG_HOME, ~/.config, the installed profiles and
 // the built-in default, in that order, and what each refusal says.

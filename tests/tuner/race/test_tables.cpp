@@ -181,3 +181,91 @@ TEST(tables, SmallestGoodChunk) {
   EXPECT_EQ(smallest_good_chunk(g), uint64_t(32 << 20));
   EXPECT_FALSE(smallest_good_chunk({{4096, 10}}));
 }
+
+namespace {
+
+// A raced size where memset won and each of `lost` ran at that median score over memset's.
+RacedSize lost_to_memset(uint64_t size, const std::vector<std::pair<std::string, double>> &lost) {
+  RacedSize rs{.size = size};
+  for (const auto &[name, score] : lost) {
+    Standing st{.candidate = candidate(name)};
+    st.score = {
+        .lower = score * 0.95, .median = score, .upper = score * 1.05, .n = 5, .bounded = true};
+    rs.outcome.field.push_back(st);
+  }
+  rs.outcome.winner = memset_candidate();
+  return rs;
+}
+
+std::vector<SizeClass>
+classes(const std::vector<std::tuple<uint64_t, std::string, std::string>> &rows) {
+  std::vector<SizeClass> out;
+  for (const auto &[below, kernel, stand_in] : rows) {
+    SizeClass c{below, *parse_spec(kernel)};
+    if (!stand_in.empty()) c.stand_in = *parse_spec(stand_in);
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string stand_in_at(const std::vector<SizeClass> &table, uint64_t size) {
+  const SizeClass &c = class_for(table, size);
+  return c.stand_in ? format_spec(*c.stand_in) : "none";
+}
+
+} // namespace
+
+// A class left to memset records the kernel raced at the most of its sizes whose worst median
+// over memset's is the best; an unfenced non-temporal kernel (measurement only) never.
+TEST(tables, AMemsetClassRecordsTheKernelNearestMemsetAsItsStandIn) {
+  const std::vector<RacedSize> at{
+      lost_to_memset(
+          64 * KiB,
+          {{"avx2", 0.90}, {"stosb", 0.95}, {"ntavx2", 0.99}, {"movnti:fence=none", 1.0}}),
+      lost_to_memset(
+          128 * KiB,
+          {{"avx2", 0.85}, {"stosb", 0.95}, {"ntavx2", 0.99}, {"movnti:fence=none", 1.0}}),
+      lost_to_memset(256 * KiB, {{"avx2", 0.95}, {"stosb", 0.70}, {"movnti:fence=none", 1.0}})};
+  const std::vector<SizeClass> t = table_from_races(at, 1.03);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].kernel.method, Method::libc);
+  EXPECT_EQ(stand_in_at(t, 64 * KiB), "avx2"); // ntavx2 was raced at two sizes of three only
+  // Over the first two sizes alone, ntavx2 is nearest memset.
+  EXPECT_EQ(format_spec(*stand_in_for(at, 0, 200 * KiB)), "ntavx2");
+  EXPECT_FALSE(stand_in_for(at, 512 * KiB, 0)) << "no kernel raced there";
+  // A class some kernel beats memset in has no stand-in: it is that kernel's.
+  const std::vector<SizeClass> won =
+      table_from_races({raced(64 * KiB, {{"avx2", 1.5}}, "avx2")}, 1.03);
+  ASSERT_EQ(won.size(), 1u);
+  EXPECT_FALSE(won[0].stand_in);
+}
+
+// Past Zen's no-allocate step a memset class's stand-in is stosb: a class across the step is cut
+// there; one past it takes stosb whole; other classes keep what they had.
+TEST(tables, PastTheNoAllocateStepMemsetsStandInIsStosb) {
+  std::vector<SizeClass> t =
+      classes({{8 * MiB, "libc", "avx2"}, {16 * MiB, "ntavx2", ""}, {0, "libc", "avx2"}});
+  stand_in_past_step(t, 32 * MiB);
+  EXPECT_EQ(t, classes({{8 * MiB, "libc", "avx2"},
+                        {16 * MiB, "ntavx2", ""},
+                        {32 * MiB, "libc", "avx2"},
+                        {0, "libc", "stosb"}}));
+  // The step on a boundary: nothing to cut; the class past it takes stosb.
+  t = classes({{8 * MiB, "libc", "avx2"}, {16 * MiB, "ntavx2", ""}, {0, "libc", "avx2"}});
+  stand_in_past_step(t, 16 * MiB);
+  EXPECT_EQ(t,
+            classes({{8 * MiB, "libc", "avx2"}, {16 * MiB, "ntavx2", ""}, {0, "libc", "stosb"}}));
+  // A generated kernel across the step is the tuner's choice there, memset or not.
+  t = classes({{8 * MiB, "libc", "avx2"}, {0, "clzero", ""}});
+  const std::vector<SizeClass> before = t;
+  stand_in_past_step(t, 32 * MiB);
+  EXPECT_EQ(t, before);
+  // A table of kMaxClasses classes is not cut: the class across the step keeps its stand-in.
+  t.clear();
+  for (size_t k = 0; k + 1 < kMaxClasses; ++k)
+    t.push_back({(k + 1) * KiB, *parse_spec(k % 2 ? "libc" : "mov")});
+  t.push_back(classes({{0, "libc", "avx2"}})[0]);
+  stand_in_past_step(t, 32 * MiB);
+  ASSERT_EQ(t.size(), kMaxClasses);
+  EXPECT_EQ(stand_in_at(t, 64 * MiB), "avx2");
+}

@@ -259,3 +259,42 @@ TEST_P(tune_HugePages, StreamAndBatchGiveExactlyTheHugePagesToTheirWinner) {
   EXPECT_TRUE(must_win(*subpage, Pattern::scattered, true));
   EXPECT_TRUE(must_win(*subpage, Pattern::consecutive, true));
 }
+
+// Past Zen's step glibc 2.36's memset is rep stosb: memset ties stosb there, the class stays
+// memset's, and its stand-in is stosb, so that the step stays where another C library's memset
+// never takes it (glibc 2.41's on AMD never uses rep stosb). Below the step stosb is slow, and
+// over the whole memset class avx2 is nearer memset: stosb by name all the same.
+TEST(tune_StandIns, MemsetTyingStosbPastTheStepRecordsStosb) {
+  SyntheticMeter bench(0.02, 7);
+  bench.set_from("libc", 32 << 20, 2.5);
+  bench.set("stosb", 0.5);
+  bench.set_from("stosb", 32 << 20, 2.5);
+  bench.set_from("avx2", 32 << 20, 1.5);
+  const TuneResult r = run(bench, Level::quick);
+  ASSERT_TRUE(r.findings.stosb_no_allocate.size) << r.findings.stosb_no_allocate.reason;
+  for (const std::vector<SizeClass> *table : {&r.reuse, &r.stream})
+    for (uint64_t size : {64ull << 20, 128ull << 20, 256ull << 20}) {
+      const SizeClass &c = class_for(*table, size);
+      EXPECT_EQ(c.kernel.method, Method::libc) << size << "\n"
+                                               << format_profile(Profile{.reuse = *table});
+      ASSERT_TRUE(c.stand_in) << size << "\n" << format_profile(Profile{.reuse = *table});
+      EXPECT_EQ(format_spec(*c.stand_in), "stosb") << size;
+    }
+}
+
+// Where memset beats every kernel, every class stays memset's and records the kernel that
+// stands in for it under another C library: the one nearest memset's speed (avx2 at 0.87x).
+TEST(tune_StandIns, AClassLeftToMemsetRecordsItsStandIn) {
+  SyntheticMeter bench(0.02, 8);
+  bench.set("libc", 1.5);
+  bench.set("avx2", 1.3);
+  const TuneResult r = run(bench, Level::quick);
+  for (const std::vector<SizeClass> *table : {&r.reuse, &r.stream}) {
+    ASSERT_FALSE(table->empty());
+    for (const SizeClass &c : *table) {
+      EXPECT_EQ(c.kernel.method, Method::libc) << format_profile(Profile{.reuse = *table});
+      ASSERT_TRUE(c.stand_in) << format_profile(Profile{.reuse = *table});
+      EXPECT_EQ(format_spec(*c.stand_in), "avx2");
+    }
+  }
+}
