@@ -226,6 +226,11 @@ void stand_in_past_step(std::vector<SizeClass> &table, uint64_t step) {
     }
     lower = table[k].below;
   }
+  // A memset class past the step beside one that already had stosb: one class.
+  std::vector<SizeClass> merged;
+  for (const SizeClass &c : table)
+    append_class(merged, c);
+  table = std::move(merged);
 }
 
 bool decided_alone(std::string_view table, uint64_t size) {

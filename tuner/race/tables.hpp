@@ -78,7 +78,8 @@ std::optional<Spec> stand_in_for(const std::vector<RacedSize> &at, uint64_t lowe
 
 //! Past Zen's no-allocate step (`step`), where memset that ties rep stosb gets it, a memset
 //! class's stand-in is `stosb`: a memset class across the step is cut there (while the table
-//! stays within kMaxClasses), and the classes from the step up take `stosb`.
+//! stays within kMaxClasses), the classes from the step up take `stosb`, and neighbours that
+//! then have one kernel and stand-in are one class.
 void stand_in_past_step(std::vector<SizeClass> &table, uint64_t step);
 
 //! Rounds a class boundary: to 64 bytes below 64 KiB, to 4 KiB above.

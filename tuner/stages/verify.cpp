@@ -548,6 +548,64 @@ std::string verification_toml(const Verification &v) {
   return t.str();
 }
 
+std::vector<StandInSpeed> stand_in_speeds(Meter &bench, const Profile &p, const CpuInfo &cpu,
+                                          const MeasureOptions &options, const RaceOptions &race,
+                                          uint64_t min_size, uint64_t max_size) {
+  std::vector<StandInSpeed> out;
+  Racing racing(bench, race, options);
+  std::vector<size_t> races;
+  for (Intent intent : kIntents) {
+    if (intent == Intent::stream && p.stream.empty()) continue; // stream runs reuse's table
+    uint64_t lower = 0;
+    for (const SizeClass &c : p.table(intent)) {
+      const uint64_t class_lower = lower;
+      const uint64_t from = std::max(lower, min_size),
+                     to = std::min(c.below ? c.below - 1 : max_size, max_size);
+      lower = c.below;
+      if (c.kernel.method != Method::libc || !c.stand_in || from > to) continue;
+      std::set<uint64_t> sizes;
+      for (double at : {double(from) * 1.25, double(to) * 0.8})
+        sizes.insert(std::clamp(uint64_t(at) / 64 * 64, from, to));
+      for (uint64_t size : sizes) {
+        const Job base(default_spec(Method::libc), size, intent);
+        Race r{.name = "stand-in " + std::string(intent_name(intent)) + " " + human_bytes(size),
+               .conditions = {{in_pattern(base, Pattern::scattered), true}},
+               .candidates = {*c.stand_in}};
+        if (4 * size <= arena_bytes_for(cpu, max_size))
+          r.conditions.push_back({in_pattern(base, Pattern::consecutive), true});
+        races.push_back(racing.add(std::move(r)));
+        out.push_back({intent, class_lower, c.below, *c.stand_in, size});
+      }
+    }
+  }
+  if (out.empty()) return out;
+  racing.run(0);
+  for (size_t k = 0; k < out.size(); ++k) {
+    for (const Standing &st : racing.outcome(races[k]).field)
+      if (st.candidate == Candidate(out[k].stand_in)) out[k].score = st.score;
+    out[k].memset_gbps = racing.median_of(races[k], memset_candidate(), 0);
+    out[k].stand_in_gbps = racing.median_of(races[k], out[k].stand_in, 0);
+  }
+  return out;
+}
+
+std::string stand_in_text(const std::vector<StandInSpeed> &speeds, const std::string &libc) {
+  if (speeds.empty()) return "";
+  std::string t = "\nmemset's classes and their stand-ins, against " + libc +
+                  "'s memset (GB/s scattered, medians; then the stand-in's speed / memset's per "
+                  "round over the states, its median and confidence bounds):\n";
+  for (const StandInSpeed &s : speeds) {
+    char row[256];
+    std::snprintf(row, sizeof row,
+                  "  %-7s %-26s %-22s at %-10s memset %6.1f  stand-in %6.1f  %5.2fx (%.2f..%.2f)\n",
+                  std::string(intent_name(s.intent)).c_str(), class_range(s.lower, s.below).c_str(),
+                  format_spec(s.stand_in).c_str(), human_bytes(s.size).c_str(), s.memset_gbps,
+                  s.stand_in_gbps, s.score.median, s.score.lower, s.score.upper);
+    t += row;
+  }
+  return t;
+}
+
 std::vector<std::string> losing_parts(const Profile &p, const CpuInfo &cpu, const Verification &v) {
   std::map<std::string, std::string> parts; // part -> its points
   for (const VerifyPoint &point : v.lost) {

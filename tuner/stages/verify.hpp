@@ -99,6 +99,27 @@ std::string verification_text(const Verification &v);
 //! Where each confirmed loss of `v` lies in `p`, one line per class or small path with its
 //! points: "reuse 4 KiB .. 64 KiB: movnti", "stream small path: masked, up to 256 B".
 std::vector<std::string> losing_parts(const Profile &p, const CpuInfo &cpu, const Verification &v);
+//! One of a profile's memset classes: its stand-in raced against this process's memset at a size
+//! inside it (docs/design/profile-format.md, stand-ins). `score`: the stand-in's per-round speed
+//! over memset's, over the race's states; `gbps`: each one's median, scattered.
+struct StandInSpeed {
+  Intent intent = Intent::reuse;
+  uint64_t lower = 0, below = 0; //!< the class, below 0: up
+  Spec stand_in;
+  uint64_t size = 0;
+  Interval score;
+  double memset_gbps = 0, stand_in_gbps = 0;
+};
+//! For each memset class of `p` with a stand-in (its own tables, before any routing), a race of
+//! the stand-in against memset just inside each end of the class within [min_size, max_size]
+//! (1.25x its lower bound, 0.8x its upper; one size where they meet), scattered and, where the
+//! arena holds four destinations, consecutive.
+std::vector<StandInSpeed> stand_in_speeds(Meter &bench, const Profile &p, const CpuInfo &cpu,
+                                          const MeasureOptions &options, const RaceOptions &race,
+                                          uint64_t min_size, uint64_t max_size);
+//! The table `clearjit verify` prints of them, one line a size, "" for none.
+std::string stand_in_text(const std::vector<StandInSpeed> &speeds, const std::string &libc);
+
 //! `profile` (a profile file's text) with its [verification] tables, if any, replaced by `v`'s
 //! at the end: every other line as it was.
 std::string with_verification(std::string_view profile, const Verification &v);

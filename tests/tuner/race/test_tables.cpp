@@ -255,6 +255,11 @@ TEST(tables, PastTheNoAllocateStepMemsetsStandInIsStosb) {
   stand_in_past_step(t, 16 * MiB);
   EXPECT_EQ(t,
             classes({{8 * MiB, "libc", "avx2"}, {16 * MiB, "ntavx2", ""}, {0, "libc", "stosb"}}));
+  // A memset class cut at the step beside one that had stosb already: one class again.
+  t = classes({{16 * MiB, "ntavx2", ""}, {64 * MiB, "libc", "avx2"}, {0, "libc", "stosb"}});
+  stand_in_past_step(t, 32 * MiB);
+  EXPECT_EQ(t,
+            classes({{16 * MiB, "ntavx2", ""}, {32 * MiB, "libc", "avx2"}, {0, "libc", "stosb"}}));
   // A generated kernel across the step is the tuner's choice there, memset or not.
   t = classes({{8 * MiB, "libc", "avx2"}, {0, "clzero", ""}});
   const std::vector<SizeClass> before = t;

@@ -261,6 +261,39 @@ TEST(verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
   EXPECT_EQ(repaired.reuse[0].kernel.method, Method::libc);
 }
 
+// `clearjit verify` races each memset class's stand-in against memset just inside both ends of
+// the class; classes that are not memset's, or have no stand-in, are not raced.
+TEST(verify_StandIns, EachMemsetClassRacesItsStandInAtBothEnds) {
+  const CpuInfo &cpu = cpu_kind("IntelEmeraldRapids"); // synthetic: never run here
+  Profile p;
+  p.host = profile_host(cpu);
+  p.libc = "glibc 2.36";
+  p.reuse = {{65536, spec("libc")}, {1 << 20, spec("movnti")}, {0, spec("libc")}};
+  p.reuse[0].stand_in = spec("avx2");
+  p.reuse[2].stand_in = spec("stosb");
+  p.stream = {{0, spec("libc")}}; // no stand-in: not raced
+  SyntheticMeter bench(0.01, 5);
+  bench.set("avx2", 0.8);
+  bench.set("stosb", 2.5);
+  const std::vector<StandInSpeed> speeds = stand_in_speeds(
+      bench, p, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{}, 4096, 64 << 20);
+  std::vector<std::pair<uint64_t, std::string>> raced;
+  for (const StandInSpeed &s : speeds) {
+    EXPECT_EQ(s.intent, Intent::reuse);
+    raced.push_back({s.size, format_spec(s.stand_in)});
+    // Synthetic speeds: avx2 at 0.8x memset's, stosb at 2.5x.
+    EXPECT_NEAR(s.score.median, s.stand_in.method == Method::stosb ? 2.5 : 0.8, 0.1) << s.size;
+    EXPECT_NEAR(s.stand_in_gbps / s.memset_gbps, s.score.median, 0.1) << s.size;
+  }
+  // 1.25x 4 KiB and 0.8x 64 KiB - 1, then 1.25x 1 MiB and 0.8x 64 MiB, rounded down to 64 B.
+  EXPECT_EQ(raced, (std::vector<std::pair<uint64_t, std::string>>{
+                       {5120, "avx2"}, {52416, "avx2"}, {1310720, "stosb"}, {53687040, "stosb"}}));
+  const std::string text = stand_in_text(speeds, "glibc 2.41");
+  EXPECT_NE(text.find("against glibc 2.41's memset"), std::string::npos) << text;
+  EXPECT_NE(text.find("reuse   1 MiB .. up"), std::string::npos) << text;
+  EXPECT_EQ(stand_in_text({}, "glibc 2.41"), "");
+}
+
 TEST(verify, ALossInsideTheNoiseIsNotCounted) {
   // The planted class at 0.98x memset's speed under 5% noise: inside the floor's 3%, so no
   // seed's bound puts it below, while 0.80x is caught at every seed.
