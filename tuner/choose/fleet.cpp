@@ -709,9 +709,12 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs,
   merge_small_paths(runs, c);
   merge_parallel(runs, chooser, c);
   c.stosb_no_allocate = merge_no_allocate(runs);
-  if (const std::optional<uint64_t> step = c.stosb_no_allocate.size)
+  const std::optional<uint64_t> step = c.stosb_no_allocate.size;
+  if (step)
     for (std::vector<SizeClass> *table : {&c.profile.reuse, &c.profile.stream, &c.profile.batch})
       stand_in_past_step(*table, *step);
+  c.nontemporal_reuse_runs = nontemporal_runs(c.profile.reuse, step);
+  c.nontemporal_stream_runs = nontemporal_runs(c.profile.stream, step);
   merge_stages(runs, stages, c);
   if (std::string missing = missing_features(c.profile, c.cpu); !missing.empty())
     return Result<FleetChoice>::fail("the files disagree with their hosts' features: the choice " +
@@ -746,6 +749,8 @@ std::string fleet_toml(const FleetChoice &c) {
   t << "stosb_no_allocate_note = " << toml_string(c.stosb_no_allocate.reason) << "\n";
   if (c.nontemporal_reuse) t << "nontemporal_reuse = " << *c.nontemporal_reuse << "\n";
   if (c.nontemporal_stream) t << "nontemporal_stream = " << *c.nontemporal_stream << "\n";
+  t << nontemporal_toml("nontemporal_reuse_runs", c.nontemporal_reuse_runs)
+    << nontemporal_toml("nontemporal_stream_runs", c.nontemporal_stream_runs);
   return format_profile(p, {.comments = "# Written by `clearjit choose`; sizes are bytes.\n",
                             .host = each.str(),
                             .tuning = tuning.str(),

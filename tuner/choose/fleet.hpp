@@ -25,6 +25,7 @@ struct FleetChoice {
   Profile profile;
   NoAllocate stosb_no_allocate;
   std::optional<uint64_t> nontemporal_reuse, nontemporal_stream;
+  std::vector<NontemporalRun> nontemporal_reuse_runs, nontemporal_stream_runs;
   std::vector<std::string> races; //!< every merged decision in a line (race_text)
   std::vector<std::string> notes; //!< how the hosts differ, what was judged how, and why
   std::vector<FleetHost> each;    //!< every host, in the order given

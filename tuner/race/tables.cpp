@@ -1,6 +1,7 @@
 #include "tuner/race/tables.hpp"
 
 #include "jit/model/size.hpp"
+#include "jit/profile/profile.hpp"
 #include "tuner/text/format.hpp"
 
 #include <algorithm>
@@ -159,6 +160,53 @@ std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table) {
     lower = c.below;
   }
   return from;
+}
+
+std::vector<NontemporalRun> nontemporal_runs(const std::vector<SizeClass> &table,
+                                             std::optional<uint64_t> step) {
+  std::vector<NontemporalRun> out;
+  uint64_t lower = 0;
+  bool open = false; // the last class was in the last run
+  for (const SizeClass &c : table) {
+    const bool past_step = c.kernel.method == Method::libc && step && lower >= *step &&
+                           c.stand_in && c.stand_in->method == Method::stosb;
+    if (c.kernel.info().nontemporal || past_step) {
+      if (!open) out.push_back({lower, 0, {}});
+      out.back().below = c.below;
+      out.back().kernels.push_back(format_spec(c.kernel) +
+                                   (past_step ? ", stand-in " + format_spec(*c.stand_in) : ""));
+      open = true;
+    } else {
+      open = false;
+    }
+    lower = c.below;
+  }
+  return out;
+}
+
+std::string nontemporal_text(const std::vector<NontemporalRun> &runs) {
+  std::string t;
+  for (const NontemporalRun &r : runs) {
+    std::string kernels;
+    for (const std::string &k : r.kernels)
+      kernels += (kernels.empty() ? "" : "; ") + k;
+    t += (t.empty() ? "" : ", ") + class_range(r.lower, r.below) + " (" + kernels + ")";
+  }
+  return t.empty() ? "never wins" : t;
+}
+
+std::string nontemporal_toml(const std::string &key, const std::vector<NontemporalRun> &runs) {
+  if (runs.empty()) return "";
+  std::string t = key + " = [";
+  for (const NontemporalRun &r : runs) {
+    t += std::string(&r == &runs.front() ? "" : ", ") + "{ from = " + std::to_string(r.lower);
+    if (r.below) t += ", below = " + std::to_string(r.below);
+    t += ", kernels = [";
+    for (const std::string &k : r.kernels)
+      t += std::string(&k == &r.kernels.front() ? "" : ", ") + toml_string(k);
+    t += "] }";
+  }
+  return t + "]\n";
 }
 
 std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps,

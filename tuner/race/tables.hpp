@@ -101,6 +101,23 @@ NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
 //! The size from which every class of `table` is non-temporal (or clzero), if any.
 std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table);
 
+//! A run of neighbouring classes of a table that store past the caches: non-temporal kernels
+//! (clzero included), and memset's classes whose stand-in is `stosb` from Zen's no-allocate step
+//! on (memset ties rep stosb there, which stops allocating: `no_allocate`). below 0: up.
+struct NontemporalRun {
+  uint64_t lower = 0, below = 0;
+  std::vector<std::string> kernels; //!< each class's, in order: "ntavx512", "libc, stand-in stosb"
+  bool operator==(const NontemporalRun &) const = default;
+};
+//! Every such run of `table`, in order; `step`: the no-allocate step, if found.
+std::vector<NontemporalRun> nontemporal_runs(const std::vector<SizeClass> &table,
+                                             std::optional<uint64_t> step);
+//! "5.7 KiB .. 11.3 KiB (ntavx512), 32 MiB .. up (libc, stand-in stosb)"; "never wins" for none.
+std::string nontemporal_text(const std::vector<NontemporalRun> &runs);
+//! The [findings] line `key = [{ from = 5824, below = 11584, kernels = ["ntavx512"] }, ...]`
+//! (below left out: up), "" for no run.
+std::string nontemporal_toml(const std::string &key, const std::vector<NontemporalRun> &runs);
+
 //! Smallest chunk whose GB/s reaches `fraction` of the whole-extent (chunk 0) GB/s.
 std::optional<uint64_t> smallest_good_chunk(const std::map<uint64_t, double> &gbps_by_chunk,
                                             double fraction = 0.9);

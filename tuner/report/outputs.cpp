@@ -45,6 +45,8 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   t << "stosb_no_allocate_note = " << toml_string(f.stosb_no_allocate.reason) << "\n";
   if (f.nontemporal_reuse) t << "nontemporal_reuse = " << *f.nontemporal_reuse << "\n";
   if (f.nontemporal_stream) t << "nontemporal_stream = " << *f.nontemporal_stream << "\n";
+  t << nontemporal_toml("nontemporal_reuse_runs", f.nontemporal_reuse_runs)
+    << nontemporal_toml("nontemporal_stream_runs", f.nontemporal_stream_runs);
   for (const ChunkStudy &c : f.chunks) {
     t << "\n[findings.chunk." << c.method << "]\nsize = " << c.size << "\n";
     // 0: no chunk below the whole extent reached 90% of its speed.
@@ -121,10 +123,8 @@ std::string summary_text(const TuneResult &r) {
                   ", against " + format_spec(f.no_allocate_reference) + ")"
             : "none: " + f.stosb_no_allocate.reason)
     << "\n";
-  s << "  nontemporal_reuse: "
-    << (f.nontemporal_reuse ? "from " + human_bytes(*f.nontemporal_reuse) : "never wins")
-    << "\n  nontemporal_stream: "
-    << (f.nontemporal_stream ? "from " + human_bytes(*f.nontemporal_stream) : "never wins") << "\n";
+  s << "  nontemporal_reuse: " << nontemporal_text(f.nontemporal_reuse_runs)
+    << "\n  nontemporal_stream: " << nontemporal_text(f.nontemporal_stream_runs) << "\n";
   for (const ChunkStudy &c : f.chunks) {
     s << "  chunk study, " << c.method << " over " << human_bytes(c.size) << ":";
     for (auto &[chunk, g] : c.gbps)

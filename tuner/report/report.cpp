@@ -568,12 +568,9 @@ std::string findings_html(const Findings &f) {
   else
     h << "none &mdash; " << esc(na.reason);
   h << "</dd>\n";
-  for (auto [name, v] : {std::pair{"non-temporal, reuse", f.nontemporal_reuse},
-                         {"non-temporal, stream", f.nontemporal_stream}})
-    h << "<dt>" << name << "</dt><dd>"
-      << (v ? "every class from <strong>" + esc(human_bytes(*v)) + "</strong> on"
-            : std::string("never wins"))
-      << "</dd>\n";
+  for (auto [name, runs] : {std::pair{"non-temporal, reuse", &f.nontemporal_reuse_runs},
+                            {"non-temporal, stream", &f.nontemporal_stream_runs}})
+    h << "<dt>" << name << "</dt><dd>" << esc(nontemporal_text(*runs)) << "</dd>\n";
   h << "</dl></div>\n";
   return h.str();
 }

@@ -32,6 +32,8 @@ struct Findings {
   std::vector<ChunkStudy> chunks;
   std::optional<FenceStudy> fence;
   std::optional<uint64_t> nontemporal_reuse, nontemporal_stream;
+  //! Where each table stores past the caches (nontemporal_runs), with memset's stand-ins.
+  std::vector<NontemporalRun> nontemporal_reuse_runs, nontemporal_stream_runs;
 };
 
 //! The temporal kernel rep stosb is compared with: the widest temporal moves `cpu` runs.

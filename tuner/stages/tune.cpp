@@ -229,9 +229,12 @@ private:
     for (const auto &[size, g] : r.memset_stream)
       if (size >= kBatchBytes) r.memset_batch[size] = g;
     r.findings = studies_.findings(r.measurements, r.reuse, r.stream);
-    if (const std::optional<uint64_t> step = r.findings.stosb_no_allocate.size)
+    const std::optional<uint64_t> step = r.findings.stosb_no_allocate.size;
+    if (step)
       for (std::vector<SizeClass> *table : {&r.reuse, &r.stream, &r.batch})
         stand_in_past_step(*table, *step);
+    r.findings.nontemporal_reuse_runs = nontemporal_runs(r.reuse, step);
+    r.findings.nontemporal_stream_runs = nontemporal_runs(r.stream, step);
   }
 
   // The level's variants (unroll, align, head) of the kernel each point's table chose, with that

@@ -274,3 +274,31 @@ TEST(tables, PastTheNoAllocateStepMemsetsStandInIsStosb) {
   ASSERT_EQ(t.size(), kMaxClasses);
   EXPECT_EQ(stand_in_at(t, 64 * MiB), "avx2");
 }
+
+// Where non-temporal stores win is said as the runs of classes they win in, and a memset class
+// past the no-allocate step with stosb as its stand-in is one of them: not one threshold that a
+// memset class ends.
+TEST(tables, NontemporalRunsAreEveryRunAndTheStepsClassByItsStandIn) {
+  const std::vector<SizeClass> t = classes({{4 * KiB, "libc", "avx2"},
+                                            {16 * KiB, "ntavx512", ""},
+                                            {64 * KiB, "clzero", ""},
+                                            {1 * MiB, "avx512", ""},
+                                            {23 * MiB, "ntavx512", ""},
+                                            {32 * MiB, "libc", "avx2"},
+                                            {0, "libc", "stosb"}});
+  const std::vector<NontemporalRun> runs = nontemporal_runs(t, 32 * MiB);
+  EXPECT_EQ(runs, (std::vector<NontemporalRun>{{4 * KiB, 64 * KiB, {"ntavx512", "clzero"}},
+                                               {1 * MiB, 23 * MiB, {"ntavx512"}},
+                                               {32 * MiB, 0, {"libc, stand-in stosb"}}}));
+  EXPECT_EQ(nontemporal_text(runs), "4 KiB .. 64 KiB (ntavx512; clzero), 1 MiB .. 23 MiB "
+                                    "(ntavx512), 32 MiB .. up (libc, stand-in stosb)");
+  EXPECT_EQ(nontemporal_toml("nontemporal_stream_runs", {runs[0], runs[2]}),
+            "nontemporal_stream_runs = [{ from = 4096, below = 65536, kernels = [\"ntavx512\", "
+            "\"clzero\"] }, { from = 33554432, kernels = [\"libc, stand-in stosb\"] }]\n");
+  // Without a step, memset's class is memset's, whatever its stand-in.
+  EXPECT_EQ(nontemporal_runs(t, std::nullopt).size(), 2u);
+  EXPECT_EQ(nontemporal_text({}), "never wins");
+  EXPECT_EQ(nontemporal_toml("nontemporal_reuse_runs", {}), "");
+  // The threshold alone: memset's class past the step ends it.
+  EXPECT_FALSE(nontemporal_from(t));
+}
