@@ -364,10 +364,9 @@ std::vector<SizeClass> to_memset(const std::vector<SizeClass> &table, const Mems
   for (const SizeClass &c : table) {
     const uint64_t from = std::max(lower, m.lower), to = std::min(end(c.below), end(m.below));
     if (c.kernel == m.kernel && from < to) {
-      // The kernel the races chose stands in for memset under another C library.
-      SizeClass before = c, memset{.below = to == UINT64_MAX ? 0 : to,
-                                   .kernel = default_spec(Method::libc),
-                                   .stand_in = c.kernel};
+      // No stand-in: the kernel lost to memset, so no generated kernel is known to tie it here.
+      SizeClass before = c,
+                memset{.below = to == UINT64_MAX ? 0 : to, .kernel = default_spec(Method::libc)};
       before.below = from;
       if (from > lower) append_class(out, before);
       append_class(out, memset);

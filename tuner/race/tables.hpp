@@ -70,10 +70,14 @@ struct RacedSize {
 //! (stand_in_for).
 std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain);
 
+//! Whether a candidate tied memset in a race: its median speed over memset's per round at least
+//! kColdFloor, and in no state confidently below it.
+bool ties_memset(const Standing &st);
 //! A memset class's stand-in, the generated kernel that serves it under another C library
-//! (docs/design/profile-format.md, stand-ins): of the kernels raced at the most sizes of `at` in
-//! [lower, below) (below 0: up), the one whose worst median speed over memset's there is the
-//! best; none where no generated kernel was raced there.
+//! (docs/design/profile-format.md, stand-ins): of the kernels that tied memset (ties_memset) at
+//! every size of `at` in [lower, below) (below 0: up), the one whose worst median speed over
+//! memset's there is the best; none where no generated kernel did. A kernel slower than the
+//! memset it was raced against is no stand-in: under another C library, that one's memset runs.
 std::optional<Spec> stand_in_for(const std::vector<RacedSize> &at, uint64_t lower, uint64_t below);
 
 //! Past Zen's no-allocate step (`step`), where memset that ties rep stosb gets it, a memset

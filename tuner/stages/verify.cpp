@@ -468,14 +468,8 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
                              class_range(k ? table[k - 1].below : 0, table[k].below) + ": " +
                              format_spec(table[k].kernel) + " -> " +
                              std::string(info(Method::libc).name) + " (" + why + ")"});
-    // Under another C library the class runs a memset neighbour's stand-in (one class with
-    // it), else the kernel the races chose.
-    const auto memset_at = [&](size_t j) {
-      return j < table.size() && table[j].kernel.method == Method::libc;
-    };
-    table[k].stand_in = k && memset_at(k - 1) ? table[k - 1].stand_in
-                        : memset_at(k + 1)    ? table[k + 1].stand_in
-                                              : std::optional<Spec>(table[k].kernel);
+    // No stand-in: the kernel lost to memset, so no generated kernel is known to tie it here.
+    table[k].stand_in.reset();
     table[k].kernel = default_spec(Method::libc);
     table[k].gbps = 0; // not measured as a class: the tuner fills in memset's (verify_last)
     table[k].gain = 0; // memset's class: no bound over itself
