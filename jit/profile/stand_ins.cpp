@@ -24,6 +24,7 @@ std::string joined(const std::vector<std::string> &items) {
 
 StandInRouting route_to_stand_ins(Profile &p, std::string_view running) {
   StandInRouting r;
+  bool has_stand_in = false;
   r.other_libc = !p.libc.empty() && p.libc != running;
   const std::pair<const char *, std::vector<SizeClass> *> tables[] = {
       {"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}};
@@ -34,6 +35,7 @@ StandInRouting route_to_stand_ins(Profile &p, std::string_view running) {
                                 (c.below ? human_bytes(c.below) : std::string("up"));
       lower = c.below;
       if (c.kernel.method != Method::libc) continue;
+      has_stand_in = has_stand_in || c.stand_in;
       if (!c.stand_in) {
         r.lacking.push_back(range);
       } else if (r.other_libc) {
@@ -43,23 +45,26 @@ StandInRouting route_to_stand_ins(Profile &p, std::string_view running) {
       }
     }
   }
-  const std::string lacking = joined(r.lacking);
-  const std::string again = ": `clearjit tune`, or `clearjit choose` on its raw file, writes them";
   if (r.other_libc) {
     r.note = "measured against " + p.libc + "'s memset, this process runs " + std::string(running);
     if (!r.routed.empty())
       r.note += ": memset's classes run their stand-ins (" + joined(r.routed) + ")";
     if (!r.lacking.empty())
       r.note += std::string(r.routed.empty() ? ":" : ";") +
-                " memset's classes without a stand-in (" + lacking +
-                ") call this process's memset, which the profile was not measured against" + again;
-  } else if (!r.lacking.empty()) {
-    r.note = "memset's classes have no stand-in (" + lacking + "), so under " +
-             (p.libc.empty() ? std::string("any C library they call its memset, and the profile "
-                                           "does not record which it was measured against")
-                             : "another C library than " + p.libc + " they call its memset") +
-             again;
+                " memset's classes without one call this process's memset (" + joined(r.lacking) +
+                ")";
+  } else if (p.libc.empty() && !r.lacking.empty()) {
+    // A profile from before [tuning] libc: nothing routes, and the step (if any) is memset's.
+    r.note = "the profile does not record the C library it was measured against ([tuning] libc), "
+             "so its memset classes (" +
+             joined(r.lacking) +
+             ") call whatever memset runs, also past a no-allocate step that memset takes under "
+             "one C library and not another: `clearjit tune`, or `clearjit choose` on its raw "
+             "file, records both";
   }
+  if (p.libc.empty() && has_stand_in)
+    r.note += std::string(r.note.empty() ? "" : "; ") +
+              "the profile records no C library ([tuning] libc), so its stand-ins never run";
   return r;
 }
 

@@ -233,39 +233,6 @@ double memset_over_class(const std::map<uint64_t, double> &memset, uint64_t lowe
 
 namespace cjit::detail {
 
-bool ties_memset(const Standing &st) {
-  if (!(st.score.median >= kColdFloor)) return false;
-  return std::none_of(st.states.begin(), st.states.end(),
-                      [](const Interval &in) { return in.bounded && in.upper < kColdFloor; });
-}
-
-std::optional<Spec> stand_in_for(const std::vector<RacedSize> &at, uint64_t lower, uint64_t below) {
-  // Each generated kernel's count of the class's sizes where it tied memset, and its worst
-  // median speed over memset's there. An unfenced non-temporal kernel is measurement only.
-  std::map<Candidate, std::pair<size_t, double>> tied;
-  size_t sizes = 0;
-  for (const RacedSize &rs : at) {
-    if (rs.size < lower || (below && rs.size >= below)) continue;
-    ++sizes;
-    for (const Standing &st : rs.outcome.field) {
-      const Spec *k = st.candidate.kernel();
-      if (!k || k->method == Method::libc || (k->info().nontemporal && k->fence == Fence::none) ||
-          !ties_memset(st))
-        continue;
-      auto [it, fresh] = tied.try_emplace(st.candidate, 0, st.score.median);
-      ++it->second.first;
-      it->second.second = std::min(it->second.second, st.score.median);
-    }
-  }
-  const Candidate *best = nullptr;
-  double best_worst = 0;
-  for (const auto &[c, counted] : tied)
-    if (counted.first == sizes && counted.second > best_worst)
-      best = &c, best_worst = counted.second;
-  if (!best) return std::nullopt;
-  return *best->kernel();
-}
-
 void stand_in_past_step(std::vector<SizeClass> &table, uint64_t step) {
   const Spec stosb = *parse_spec("stosb");
   uint64_t lower = 0;
@@ -342,12 +309,10 @@ std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_ga
     i += best_run;
   }
   std::vector<SizeClass> classes = dispatch_table(ws);
-  // Each class's bound over memset: the smallest of its sizes', in the states all of them held;
-  // each memset class's stand-in.
+  // Each class's bound over memset: the smallest of its sizes', in the states all of them held.
   uint64_t lower = 0;
   for (SizeClass &c : classes) {
     if (c.kernel.method == Method::libc) {
-      c.stand_in = stand_in_for(at, lower, c.below);
       lower = c.below;
       continue;
     }

@@ -66,24 +66,15 @@ struct RacedSize {
 //! memset (Standing::beats) within kJoinBand of the best; ties to the previous class's kernel,
 //! then the race's winner; else memset. A size `alone` is its race's winner's, and a run of
 //! another candidate stops before it. Each class keeps its sizes' smallest lower bound (`gain`)
-//! and the states where every size's bound beat `min_gain`; each memset class, its stand-in
-//! (stand_in_for).
+//! and the states where every size's bound beat `min_gain`.
 std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain);
 
-//! Whether a candidate tied memset in a race: its median speed over memset's per round at least
-//! kColdFloor, and in no state confidently below it.
-bool ties_memset(const Standing &st);
-//! A memset class's stand-in, the generated kernel that serves it under another C library
-//! (docs/design/profile-format.md, stand-ins): of the kernels that tied memset (ties_memset) at
-//! every size of `at` in [lower, below) (below 0: up), the one whose worst median speed over
-//! memset's there is the best; none where no generated kernel did. A kernel slower than the
-//! memset it was raced against is no stand-in: under another C library, that one's memset runs.
-std::optional<Spec> stand_in_for(const std::vector<RacedSize> &at, uint64_t lower, uint64_t below);
-
-//! Past Zen's no-allocate step (`step`), where memset that ties rep stosb gets it, a memset
-//! class's stand-in is `stosb`: a memset class across the step is cut there (while the table
-//! stays within kMaxClasses), the classes from the step up take `stosb`, and neighbours that
-//! then have one kernel and stand-in are one class.
+//! A memset class's stand-in, what serves it under another C library than the one tuned against
+//! (docs/design/profile-format.md, stand-ins): past Zen's no-allocate step (`step`), `stosb`,
+//! which is what memset that ties rep stosb there gets; none elsewhere, where another C
+//! library's memset may be faster than a kernel that tied this one. A memset class across the
+//! step is cut there (while the table stays within kMaxClasses), the classes from the step up
+//! take `stosb`, and neighbours that then have one kernel and stand-in are one class.
 void stand_in_past_step(std::vector<SizeClass> &table, uint64_t step);
 
 //! Rounds a class boundary: to 64 bytes below 64 KiB, to 4 KiB above.

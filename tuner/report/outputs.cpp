@@ -1,6 +1,7 @@
 #include "tuner/report/outputs.hpp"
 
 #include "tuner/race/race.hpp"
+#include "tuner/race/tables.hpp"
 #include "tuner/text/format.hpp"
 
 #include <algorithm>
@@ -30,6 +31,10 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   p.batch = r.batch;
   for (const Stage *stage : r.stages)
     stage->profile(r, p);
+  // A class the verification gave back to memset past the step stands in as stosb too.
+  if (const std::optional<uint64_t> step = r.findings.stosb_no_allocate.size)
+    for (std::vector<SizeClass> *table : {&p.reuse, &p.stream, &p.batch})
+      stand_in_past_step(*table, *step);
   // [tuning] and [findings]: what the run was and what it found, for people and tools; the
   // runtime reads [tuning] libc alone (the memset the races were against).
   p.libc = r.libc;

@@ -81,8 +81,8 @@ TEST(stand_ins, AClassWithoutAStandInKeepsMemsetAndIsNamed) {
   const StandInRouting r = route_to_stand_ins(p, "glibc 2.41");
   EXPECT_EQ(kernels(p.reuse), (std::vector<std::string>{"libc", "ntavx2", "stosb"}));
   EXPECT_EQ(r.lacking, (std::vector<std::string>{"reuse 0 B .. 4 KiB"}));
-  EXPECT_NE(r.note.find("; memset's classes without a stand-in (reuse 0 B .. 4 KiB) call this "
-                        "process's memset, which the profile was not measured against"),
+  EXPECT_NE(r.note.find("; memset's classes without one call this process's memset (reuse 0 B "
+                        ".. 4 KiB)"),
             std::string::npos)
       << r.note;
 }
@@ -100,10 +100,20 @@ TEST(stand_ins, AnOldProfileLoadsAsItWasAndItsNoteNamesWhatItLacks) {
   EXPECT_EQ(p.reuse, before.reuse);
   EXPECT_EQ(r.lacking, (std::vector<std::string>{"reuse 0 B .. 4 KiB", "reuse 32 MiB .. up",
                                                  "stream 0 B .. up"}));
-  EXPECT_EQ(r.note, "memset's classes have no stand-in (reuse 0 B .. 4 KiB; reuse 32 MiB .. up; "
-                    "stream 0 B .. up), so under any C library they call its memset, and the "
-                    "profile does not record which it was measured against: `clearjit tune`, or "
-                    "`clearjit choose` on its raw file, writes them");
+  EXPECT_EQ(r.note, "the profile does not record the C library it was measured against "
+                    "([tuning] libc), so its memset classes (reuse 0 B .. 4 KiB; reuse 32 MiB .. "
+                    "up; stream 0 B .. up) call whatever memset runs, also past a no-allocate step "
+                    "that memset takes under one C library and not another: `clearjit tune`, or "
+                    "`clearjit choose` on its raw file, records both");
+  // The same classes without stand-ins, with their C library recorded: nothing to say there.
+  Profile recorded = p;
+  recorded.libc = "glibc 2.36";
+  EXPECT_EQ(route_to_stand_ins(recorded, "glibc 2.36").note, "");
+  // Stand-ins without the C library they stand in for: never run, and said.
+  Profile unrecorded = tuned_under_236();
+  unrecorded.libc.clear();
+  EXPECT_EQ(route_to_stand_ins(unrecorded, "glibc 2.41").note,
+            "the profile records no C library ([tuning] libc), so its stand-ins never run");
 }
 
 TEST(stand_ins, TheRunningCLibraryIsNamedAsProfilesRecordIt) {

@@ -184,19 +184,6 @@ TEST(tables, SmallestGoodChunk) {
 
 namespace {
 
-// A raced size where memset won and each of `lost` ran at that median score over memset's.
-RacedSize lost_to_memset(uint64_t size, const std::vector<std::pair<std::string, double>> &lost) {
-  RacedSize rs{.size = size};
-  for (const auto &[name, score] : lost) {
-    Standing st{.candidate = candidate(name)};
-    st.score = {
-        .lower = score * 0.95, .median = score, .upper = score * 1.05, .n = 5, .bounded = true};
-    rs.outcome.field.push_back(st);
-  }
-  rs.outcome.winner = memset_candidate();
-  return rs;
-}
-
 std::vector<SizeClass>
 classes(const std::vector<std::tuple<uint64_t, std::string, std::string>> &rows) {
   std::vector<SizeClass> out;
@@ -214,45 +201,6 @@ std::string stand_in_at(const std::vector<SizeClass> &table, uint64_t size) {
 }
 
 } // namespace
-
-// A class left to memset records, of the kernels that tied memset at every one of its sizes,
-// the one whose worst median is the best; a kernel slower than memset at one size, confidently
-// slower in one state, or not raced at every size, never; nor an unfenced non-temporal kernel
-// (measurement only).
-TEST(tables, AMemsetClassRecordsAKernelThatTiedMemsetAsItsStandIn) {
-  std::vector<RacedSize> at{
-      lost_to_memset(64 * KiB, {{"avx2", 0.99},
-                                {"stosb", 1.00},
-                                {"ntavx2", 0.995},
-                                {"movnti:fence=none", 1.0},
-                                {"avx512", 1.0}}),
-      lost_to_memset(128 * KiB, {{"avx2", 0.98},
-                                 {"stosb", 1.00},
-                                 {"ntavx2", 0.995},
-                                 {"movnti:fence=none", 1.0},
-                                 {"avx512", 1.0}}),
-      lost_to_memset(
-          256 * KiB,
-          {{"avx2", 1.00}, {"stosb", 0.90}, {"movnti:fence=none", 1.0}, {"avx512", 1.0}})};
-  // avx512 ties overall at 256 KiB but is confidently slower in its one state there.
-  at[2].outcome.field.back().states = {
-      {.lower = 0.8, .median = 0.9, .upper = 0.95, .n = 5, .bounded = true}};
-  const std::vector<SizeClass> t = table_from_races(at, 1.03);
-  ASSERT_EQ(t.size(), 1u);
-  EXPECT_EQ(t[0].kernel.method, Method::libc);
-  EXPECT_EQ(stand_in_at(t, 64 * KiB), "avx2");
-  // Over the first two sizes alone, avx512 and stosb tie best; the first by name.
-  EXPECT_EQ(format_spec(*stand_in_for(at, 0, 200 * KiB)), "avx512");
-  EXPECT_FALSE(stand_in_for(at, 512 * KiB, 0)) << "no kernel raced there";
-  // Where none tied at every size: no stand-in, memset under every C library.
-  at[1].outcome.field[0].score.median = 0.9;
-  EXPECT_FALSE(stand_in_for(at, 0, 0));
-  // A class some kernel beats memset in has no stand-in: it is that kernel's.
-  const std::vector<SizeClass> won =
-      table_from_races({raced(64 * KiB, {{"avx2", 1.5}}, "avx2")}, 1.03);
-  ASSERT_EQ(won.size(), 1u);
-  EXPECT_FALSE(won[0].stand_in);
-}
 
 // Past Zen's no-allocate step a memset class's stand-in is stosb: a class across the step is cut
 // there; one past it takes stosb whole; other classes keep what they had.

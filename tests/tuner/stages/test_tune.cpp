@@ -282,20 +282,17 @@ TEST(tune_StandIns, MemsetTyingStosbPastTheStepRecordsStosb) {
     }
 }
 
-// Where no kernel beats memset, every class stays memset's and records the kernel that tied it
-// (avx2), which stands in for it under another C library; the kernels slower than memset
-// (everything else, at 0.67x) never.
-TEST(tune_StandIns, AClassLeftToMemsetRecordsTheKernelThatTiedIt) {
+// Where no kernel beats memset and there is no step, every class stays memset's with no
+// stand-in, though avx2 ties it: another C library's memset may be faster than a kernel that
+// tied this one, and is never slower than memset.
+TEST(tune_StandIns, BelowTheStepAMemsetClassHasNoStandIn) {
   SyntheticMeter bench(0.02, 8);
   bench.set("libc", 1.5);
   bench.set("avx2", 1.5);
   const TuneResult r = run(bench, Level::quick);
   for (const std::vector<SizeClass> *table : {&r.reuse, &r.stream}) {
     ASSERT_FALSE(table->empty());
-    for (const SizeClass &c : *table) {
-      EXPECT_EQ(c.kernel.method, Method::libc) << format_profile(Profile{.reuse = *table});
-      ASSERT_TRUE(c.stand_in) << format_profile(Profile{.reuse = *table});
-      EXPECT_EQ(format_spec(*c.stand_in), "avx2");
-    }
+    for (const SizeClass &c : *table)
+      EXPECT_FALSE(c.stand_in) << format_profile(Profile{.reuse = *table});
   }
 }
