@@ -46,7 +46,7 @@ StandInRouting route_to_stand_ins(Profile &p, std::string_view running) {
     }
   }
   if (r.other_libc) {
-    r.note = "measured against " + p.libc + "'s memset, this process runs " + std::string(running);
+    r.note = "tuned against " + p.libc + "'s memset, this process runs " + std::string(running);
     if (!r.routed.empty())
       r.note += ": memset's classes run their stand-ins (" + joined(r.routed) + ")";
     if (!r.lacking.empty())

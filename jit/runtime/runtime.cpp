@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -225,14 +226,31 @@ std::string cjit::detail::running_memset() {
   const void *own = libc ? dlsym(libc, "memset") : nullptr;
   if (libc) dlclose(libc);
   Dl_info at{}, libc_at{};
-  // Another object's memset: a defined symbol that starts exactly there, in another object than
-  // the C library (a PLT stub of a non-PIE program is no symbol, and is the C library's).
-  if (own && target != own && dladdr(target, &at) && at.dli_saddr == target && at.dli_fname &&
-      dladdr(own, &libc_at) && at.dli_fbase != libc_at.dli_fbase) {
-    const std::string path = at.dli_fname;
-    return "memset of " + path.substr(path.rfind('/') + 1) + " under " + running_libc();
+  void *sym_entry = nullptr; // the ElfW(Sym) of the symbol found
+  // Another object's memset: a symbol defined there (not the PLT stub of a program built
+  // without PIE, an undefined symbol at the stub's address), in another object than the C
+  // library.
+  if (!own || target == own || !dladdr1(target, &at, &sym_entry, RTLD_DL_SYMENT) || !sym_entry ||
+      static_cast<const ElfW(Sym) *>(sym_entry)->st_shndx == SHN_UNDEF || at.dli_saddr != target ||
+      !dladdr(own, &libc_at) || at.dli_fbase == libc_at.dli_fbase)
+    return running_libc();
+  // A sanitizer's runtime intercepts memset and calls the C library's: that is the C library's.
+  for (const char *init : {"__asan_init", "__tsan_init", "__msan_init", "__hwasan_init"}) {
+    Dl_info runtime{};
+    if (void *f = dlsym(RTLD_DEFAULT, init);
+        f && dladdr(f, &runtime) && runtime.dli_fbase == at.dli_fbase)
+      return running_libc();
   }
-  return running_libc();
+  // The object's file name as a profile's [tuning] libc holds it: printable ASCII, and the
+  // whole at most kMaxLibcName characters.
+  const std::string under = " under " + running_libc(), of = "memset of ";
+  std::string name = at.dli_fname && *at.dli_fname ? at.dli_fname : "the program";
+  name = name.substr(name.rfind('/') + 1);
+  const size_t room = kMaxLibcName - std::min(kMaxLibcName - 8, of.size() + under.size());
+  if (name.size() > room) name.resize(room);
+  for (char &c : name)
+    if (c < ' ' || c > '~') c = '?';
+  return (of + name + under).substr(0, kMaxLibcName);
 }
 
 clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string &error,

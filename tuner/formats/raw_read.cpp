@@ -263,6 +263,11 @@ RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
     throw SchemaError{"level: \"" + t.level + "\" is not quick, default or exhaustive"};
   t.date = json_string(json_member(doc, "date", ""), "date");
   if (doc.contains("libc")) t.libc = json_string(doc["libc"], "libc"); // since 2026-12-05
+  // As a profile's [tuning] libc, which `clearjit choose` writes it to.
+  if (t.libc.size() > kMaxLibcName ||
+      !std::all_of(t.libc.begin(), t.libc.end(), [](char c) { return c >= ' ' && c <= '~'; }))
+    throw SchemaError{"libc: at most " + std::to_string(kMaxLibcName) +
+                      " printable ASCII characters"};
   const json &options = json_member(doc, "race_options", "");
   t.options.confidence =
       json_number(json_member(options, "confidence", "race_options"), "race_options.confidence");

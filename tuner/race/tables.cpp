@@ -168,13 +168,17 @@ std::vector<NontemporalRun> nontemporal_runs(const std::vector<SizeClass> &table
   uint64_t lower = 0;
   bool open = false; // the last class was in the last run
   for (const SizeClass &c : table) {
-    const bool past_step = c.kernel.method == Method::libc && step && lower >= *step &&
-                           c.stand_in && c.stand_in->method == Method::stosb;
+    // Past the step one rep stosb stops allocating: a stosb class, or memset's standing in so.
+    const bool stand_in_stosb = c.stand_in && c.stand_in->method == Method::stosb;
+    const bool past_step =
+        step && lower >= *step &&
+        (c.kernel.method == Method::stosb || (c.kernel.method == Method::libc && stand_in_stosb));
     if (c.kernel.info().nontemporal || past_step) {
       if (!open) out.push_back({lower, 0, {}});
       out.back().below = c.below;
-      out.back().kernels.push_back(format_spec(c.kernel) +
-                                   (past_step ? ", stand-in " + format_spec(*c.stand_in) : ""));
+      out.back().kernels.push_back(
+          format_spec(c.kernel) +
+          (past_step && c.stand_in ? ", stand-in " + format_spec(*c.stand_in) : ""));
       open = true;
     } else {
       open = false;

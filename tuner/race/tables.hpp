@@ -97,8 +97,8 @@ NoAllocate find_no_allocate(const std::vector<Measurement> &stosb,
 std::optional<uint64_t> nontemporal_from(const std::vector<SizeClass> &table);
 
 //! A run of neighbouring classes of a table that store past the caches: non-temporal kernels
-//! (clzero included), and memset's classes whose stand-in is `stosb` from Zen's no-allocate step
-//! on (memset ties rep stosb there, which stops allocating: `no_allocate`). below 0: up.
+//! (clzero included), and from Zen's no-allocate step on, `stosb` classes and memset's classes
+//! whose stand-in is `stosb` (one rep stosb stops allocating there). below 0: up.
 struct NontemporalRun {
   uint64_t lower = 0, below = 0;
   std::vector<std::string> kernels; //!< each class's, in order: "ntavx512", "libc, stand-in stosb"

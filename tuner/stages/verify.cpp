@@ -164,7 +164,7 @@ struct Verifier {
     const auto start = std::chrono::steady_clock::now();
     open_all();
     const std::vector<VerifyPoint> points = verify_points(p, cpu, min_size, max_size);
-    v.libc = running_c_library().name;
+    v.libc = running_memset(); // the memset the points were raced against
     v.measured = measured_text(points, p, cpu);
     last = measure(points, "verifying the profile");
     for (int repairs = 0;; ++repairs) {

@@ -50,7 +50,7 @@ TEST(stand_ins, AnotherCLibraryRunsTheStandIns) {
             (std::vector<std::string>{"reuse 0 B .. 4 KiB: avx2", "reuse 32 MiB .. up: stosb",
                                       "stream 0 B .. up: mov"}));
   EXPECT_TRUE(r.lacking.empty());
-  EXPECT_EQ(r.note, "measured against glibc 2.36's memset, this process runs glibc 2.41: memset's "
+  EXPECT_EQ(r.note, "tuned against glibc 2.36's memset, this process runs glibc 2.41: memset's "
                     "classes run their stand-ins (reuse 0 B .. 4 KiB: avx2; reuse 32 MiB .. up: "
                     "stosb; stream 0 B .. up: mov)");
 }

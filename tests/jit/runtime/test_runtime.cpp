@@ -219,7 +219,7 @@ TEST(runtime_StandIns, AnotherCLibraryRunsTheStandInsAndSaysSo) {
           << libc;
     }
     const std::string w = clearjit_warnings(cj.get());
-    EXPECT_EQ(w.find("tuned.toml: measured against glibc 2.36's memset, this process runs glibc "
+    EXPECT_EQ(w.find("tuned.toml: tuned against glibc 2.36's memset, this process runs glibc "
                      "2.41: memset's classes run their stand-ins (reuse 0 B .. 4 KiB: mov; reuse "
                      "1 MiB .. up: stosb)\n"),
               other ? 0 : std::string::npos)

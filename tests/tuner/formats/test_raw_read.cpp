@@ -131,6 +131,11 @@ TEST(raw_read, TheReaderRefusesWhatTheChooserCouldNotJudge) {
        "small.reuse.rejected[0]: no small-path strategy"},
       {[](nlohmann::json &j) { j["level"] = "turbo"; },
        "level: \"turbo\" is not quick, default or exhaustive"},
+      // The C library, which `clearjit choose` writes to a profile's [tuning] libc.
+      {[](nlohmann::json &j) { j["libc"] = "glibc\n2.41"; },
+       "libc: at most 64 printable ASCII characters"},
+      {[](nlohmann::json &j) { j["libc"] = std::string(65, 'g'); },
+       "libc: at most 64 printable ASCII characters"},
       // Rounds as Racing runs them (the incumbent ran 3): a candidate with none, one condition
       // of the incumbent with a round more, a candidate with more than the incumbent.
       {[](nlohmann::json &j) { j["races"][0]["samples"][1][0] = nlohmann::json::array(); },

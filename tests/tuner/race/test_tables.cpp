@@ -257,6 +257,10 @@ TEST(tables, NontemporalRunsAreEveryRunAndTheStepsClassByItsStandIn) {
   EXPECT_EQ(nontemporal_toml("nontemporal_stream_runs", {runs[0], runs[2]}),
             "nontemporal_stream_runs = [{ from = 4096, below = 65536, kernels = [\"ntavx512\", "
             "\"clzero\"] }, { from = 33554432, kernels = [\"libc, stand-in stosb\"] }]\n");
+  // A stosb class past the step stops allocating too.
+  std::vector<SizeClass> own = t;
+  own.back() = classes({{0, "stosb", ""}})[0];
+  EXPECT_EQ(nontemporal_runs(own, 32 * MiB).back(), (NontemporalRun{32 * MiB, 0, {"stosb"}}));
   // Without a step, memset's class is memset's, whatever its stand-in.
   EXPECT_EQ(nontemporal_runs(t, std::nullopt).size(), 2u);
   EXPECT_EQ(nontemporal_text({}), "never wins");
