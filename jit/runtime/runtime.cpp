@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <gnu/libc-version.h>
 #include <link.h>
 #include <sys/stat.h>
 
@@ -221,18 +222,16 @@ Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<Siz
 
 std::string cjit::detail::running_memset() {
   const void *target = reinterpret_cast<const void *>(memset_target);
-  // The C library's own memset, its IFUNC resolved as for any caller.
-  void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-  const void *own = libc ? dlsym(libc, "memset") : nullptr;
-  if (libc) dlclose(libc);
   Dl_info at{}, libc_at{};
   void *sym_entry = nullptr; // the ElfW(Sym) of the symbol found
   // Another object's memset: a symbol defined there (not the PLT stub of a program built
   // without PIE, an undefined symbol at the stub's address), in another object than the C
-  // library.
-  if (!own || target == own || !dladdr1(target, &at, &sym_entry, RTLD_DL_SYMENT) || !sym_entry ||
+  // library (the one that defines gnu_get_libc_version; no dlopen, which leaks a little under
+  // a loader started as a program).
+  if (!dladdr1(target, &at, &sym_entry, RTLD_DL_SYMENT) || !sym_entry ||
       static_cast<const ElfW(Sym) *>(sym_entry)->st_shndx == SHN_UNDEF || at.dli_saddr != target ||
-      !dladdr(own, &libc_at) || at.dli_fbase == libc_at.dli_fbase)
+      !dladdr(reinterpret_cast<const void *>(&gnu_get_libc_version), &libc_at) ||
+      at.dli_fbase == libc_at.dli_fbase)
     return running_libc();
   // A sanitizer's runtime intercepts memset and calls the C library's: that is the C library's.
   for (const char *init : {"__asan_init", "__tsan_init", "__msan_init", "__hwasan_init"}) {
