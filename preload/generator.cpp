@@ -10,7 +10,13 @@ extern "C" const clearjit *clearjit_preload_generate(void *(*libc_memset)(void *
                                                                           size_t)) noexcept {
   cjit::detail::memset_target = libc_memset;
   try {
-    return cjit::detail::open_default("clearjit-preload");
+    clearjit *cj = cjit::detail::open_default("clearjit-preload");
+    // A handle without generated code would only add a call before memset: none.
+    if (cj && !cjit::detail::has_generated_code(cj)) {
+      clearjit_close(cj);
+      return nullptr;
+    }
+    return cj;
   } catch (...) {
     return nullptr;
   }

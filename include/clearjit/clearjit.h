@@ -62,8 +62,10 @@ typedef struct clearjit clearjit;
 /*! Loads and validates the profile at `profile_path` and generates its dispatchers.
  *  NULL: the default lookup ($CLEARJIT_PROFILE, $XDG_CONFIG_HOME/clearjit/profile.toml or
  *  ~/.config/clearjit/profile.toml, /etc/clearjit/profile.toml, the installed profiles for this
- *  CPU, then a built-in default). Returns NULL on failure with a message in `err` (as
- *  clearjit_kernel_compile). */
+ *  CPU, then a built-in default). Returns NULL on failure (a profile that cannot be read or is
+ *  invalid here) with a message in `err` (as clearjit_kernel_compile). Where no code can be
+ *  mapped (no executable memory allowed, out of memory) it returns a handle whose entry points
+ *  call memset, whose clearjit_kernel_for is "libc" and whose clearjit_warnings say why. */
 clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len);
 
 /*! Zeroes [dst, dst+n) for a caller that reuses the memory soon. Reentrant, async-signal-safe. */
@@ -154,7 +156,8 @@ void clearjit_close(clearjit *cj);
 #endif
 
 /*! Process-wide default (intent reuse): opened on first use by the default lookup, falling
- *  back to the built-in default if that file is bad. Thread-safe; never fails. */
+ *  back to the built-in default if that file is bad, and to memset where no code can be mapped
+ *  (as clearjit_open). Thread-safe; never fails. */
 void clearjit_zero(void *dst, size_t n);
 
 #ifdef __cplusplus

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cjit::detail {
@@ -22,10 +23,13 @@ namespace cjit::detail {
 //! Register contract of every generated function: rdi = dst, rsi = n (System V).
 using ClearFn = void (*)(void *dst, size_t n);
 
-//! A generated function in executable memory; released when destroyed.
+//! A generated function in executable pages of its own (`mapped` bytes from the page that holds
+//! fn); unmapped when destroyed. The code never changes while mapped, in this process or in a
+//! child after fork.
 struct GeneratedCode {
   ClearFn fn = nullptr;
   size_t size = 0;
+  size_t mapped = 0;
   std::string listing; //!< one instruction per line, with its encoded bytes
 
   GeneratedCode() = default;
@@ -39,6 +43,20 @@ using EmitFn = std::function<void(asmjit::x86::Assembler &)>;
 //! Whether GeneratedCode::listing is filled: always (kernels, whose listing the API returns),
 //! or only while CLEARJIT_DUMP needs it (dispatchers, which may be large and many).
 enum class Listing { keep, if_dumped };
+
+//! How generated code is mapped, for the whole process. private_pages: anonymous pages written,
+//! then made read+execute (copied on write after fork; no descriptor). memfd_pages, where the
+//! system refuses the first (SELinux deny_execmem): a close-on-exec memfd per function, mapped
+//! read+execute only, written with pwrite, then sealed. Chosen at the first refusal; tests may
+//! set it.
+enum class CodeMap { private_pages, memfd_pages };
+CodeMap code_map();
+void use_code_map(CodeMap m);
+
+//! What generate's error begins with when code cannot be placed in executable memory here (no
+//! executable pages allowed, out of memory): the environment's failure, not the code's, where
+//! the C API falls back to memset.
+inline constexpr std::string_view kNoCodeMemory = "cannot map generated code";
 
 //! Assembles what `emit` writes and maps it executable (never writable at the same address).
 //! `name` labels it for debug aids: CLEARJIT_PERF_MAP=1 appends it to /tmp/perf-<pid>.map;

@@ -2,28 +2,143 @@
 
 #include "jit/profile/files.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
+#include <new>
+#include <system_error>
+#include <vector>
 
 namespace cjit::detail {
 namespace {
 
 using namespace asmjit;
 
-// Dual mapping: code is written through an RW view and executed through a separate RX view,
-// so no page is ever writable and executable at once (this AsmJit maps RWX otherwise).
-JitRuntime &runtime() {
-  static JitRuntime *rt = [] {
-    JitAllocator::CreateParams params{};
-    params.options = JitAllocatorOptions::kUseDualMapping;
-    return new JitRuntime(&params); // lives as long as the process: kernels may outlive statics
-  }();
-  return *rt;
+constexpr uint8_t kInt3 = 0xCC; // fills a function's pages past its end
+
+std::atomic<CodeMap> code_map_in_use{CodeMap::private_pages};
+
+std::string system_error(const char *call, int err) {
+  return std::string(call) + ": " + std::generic_category().message(err);
+}
+
+size_t page_size() {
+  static const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  return page;
+}
+
+size_t page_rounded(size_t n) { return (n + page_size() - 1) / page_size() * page_size(); }
+
+// Where in its pages a function of `size` bytes starts: functions generated one after another
+// at consecutive 64-byte-aligned offsets modulo the page, as one code heap lays them out. A warm
+// call's time depends on where its code lies, so copies of one function generated to be
+// measured at several places (docs/design/measuring.md) must not all share one offset.
+size_t next_offset(size_t size) {
+  static std::atomic<size_t> cursor{0};
+  return cursor.fetch_add((size + 63) & ~size_t(63), std::memory_order_relaxed) % page_size();
+}
+
+// Writes the flattened code at `offset` of `length` bytes at `rw`, relocated to run at the same
+// offset of `rx`, with int3 around it; empty or what went wrong.
+std::string fill(CodeHolder &code, uint8_t *rw, uint8_t *rx, size_t offset, size_t length,
+                 size_t &size) {
+  if (asmjit::Error e = code.relocateToBase(uintptr_t(rx + offset)))
+    return "code generation failed: " + std::string(DebugUtils::errorAsString(e));
+  size = code.codeSize();
+  if (size > length - offset) return "code generation failed: relocated code grew";
+  std::memset(rw, kInt3, offset);
+  if (asmjit::Error e =
+          code.copyFlattenedData(rw + offset, size, CopySectionFlags::kPadSectionBuffer))
+    return "code generation failed: " + std::string(DebugUtils::errorAsString(e));
+  std::memset(rw + offset + size, kInt3, length - offset - size);
+  return {};
+}
+
+struct Mapped {
+  uint8_t *rx = nullptr;
+  std::string error;    // set when nothing is mapped
+  bool refused = false; // the system refuses executable pages of this kind (EACCES, EPERM)
+};
+
+// Private anonymous pages, written, then made read+execute: copied on write after fork.
+Mapped map_private(CodeHolder &code, size_t offset, size_t length, size_t &size) {
+  void *p = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return {nullptr, system_error("mmap", errno), false};
+  auto *at = static_cast<uint8_t *>(p);
+  if (std::string e = fill(code, at, at, offset, length, size); !e.empty()) {
+    ::munmap(p, length);
+    return {nullptr, e, false};
+  }
+  if (::mprotect(p, length, PROT_READ | PROT_EXEC) != 0) {
+    const int err = errno;
+    ::munmap(p, length);
+    return {nullptr, system_error("mprotect PROT_EXEC", err), err == EACCES || err == EPERM};
+  }
+  return {at, {}, false};
+}
+
+// A memfd of its own, close-on-exec, mapped read+execute only and written with pwrite; then
+// sealed against writes (Linux 5.1 and later). No writable view of it ever exists, and no other
+// process gets the descriptor, so a child after fork sees the code unchanged.
+Mapped map_memfd(CodeHolder &code, size_t offset, size_t length, size_t &size) {
+  constexpr unsigned kExec = 0x10; // MFD_EXEC (Linux 6.3): executable even where memfds are not
+  const unsigned flags = MFD_CLOEXEC | MFD_ALLOW_SEALING;
+  int fd = ::memfd_create("clearjit-code", flags | kExec);
+  if (fd < 0 && errno == EINVAL) fd = ::memfd_create("clearjit-code", flags); // older kernels
+  if (fd < 0) return {nullptr, system_error("memfd_create", errno)};
+  Mapped out;
+  void *rx = MAP_FAILED;
+  if (::ftruncate(fd, off_t(length)) != 0) {
+    out.error = system_error("ftruncate", errno);
+  } else if ((rx = ::mmap(nullptr, length, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0)) ==
+             MAP_FAILED) {
+    const int err = errno;
+    out = {nullptr, system_error("mmap PROT_EXEC", err), err == EACCES || err == EPERM};
+  } else {
+    std::vector<uint8_t> bytes(length);
+    out.error = fill(code, bytes.data(), static_cast<uint8_t *>(rx), offset, length, size);
+    for (size_t done = 0; out.error.empty() && done < length;) {
+      const ssize_t wrote = ::pwrite(fd, bytes.data() + done, length - done, off_t(done));
+      if (wrote > 0)
+        done += size_t(wrote);
+      else if (wrote < 0 && errno != EINTR)
+        out.error = system_error("pwrite", errno);
+    }
+  }
+  if (out.error.empty()) // best effort: the descriptor is closed next, never shared
+    (void)::fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE);
+  ::close(fd);
+  if (!out.error.empty()) {
+    if (rx != MAP_FAILED) ::munmap(rx, length);
+    return out;
+  }
+  out.rx = static_cast<uint8_t *>(rx);
+  return out;
+}
+
+// Maps the code: private pages, or where the system refuses those executable, a memfd (which
+// the process then keeps to). Every mapping is the code's own: releasing it unmaps it.
+Mapped map_code(CodeHolder &code, size_t offset, size_t length, size_t &size) {
+  if (code_map_in_use.load(std::memory_order_relaxed) == CodeMap::private_pages) {
+    Mapped m = map_private(code, offset, length, size);
+    if (!m.refused) return m;
+    Mapped shared = map_memfd(code, offset, length, size);
+    if (shared.rx) {
+      code_map_in_use.store(CodeMap::memfd_pages, std::memory_order_relaxed);
+      return shared;
+    }
+    return {nullptr, m.error + "; " + shared.error, shared.refused};
+  }
+  return map_memfd(code, offset, length, size);
 }
 
 std::string error_text(asmjit::Error e) { return DebugUtils::errorAsString(e); }
@@ -76,16 +191,24 @@ void publish(const GeneratedCode &code, const std::string &name, const DebugAids
 } // namespace
 
 GeneratedCode::~GeneratedCode() {
-  if (fn) runtime().release(fn);
+  if (fn)
+    ::munmap(reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(fn) & ~(page_size() - 1)),
+             mapped);
 }
 
-Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::string &name,
-                                                Listing listing) {
+CodeMap code_map() { return code_map_in_use.load(std::memory_order_relaxed); }
+
+void use_code_map(CodeMap m) { code_map_in_use.store(m, std::memory_order_relaxed); }
+
+namespace {
+
+Result<std::unique_ptr<GeneratedCode>> assemble_and_map(const EmitFn &emit, const std::string &name,
+                                                        Listing listing) {
   using R = Result<std::unique_ptr<GeneratedCode>>;
-  JitRuntime &rt = runtime();
+  Environment env = Environment::host();
+  env.setObjectFormat(ObjectFormat::kJIT);
   CodeHolder code;
-  if (asmjit::Error e = code.init(rt.environment()))
-    return R::fail("code generation failed: " + error_text(e));
+  if (asmjit::Error e = code.init(env)) return R::fail("code generation failed: " + error_text(e));
   // Read at every generation (cheap beside it), so a change of the environment takes effect.
   const DebugAids aids;
   // The listing costs time and memory (a 15,000-class dispatcher's was 68 MB): only on request.
@@ -109,18 +232,38 @@ Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::s
 
   x86::Assembler a(&code);
   emit(a);
+  if (errors.first == kErrorOutOfMemory) throw std::bad_alloc();
   if (errors.first != kErrorOk) return R::fail("code generation failed: " + errors.message);
+  asmjit::Error linked = code.flatten();
+  if (linked == kErrorOk) linked = code.resolveUnresolvedLinks();
+  if (linked != kErrorOk) return R::fail("code generation failed: " + error_text(linked));
+  if (code.codeSize() == 0) return R::fail("code generation failed: no code");
 
   auto out = std::make_unique<GeneratedCode>();
-  void *fn = nullptr;
-  if (asmjit::Error e = rt.add(&fn, &code))
-    return R::fail("cannot map generated code: " + error_text(e));
-  out->fn = reinterpret_cast<ClearFn>(fn);
-  out->size = code.codeSize();
+  const size_t offset = next_offset(code.codeSize());
+  out->mapped = page_rounded(offset + code.codeSize());
+  const Mapped m = map_code(code, offset, out->mapped, out->size);
+  if (!m.rx)
+    return R::fail(m.error.starts_with("code generation failed")
+                       ? m.error
+                       : std::string(kNoCodeMemory) + ": " + m.error);
+  out->fn = reinterpret_cast<ClearFn>(m.rx + offset);
   if (log) out->listing = logger.data();
   publish(*out, name, aids);
   if (listing == Listing::if_dumped) out->listing = {};
   return {std::move(out), {}};
+}
+
+} // namespace
+
+Result<std::unique_ptr<GeneratedCode>> generate(const EmitFn &emit, const std::string &name,
+                                                Listing listing) {
+  try {
+    return assemble_and_map(emit, name, listing);
+  } catch (const std::bad_alloc &) {
+    return Result<std::unique_ptr<GeneratedCode>>::fail(std::string(kNoCodeMemory) +
+                                                        ": out of memory");
+  }
 }
 
 Result<std::unique_ptr<GeneratedCode>> compile_kernel(const Spec &s, const CpuInfo &cpu) {

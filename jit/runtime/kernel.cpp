@@ -43,8 +43,12 @@ clearjit_kernel *clearjit_kernel_compile(const char *spec, char *err, size_t err
     return new clearjit_kernel{format_spec(*parsed), std::move(code.value.value())};
   } catch (const std::bad_alloc &) {
     write_error(err, err_len, "out of memory");
-    return nullptr;
+  } catch (const std::exception &e) { // none is expected; none may cross the C API
+    write_error(err, err_len, std::string("internal error: ") + e.what());
+  } catch (...) {
+    write_error(err, err_len, "internal error");
   }
+  return nullptr;
 }
 
 void clearjit_kernel_clear(const clearjit_kernel *k, void *dst, size_t n) { k->code->fn(dst, n); }

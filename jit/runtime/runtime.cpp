@@ -184,6 +184,7 @@ struct State : clearjit {
   ClearFn batch_fn = nullptr;
   mutable std::atomic<size_t> open_batches{0};
   std::string warnings;
+  std::string no_code; //!< why its entry points call memset; empty: they are generated code
   std::vector<std::string> reuse_specs, stream_specs, batch_specs; // canonical, one per class
   //! clearjit_clear_parallel's workers, made on first use; one made by a parent process is
   //! left alone in a child (its threads are not there), which makes its own.
@@ -216,6 +217,30 @@ Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<Siz
     return Result<std::unique_ptr<GeneratedCode>>::fail(why);
   return generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, small, cpu); }, name,
                   Listing::if_dumped);
+}
+
+// Every clear by the C library's memset: the entry points of a handle without generated code.
+void memset_clear(void *dst, size_t n) { memset_target(dst, 0, n); }
+
+// Where no code can be mapped (`why`): `cj`'s entry points call memset, and `p`, which it
+// keeps, says so in its tables (one libc class) and warnings. Said once per process under
+// CLEARJIT_VERBOSE=1.
+void without_code(State &cj, Profile &p, const std::string &why) {
+  cj.reuse.reset();
+  cj.stream.reset();
+  cj.batch.reset();
+  cj.clear = cj.clear_stream = cj.batch_fn = memset_clear;
+  p.reuse = {{0, default_spec(Method::libc)}};
+  p.stream.clear();
+  p.batch.clear();
+  p.parallel_reuse.reset(); // their counts were measured for generated kernels
+  p.parallel_stream.reset();
+  const std::string what = "no generated code here (" + why + "): every clear calls memset";
+  cj.no_code = what;
+  cj.warnings += p.source + ": " + what + "\n";
+  static std::atomic<bool> said{false};
+  if (clearjit_env_switch("CLEARJIT_VERBOSE", false) && !said.exchange(true))
+    std::fprintf(stderr, "clearjit: %s\n", what.c_str());
 }
 
 } // namespace
@@ -274,31 +299,46 @@ clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string 
     slot = std::move(code.value.value());
     return slot->fn;
   };
+  // Stream gets its own dispatcher when its table or its small path differs from reuse's.
+  // Batches fence once at their end, so their pieces are cleared without any fence.
+  std::vector<SizeClass> unfenced = p.batch_table();
+  for (SizeClass &c : unfenced)
+    c.kernel.fence = Fence::none;
+  const bool own_stream =
+      !p.stream.empty() || p.small(Intent::stream, cpu) != p.small(Intent::reuse, cpu);
+  const bool made =
+      (cj->clear = cj->clear_stream =
+           dispatcher(p.reuse, Intent::reuse, "clearjit_dispatch_reuse", cj->reuse)) &&
+      (!own_stream || (cj->clear_stream = dispatcher(p.table(Intent::stream), Intent::stream,
+                                                     "clearjit_dispatch_stream", cj->stream))) &&
+      (cj->batch_fn = dispatcher(unfenced, Intent::stream, "clearjit_dispatch_batch", cj->batch));
+  if (!made) {
+    if (!error.starts_with(kNoCodeMemory)) return nullptr;
+    without_code(*cj, p, error);
+  }
   auto specs = [](const std::vector<SizeClass> &table) {
     std::vector<std::string> out;
     for (const SizeClass &c : table)
       out.push_back(format_spec(c.kernel));
     return out;
   };
-  cj->clear = cj->clear_stream =
-      dispatcher(p.reuse, Intent::reuse, "clearjit_dispatch_reuse", cj->reuse);
-  if (!cj->clear) return nullptr;
-  // Stream gets its own dispatcher when its table or its small path differs from reuse's.
-  if ((!p.stream.empty() || p.small(Intent::stream, cpu) != p.small(Intent::reuse, cpu)) &&
-      !(cj->clear_stream = dispatcher(p.table(Intent::stream), Intent::stream,
-                                      "clearjit_dispatch_stream", cj->stream)))
-    return nullptr;
-  // Batches fence once at their end, so their pieces are cleared without any fence.
-  std::vector<SizeClass> unfenced = p.batch_table();
-  for (SizeClass &c : unfenced)
-    c.kernel.fence = Fence::none;
-  if (!(cj->batch_fn = dispatcher(unfenced, Intent::stream, "clearjit_dispatch_batch", cj->batch)))
-    return nullptr;
   cj->reuse_specs = specs(p.reuse);
   cj->stream_specs = specs(p.table(Intent::stream));
   cj->batch_specs = specs(p.batch_table());
   cj->profile = std::move(p);
   return cj.release();
+}
+
+bool cjit::detail::has_generated_code(const clearjit *cj) { return state(cj).no_code.empty(); }
+
+clearjit *cjit::detail::open_generated(const Profile &p, const CpuInfo &cpu, std::string &error) {
+  clearjit *cj = open_profile(p, cpu, error);
+  if (cj && !has_generated_code(cj)) {
+    error = state(cj).no_code;
+    clearjit_close(cj);
+    return nullptr;
+  }
+  return cj;
 }
 
 clearjit *cjit::detail::open_default(const char *user) {
@@ -352,8 +392,12 @@ clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
     return cj;
   } catch (const std::bad_alloc &) {
     write_error(err, err_len, "out of memory");
-    return nullptr;
+  } catch (const std::exception &e) { // none is expected; none may cross the C API
+    write_error(err, err_len, std::string("internal error: ") + e.what());
+  } catch (...) {
+    write_error(err, err_len, "internal error");
   }
+  return nullptr;
 }
 
 // The exported symbols stay for callers that take their address or were built against an
@@ -458,8 +502,18 @@ void(clearjit_close)(clearjit *cj) { delete static_cast<State *>(cj); }
 
 void clearjit_zero(void *dst, size_t n) {
   // A function-local static: initialised once, thread-safe, also when many threads call first.
-  static const clearjit *cj = open_default("clearjit_zero");
-  cj->clear(dst, n);
+  // NULL (no memory even for a handle calling memset): memset, and no second try.
+  static const clearjit *cj = [] {
+    try {
+      return open_default("clearjit_zero");
+    } catch (...) {
+      return static_cast<clearjit *>(nullptr);
+    }
+  }();
+  if (cj)
+    cj->clear(dst, n);
+  else
+    memset_target(dst, 0, n);
 }
 
 } // extern "C"

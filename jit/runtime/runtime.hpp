@@ -47,14 +47,21 @@ std::string running_memset();
 //! A handle for a profile already loaded (or made, as the tuner's verification makes one): the
 //! host warning, memset's classes routed to their stand-ins where `libc` (the running
 //! memset's name, running_memset(); tests inject another) is not the profile's
-//! (route_to_stand_ins), and the dispatchers' code. nullptr with `error` set when code cannot be
-//! made.
+//! (route_to_stand_ins), and the dispatchers' code. nullptr with `error` set when the code is
+//! wrong (a small path this CPU cannot run). Where no code can be mapped here (kNoCodeMemory: no
+//! executable memory allowed, out of memory), a handle whose entry points call memset, with a
+//! warning that says why (on stderr too, once per process, under CLEARJIT_VERBOSE=1).
 clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error,
                        std::string_view libc = running_memset());
+//! Whether `cj`'s entry points are generated code (not memset, as where none can be mapped).
+bool has_generated_code(const clearjit *cj);
+//! open_profile for what measures generated code (the tuner): nullptr with `error` set where
+//! the handle would have none.
+clearjit *open_generated(const Profile &p, const CpuInfo &cpu, std::string &error);
 
 //! What clearjit_zero opens: the default lookup, or the built-in default when the file it finds
 //! is bad. Says what and why on stderr when CLEARJIT_VERBOSE=1 ("clearjit: USER uses ...").
-//! Returns NULL only when even the built-in default cannot be generated.
+//! Returns NULL only when not even a handle calling memset can be made (out of memory).
 clearjit *open_default(const char *user);
 //! What clearjit_open(NULL) opens for `cpu` (the host's, or a synthetic one in tests): the
 //! default lookup's profile; nullptr with `error` set when the lookup stops at an invalid file

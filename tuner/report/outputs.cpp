@@ -75,6 +75,7 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   for (const Stage *stage : r.stages)
     t << stage->profile_toml(r);
   return format_profile(p, {.comments = "# Written by `clearjit tune`; sizes are bytes.\n",
+                            .host = {},
                             .tuning = tuning.str(),
                             .tables = t.str()});
 }

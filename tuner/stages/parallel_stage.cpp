@@ -130,7 +130,7 @@ ParallelStudy study_parallel(Meter &bench, const Profile &p, const CpuInfo &cpu,
   }
   const std::vector<unsigned> counts = parallel_counts(cpus);
   std::string error;
-  std::unique_ptr<clearjit, void (*)(clearjit *)> cj(open_profile(p, cpu, error), clearjit_close);
+  std::unique_ptr<clearjit, void (*)(clearjit *)> cj(open_generated(p, cpu, error), clearjit_close);
   if (!cj) throw std::runtime_error("parallel stage: " + error);
   // The workers start before anything is timed, as in a program that has cleared before.
   {

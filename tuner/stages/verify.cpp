@@ -187,7 +187,7 @@ struct Verifier {
     handles.clear();
     for (int place = 0; place < kVerifyPlaces; ++place) {
       std::string error;
-      clearjit *cj = open_profile(p, cpu, error);
+      clearjit *cj = open_generated(p, cpu, error);
       if (!cj) throw std::runtime_error("verification: " + error);
       opened.emplace_back(cj, clearjit_close);
       handles.push_back(cj);
@@ -568,7 +568,14 @@ std::vector<StandInSpeed> stand_in_speeds(Meter &bench, const Profile &p, const 
         if (4 * size <= arena_bytes_for(cpu, max_size))
           r.conditions.push_back({in_pattern(base, Pattern::consecutive), true});
         races.push_back(racing.add(std::move(r)));
-        out.push_back({intent, class_lower, c.below, *c.stand_in, size});
+        out.push_back({.intent = intent,
+                       .lower = class_lower,
+                       .below = c.below,
+                       .stand_in = *c.stand_in,
+                       .size = size,
+                       .score = {},
+                       .memset_gbps = 0,
+                       .stand_in_gbps = 0});
       }
     }
   }

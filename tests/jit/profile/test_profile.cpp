@@ -388,6 +388,7 @@ TEST(profile_Bad, StandInsAndTheirCLibraryAreChecked) {
 TEST(profile_Write, AnnotationsAreWrittenAndIgnored) {
   const Profile p = every_key();
   const std::string text = format_profile(p, {.comments = "# a comment\n",
+                                              .host = {},
                                               .tuning = "level = \"quick\"\n",
                                               .tables = "\n[findings]\nx = 1\n"});
   EXPECT_TRUE(text.starts_with("# clearjit profile: which kernel clears each size fastest on this "

@@ -147,7 +147,9 @@ TEST(tune_Stages, EveryLevelFindsTheNoAllocateStep) {
     for (const std::vector<SizeClass> *table : {&r.reuse, &r.stream}) {
       uint64_t lower = 0;
       for (const SizeClass &c : *table) {
-        if (lower < *r.findings.stosb_no_allocate.size) EXPECT_FALSE(c.stand_in) << lower;
+        if (lower < *r.findings.stosb_no_allocate.size) {
+          EXPECT_FALSE(c.stand_in) << lower;
+        }
         lower = c.below;
       }
     }
@@ -186,6 +188,13 @@ TEST(tune_Stages, AHotDestinationDoesNotHoldStreamBack) {
 namespace {
 
 constexpr uint64_t KiB = 1024, MiB = KiB * KiB, GiB = MiB * KiB;
+
+// A table as a profile writes it, for a failure's message.
+std::string table_text(const std::vector<SizeClass> &table) {
+  Profile p;
+  p.reuse = table;
+  return format_profile(p);
+}
 
 struct HugeCase {
   Level level;
@@ -284,9 +293,8 @@ TEST(tune_StandIns, MemsetTyingStosbPastTheStepRecordsStosb) {
   for (const std::vector<SizeClass> *table : {&r.reuse, &r.stream})
     for (uint64_t size : {64ull << 20, 128ull << 20, 256ull << 20}) {
       const SizeClass &c = class_for(*table, size);
-      EXPECT_EQ(c.kernel.method, Method::libc) << size << "\n"
-                                               << format_profile(Profile{.reuse = *table});
-      ASSERT_TRUE(c.stand_in) << size << "\n" << format_profile(Profile{.reuse = *table});
+      EXPECT_EQ(c.kernel.method, Method::libc) << size << "\n" << table_text(*table);
+      ASSERT_TRUE(c.stand_in) << size << "\n" << table_text(*table);
       EXPECT_EQ(format_spec(*c.stand_in), "stosb") << size;
     }
 }
@@ -302,6 +310,6 @@ TEST(tune_StandIns, BelowTheStepAMemsetClassHasNoStandIn) {
   for (const std::vector<SizeClass> *table : {&r.reuse, &r.stream}) {
     ASSERT_FALSE(table->empty());
     for (const SizeClass &c : *table)
-      EXPECT_FALSE(c.stand_in) << format_profile(Profile{.reuse = *table});
+      EXPECT_FALSE(c.stand_in) << table_text(*table);
   }
 }
