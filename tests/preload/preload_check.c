@@ -3,18 +3,27 @@
  * handler and in a forked child. Built with -fno-builtin so every call reaches the library.
  * Modes (--small-only, --signal-first, --blocked, --blocked-always, --fork-first, --race,
  * --small-stack, --cancel-pending) each make the first large zero fill in one situation for the
- * lazy path (run.sh). Exit 0 when everything was cleared (or filled) exactly; with
- * --expect-preload, also checks that memset resolves to libclearjit-preload.so. */
+ * lazy path (run.sh); --no-exec-pages first installs a seccomp filter under which no code can be
+ * mapped (memfd_create and mprotect to PROT_EXEC fail with EPERM), then checks as without it.
+ * Exit 0 when everything was cleared (or filled) exactly; with --expect-preload, also checks that
+ * memset resolves to libclearjit-preload.so. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -241,6 +250,30 @@ static int pattern(void) {
   return buf[299] != 7;
 }
 
+/* memfd_create and mprotect(..., PROT_EXEC) fail with EPERM from now on, in this process and
+ * what it starts: no generated code can be mapped, while the loader still maps libraries. */
+static int deny_exec_pages(void) {
+  struct sock_filter f[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_memfd_create, 4, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 0, 2),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+      BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+  };
+  struct sock_fprog prog = {sizeof f / sizeof f[0], f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) {
+    fprintf(stderr, "cannot install the seccomp filter\n");
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   static const struct {
     const char *name;
@@ -265,6 +298,7 @@ int main(int argc, char **argv) {
     waitpid(pid, &status, 0);
     return rc || !WIFEXITED(status) || WEXITSTATUS(status);
   }
+  if (argc > 1 && strcmp(argv[1], "--no-exec-pages") == 0 && deny_exec_pages() != 0) return 1;
   if (argc > 1 && strcmp(argv[1], "--expect-preload") == 0) {
     Dl_info info;
     void *fn = dlsym(RTLD_DEFAULT, "memset");
