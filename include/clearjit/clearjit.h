@@ -63,9 +63,10 @@ typedef struct clearjit clearjit;
  *  NULL: the default lookup ($CLEARJIT_PROFILE, $XDG_CONFIG_HOME/clearjit/profile.toml or
  *  ~/.config/clearjit/profile.toml, /etc/clearjit/profile.toml, the installed profiles for this
  *  CPU, then a built-in default). Returns NULL on failure (a profile that cannot be read or is
- *  invalid here) with a message in `err` (as clearjit_kernel_compile). Where no code can be
- *  mapped (no executable memory allowed, out of memory) it returns a handle whose entry points
- *  call memset, whose clearjit_kernel_for is "libc" and whose clearjit_warnings say why. */
+ *  invalid here, or no memory to read it) with a message in `err` (as clearjit_kernel_compile).
+ *  Where no code can be mapped (no executable memory allowed, no memory for the code) it returns
+ *  a handle whose entry points call memset, whose clearjit_kernel_for is "libc" and whose
+ *  clearjit_warnings say why. */
 clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len);
 
 /*! Zeroes [dst, dst+n) for a caller that reuses the memory soon. Reentrant, async-signal-safe. */

@@ -94,7 +94,7 @@ void emit_small(asmjit::x86::Assembler &a, const SmallPath &p, const CpuInfo &cp
 Result<std::unique_ptr<GeneratedCode>> compile_kernel(const Spec &s, const CpuInfo &cpu);
 
 //! Copies `msg` into a caller's buffer, NUL-terminated and truncated (the C API's convention).
-void write_error(char *err, size_t err_len, const std::string &msg);
+void write_error(char *err, size_t err_len, std::string_view msg);
 
 // The building blocks, each emitted alone (golden listings).
 

@@ -64,81 +64,70 @@ std::string fill(CodeHolder &code, uint8_t *rw, uint8_t *rx, size_t offset, size
 }
 
 struct Mapped {
-  uint8_t *rx = nullptr;
-  std::string error;    // set when nothing is mapped
-  bool refused = false; // the system refuses executable pages of this kind (EACCES, EPERM)
+  uint8_t *rx = nullptr;   // the mapping (the function is at its offset)
+  std::string error;       // set when nothing is mapped
+  bool code_error = false; // the code is at fault (relocation), not the system
 };
 
-// Private anonymous pages, written, then made read+execute: copied on write after fork.
-Mapped map_private(CodeHolder &code, size_t offset, size_t length, size_t &size) {
-  void *p = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return {nullptr, system_error("mmap", errno), false};
-  auto *at = static_cast<uint8_t *>(p);
-  if (std::string e = fill(code, at, at, offset, length, size); !e.empty()) {
-    ::munmap(p, length);
-    return {nullptr, e, false};
-  }
-  if (::mprotect(p, length, PROT_READ | PROT_EXEC) != 0) {
-    const int err = errno;
-    ::munmap(p, length);
-    return {nullptr, system_error("mprotect PROT_EXEC", err), err == EACCES || err == EPERM};
-  }
-  return {at, {}, false};
-}
-
-// A memfd of its own, close-on-exec, mapped read+execute only and written with pwrite; then
-// sealed against writes (Linux 5.1 and later). No writable view of it ever exists, and no other
-// process gets the descriptor, so a child after fork sees the code unchanged.
-Mapped map_memfd(CodeHolder &code, size_t offset, size_t length, size_t &size) {
+// Replaces the private pages at `p`, whose bytes are the relocated code, by a memfd of its own
+// mapped at the same address read+execute only (so the code stays relocated), written with
+// pwrite and sealed against writes (Linux 5.1 and later). No writable view of it ever exists, and
+// the descriptor, close-on-exec, is closed before returning: a child after fork sees the code
+// unchanged, an exec'ed program does not get it. Empty or what went wrong (`p` then unchanged
+// or unmapped).
+std::string replace_by_memfd(uint8_t *p, size_t length) {
   constexpr unsigned kExec = 0x10; // MFD_EXEC (Linux 6.3): executable even where memfds are not
   const unsigned flags = MFD_CLOEXEC | MFD_ALLOW_SEALING;
   int fd = ::memfd_create("clearjit-code", flags | kExec);
   if (fd < 0 && errno == EINVAL) fd = ::memfd_create("clearjit-code", flags); // older kernels
-  if (fd < 0) return {nullptr, system_error("memfd_create", errno)};
-  Mapped out;
-  void *rx = MAP_FAILED;
-  if (::ftruncate(fd, off_t(length)) != 0) {
-    out.error = system_error("ftruncate", errno);
-  } else if ((rx = ::mmap(nullptr, length, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0)) ==
-             MAP_FAILED) {
-    const int err = errno;
-    out = {nullptr, system_error("mmap PROT_EXEC", err), err == EACCES || err == EPERM};
-  } else {
-    std::vector<uint8_t> bytes(length);
-    out.error = fill(code, bytes.data(), static_cast<uint8_t *>(rx), offset, length, size);
-    for (size_t done = 0; out.error.empty() && done < length;) {
-      const ssize_t wrote = ::pwrite(fd, bytes.data() + done, length - done, off_t(done));
-      if (wrote > 0)
-        done += size_t(wrote);
-      else if (wrote < 0 && errno != EINTR)
-        out.error = system_error("pwrite", errno);
-    }
+  if (fd < 0) return system_error("memfd_create", errno);
+  std::string error;
+  if (::ftruncate(fd, off_t(length)) != 0) error = system_error("ftruncate", errno);
+  for (size_t done = 0; error.empty() && done < length;) {
+    const ssize_t wrote = ::pwrite(fd, p + done, length - done, off_t(done));
+    if (wrote > 0)
+      done += size_t(wrote);
+    else if (wrote == 0 || errno != EINTR)
+      error = wrote == 0 ? "pwrite: wrote nothing" : system_error("pwrite", errno);
   }
-  if (out.error.empty()) // best effort: the descriptor is closed next, never shared
+  if (error.empty()) // best effort: the descriptor is closed next, never shared
     (void)::fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE);
+  if (error.empty() &&
+      ::mmap(p, length, PROT_READ | PROT_EXEC, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+    error = system_error("mmap PROT_EXEC", errno);
   ::close(fd);
-  if (!out.error.empty()) {
-    if (rx != MAP_FAILED) ::munmap(rx, length);
-    return out;
-  }
-  out.rx = static_cast<uint8_t *>(rx);
-  return out;
+  return error;
 }
 
-// Maps the code: private pages, or where the system refuses those executable, a memfd (which
-// the process then keeps to). Every mapping is the code's own: releasing it unmaps it.
+// Maps the code, relocated once: written into private anonymous pages, which then become
+// read+execute (copied on write after fork; no descriptor), or, where the system refuses that
+// (EACCES, EPERM: SELinux deny_execmem, a seccomp filter), are replaced by a memfd
+// (replace_by_memfd), which the process then keeps to. Every mapping is the code's own:
+// releasing it unmaps it.
 Mapped map_code(CodeHolder &code, size_t offset, size_t length, size_t &size) {
-  if (code_map_in_use.load(std::memory_order_relaxed) == CodeMap::private_pages) {
-    Mapped m = map_private(code, offset, length, size);
-    if (!m.refused) return m;
-    Mapped shared = map_memfd(code, offset, length, size);
-    if (shared.rx) {
-      code_map_in_use.store(CodeMap::memfd_pages, std::memory_order_relaxed);
-      return shared;
-    }
-    return {nullptr, m.error + "; " + shared.error, shared.refused};
+  void *m = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return {nullptr, system_error("mmap", errno), false};
+  auto *p = static_cast<uint8_t *>(m);
+  if (std::string e = fill(code, p, p, offset, length, size); !e.empty()) {
+    ::munmap(p, length);
+    return {nullptr, e, true};
   }
-  return map_memfd(code, offset, length, size);
+  std::string refusal;
+  if (code_map_in_use.load(std::memory_order_relaxed) == CodeMap::private_pages) {
+    if (::mprotect(p, length, PROT_READ | PROT_EXEC) == 0) return {p, {}, false};
+    const int err = errno;
+    refusal = system_error("mprotect PROT_EXEC", err) + "; ";
+    if (err != EACCES && err != EPERM) {
+      ::munmap(p, length);
+      return {nullptr, refusal.substr(0, refusal.size() - 2), false};
+    }
+  }
+  if (std::string e = replace_by_memfd(p, length); !e.empty()) {
+    ::munmap(p, length);
+    return {nullptr, refusal + e, false};
+  }
+  code_map_in_use.store(CodeMap::memfd_pages, std::memory_order_relaxed);
+  return {p, {}, false};
 }
 
 std::string error_text(asmjit::Error e) { return DebugUtils::errorAsString(e); }
@@ -243,10 +232,7 @@ Result<std::unique_ptr<GeneratedCode>> assemble_and_map(const EmitFn &emit, cons
   const size_t offset = next_offset(code.codeSize());
   out->mapped = page_rounded(offset + code.codeSize());
   const Mapped m = map_code(code, offset, out->mapped, out->size);
-  if (!m.rx)
-    return R::fail(m.error.starts_with("code generation failed")
-                       ? m.error
-                       : std::string(kNoCodeMemory) + ": " + m.error);
+  if (!m.rx) return R::fail(m.code_error ? m.error : std::string(kNoCodeMemory) + ": " + m.error);
   out->fn = reinterpret_cast<ClearFn>(m.rx + offset);
   if (log) out->listing = logger.data();
   publish(*out, name, aids);

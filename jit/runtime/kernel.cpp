@@ -14,7 +14,7 @@ struct clearjit_kernel {
 };
 
 namespace cjit::detail {
-void write_error(char *err, size_t err_len, const std::string &msg) {
+void write_error(char *err, size_t err_len, std::string_view msg) {
   if (!err || err_len == 0) return;
   size_t n = std::min(msg.size(), err_len - 1);
   std::memcpy(err, msg.data(), n);
@@ -43,8 +43,8 @@ clearjit_kernel *clearjit_kernel_compile(const char *spec, char *err, size_t err
     return new clearjit_kernel{format_spec(*parsed), std::move(code.value.value())};
   } catch (const std::bad_alloc &) {
     write_error(err, err_len, "out of memory");
-  } catch (const std::exception &e) { // none is expected; none may cross the C API
-    write_error(err, err_len, std::string("internal error: ") + e.what());
+  } catch (const std::exception &e) {    // none is expected; none may cross the C API
+    write_error(err, err_len, e.what()); // nothing that allocates here
   } catch (...) {
     write_error(err, err_len, "internal error");
   }

@@ -209,16 +209,6 @@ Pool &pool_of(const State &st) {
 
 const State &state(const clearjit *cj) { return *static_cast<const State *>(cj); }
 
-Result<std::unique_ptr<GeneratedCode>> generate_dispatcher(const std::vector<SizeClass> &table,
-                                                           const SmallPath &small,
-                                                           const CpuInfo &cpu,
-                                                           const std::string &name) {
-  if (std::string why = small_unsupported_reason(small, cpu); !why.empty())
-    return Result<std::unique_ptr<GeneratedCode>>::fail(why);
-  return generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, small, cpu); }, name,
-                  Listing::if_dumped);
-}
-
 // Every clear by the C library's memset: the entry points of a handle without generated code.
 void memset_clear(void *dst, size_t n) { memset_target(dst, 0, n); }
 
@@ -233,6 +223,8 @@ void without_code(State &cj, Profile &p, const std::string &why) {
   p.reuse = {{0, default_spec(Method::libc)}};
   p.stream.clear();
   p.batch.clear();
+  for (std::optional<SmallPath> *small : {&p.small_reuse, &p.small_stream}) // memset too
+    *small = SmallPath{Small::libc, *small ? (*small)->max : SmallPath{}.max};
   p.parallel_reuse.reset(); // their counts were measured for generated kernels
   p.parallel_stream.reset();
   const std::string what = "no generated code here (" + why + "): every clear calls memset";
@@ -282,16 +274,23 @@ clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string 
   auto cj = std::make_unique<State>();
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
-  if (const StandInRouting r = route_to_stand_ins(p, libc); r.other_libc)
-    cj->warnings += p.source + ": " + r.note + "\n";
+  const StandInRouting routing = route_to_stand_ins(p, libc);
   if (p.source != "built-in" && !same_cpu(p.host, cpu))
     cj->warnings += p.source + ": measured on " + other_cpu_text(p.host) + ", this CPU is " +
                     other_cpu_text(profile_host(cpu)) +
                     "; its choices may not be the fastest here\n";
+  // A small path this CPU cannot run is the profile's fault, whether code can be mapped or not.
+  for (Intent i : {Intent::reuse, Intent::stream})
+    if (std::string why = small_unsupported_reason(p.small(i, cpu), cpu); !why.empty()) {
+      error = why;
+      return nullptr;
+    }
   // One dispatcher: its code kept in `slot`, its entry returned (nullptr with `error` set).
   auto dispatcher = [&](const std::vector<SizeClass> &table, Intent intent, const char *name,
                         std::unique_ptr<GeneratedCode> &slot) -> ClearFn {
-    auto code = generate_dispatcher(table, p.small(intent, cpu), cpu, name);
+    const SmallPath small = p.small(intent, cpu); // checked above
+    auto code = generate([&](asmjit::x86::Assembler &a) { emit_dispatcher(a, table, small, cpu); },
+                         name, Listing::if_dumped);
     if (!code) {
       error = code.error;
       return nullptr;
@@ -315,6 +314,8 @@ clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string 
   if (!made) {
     if (!error.starts_with(kNoCodeMemory)) return nullptr;
     without_code(*cj, p, error);
+  } else if (routing.other_libc) {
+    cj->warnings += p.source + ": " + routing.note + "\n";
   }
   auto specs = [](const std::vector<SizeClass> &table) {
     std::vector<std::string> out;
@@ -392,8 +393,8 @@ clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
     return cj;
   } catch (const std::bad_alloc &) {
     write_error(err, err_len, "out of memory");
-  } catch (const std::exception &e) { // none is expected; none may cross the C API
-    write_error(err, err_len, std::string("internal error: ") + e.what());
+  } catch (const std::exception &e) {    // none is expected; none may cross the C API
+    write_error(err, err_len, e.what()); // nothing that allocates here
   } catch (...) {
     write_error(err, err_len, "internal error");
   }
