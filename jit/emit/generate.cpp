@@ -16,14 +16,13 @@
 #include <mutex>
 #include <new>
 #include <system_error>
-#include <vector>
 
 namespace cjit::detail {
 namespace {
 
 using namespace asmjit;
 
-constexpr uint8_t kInt3 = 0xCC; // fills a function's pages past its end
+constexpr uint8_t kInt3 = 0xCC; // fills a function's pages around it
 
 std::atomic<CodeMap> code_map_in_use{CodeMap::private_pages};
 
@@ -47,19 +46,18 @@ size_t next_offset(size_t size) {
   return cursor.fetch_add((size + 63) & ~size_t(63), std::memory_order_relaxed) % page_size();
 }
 
-// Writes the flattened code at `offset` of `length` bytes at `rw`, relocated to run at the same
-// offset of `rx`, with int3 around it; empty or what went wrong.
-std::string fill(CodeHolder &code, uint8_t *rw, uint8_t *rx, size_t offset, size_t length,
-                 size_t &size) {
-  if (asmjit::Error e = code.relocateToBase(uintptr_t(rx + offset)))
+// Writes the flattened code at `offset` of the `length` bytes at `p`, relocated to run there,
+// with int3 around it; empty or what went wrong.
+std::string fill(CodeHolder &code, uint8_t *p, size_t offset, size_t length, size_t &size) {
+  if (asmjit::Error e = code.relocateToBase(uintptr_t(p + offset)))
     return "code generation failed: " + std::string(DebugUtils::errorAsString(e));
   size = code.codeSize();
   if (size > length - offset) return "code generation failed: relocated code grew";
-  std::memset(rw, kInt3, offset);
+  std::memset(p, kInt3, offset);
   if (asmjit::Error e =
-          code.copyFlattenedData(rw + offset, size, CopySectionFlags::kPadSectionBuffer))
+          code.copyFlattenedData(p + offset, size, CopySectionFlags::kPadSectionBuffer))
     return "code generation failed: " + std::string(DebugUtils::errorAsString(e));
-  std::memset(rw + offset + size, kInt3, length - offset - size);
+  std::memset(p + offset + size, kInt3, length - offset - size);
   return {};
 }
 
@@ -108,7 +106,7 @@ Mapped map_code(CodeHolder &code, size_t offset, size_t length, size_t &size) {
   void *m = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return {nullptr, system_error("mmap", errno), false};
   auto *p = static_cast<uint8_t *>(m);
-  if (std::string e = fill(code, p, p, offset, length, size); !e.empty()) {
+  if (std::string e = fill(code, p, offset, length, size); !e.empty()) {
     ::munmap(p, length);
     return {nullptr, e, true};
   }

@@ -1,0 +1,99 @@
+/* What the first clear of a new table costs, and of what: Stockfish's TranspositionTable::resize
+ * (aligned_alloc on 2 MiB, madvise(MADV_HUGEPAGE), one memset), timed in phases, with the
+ * kernel's own counters (/proc/vmstat: huge pages faulted or fallen back to 4 KiB, compaction
+ * stalls) around the first clear, then the same clear again on the memory now faulted in.
+ *
+ *   clearjit_first_clear MIB MODE
+ *     memset     the first clear is memset (Stockfish)
+ *     populate   madvise(MADV_POPULATE_WRITE) faults the table in first, then memset
+ *     populate2  the same on two threads, each its half
+ *     nohuge     no MADV_HUGEPAGE: 4 KiB pages
+ *
+ * Prints one line: mode, ms for alloc, first (fault-in and clear), second clear, and the vmstat
+ * deltas over the first. Run it in fresh processes, several times: the first clear swings. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+static const char *const kCounters[] = {"thp_fault_alloc", "thp_fault_fallback", "compact_stall",
+                                        "compact_success", "pgfault"};
+enum { kNCounters = sizeof kCounters / sizeof kCounters[0] };
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void vmstat(long long out[kNCounters]) {
+  FILE *f = fopen("/proc/vmstat", "r");
+  char name[128];
+  long long v;
+  memset(out, 0, sizeof(long long) * kNCounters);
+  if (!f) return;
+  while (fscanf(f, "%127s %lld", name, &v) == 2)
+    for (int i = 0; i < kNCounters; ++i)
+      if (strcmp(name, kCounters[i]) == 0) out[i] = v;
+  fclose(f);
+}
+
+struct half {
+  char *p;
+  size_t n;
+  int rc;
+};
+
+static void *populate(void *arg) {
+  struct half *h = arg;
+  h->rc = madvise(h->p, h->n, MADV_POPULATE_WRITE);
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s MIB memset|populate|populate2|nohuge\n", argv[0]);
+    return 2;
+  }
+  const size_t n = (size_t)strtoull(argv[1], NULL, 10) << 20, huge = (size_t)2 << 20;
+  const char *mode = argv[2];
+  if (n == 0 || n > ((size_t)1 << 40)) return 2;
+  double t0 = now_ms();
+  char *p = aligned_alloc(huge, n);
+  if (!p) return 1;
+  if (strcmp(mode, "nohuge") != 0) madvise(p, n, MADV_HUGEPAGE);
+  double t1 = now_ms();
+  long long before[kNCounters], after[kNCounters];
+  vmstat(before);
+  double t2 = now_ms();
+  if (strcmp(mode, "populate") == 0) {
+    if (madvise(p, n, MADV_POPULATE_WRITE) != 0) perror("MADV_POPULATE_WRITE");
+  } else if (strcmp(mode, "populate2") == 0) {
+    struct half h[2] = {{p, n / 2, 0}, {p + n / 2, n - n / 2, 0}};
+    pthread_t t;
+    pthread_create(&t, NULL, populate, &h[1]);
+    populate(&h[0]);
+    pthread_join(t, NULL);
+    if (h[0].rc || h[1].rc) perror("MADV_POPULATE_WRITE");
+  }
+  double t3 = now_ms();
+  memset(p, 0, n);
+  double t4 = now_ms();
+  vmstat(after);
+  memset(p, 0, n);
+  double t5 = now_ms();
+  printf("%-9s alloc %7.1f populate %8.1f clear %8.1f first %8.1f second %7.1f", mode, t1 - t0,
+         t3 - t2, t4 - t3, t4 - t2, t5 - t4);
+  for (int i = 0; i < kNCounters; ++i)
+    printf(" %s %lld", kCounters[i], after[i] - before[i]);
+  printf("\n");
+  free(p);
+  return 0;
+}
