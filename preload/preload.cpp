@@ -1,7 +1,10 @@
 // libclearjit-preload.so: LD_PRELOAD it and the program's zero fills (memset(p, 0, n),
 // __memset_chk, bzero, explicit_bzero, __explicit_bzero_chk) from CLEARJIT_PRELOAD_MIN bytes up
 // go through clearjit's reuse dispatcher (the default profile lookup, as clearjit_zero); smaller
-// ones and non-zero fills go to the C library's memset.
+// ones and non-zero fills go to the C library's memset. From 256 MiB up, the pages of private
+// anonymous memory never faulted in are not written: they read as zero already, and the kernel
+// zeroes each at its first touch (jit/runtime/untouched.hpp; CLEARJIT_PRELOAD_UNTOUCHED=0 writes
+// them all, =1 leaves them also in a process that started under a seccomp filter).
 //
 // This library is small: the interposed calls, one state word and the environment. The code is
 // made by libclearjit-preload-generator.so (generator.cpp), which the first zero fill that needs
@@ -23,6 +26,7 @@
 #include "jit/model/size_text.hpp"
 #include "jit/profile/env_switch.hpp"
 #include "jit/runtime/preload_min.hpp"
+#include "jit/runtime/untouched.hpp"
 #include "preload/generator.hpp"
 
 #include <dlfcn.h>
@@ -61,6 +65,11 @@ const clearjit *dispatcher = nullptr; // written before state becomes ready (rel
 // Written by the constructor, before state leaves before (release).
 size_t min_size = cjit::detail::kPreloadMin; // preload_min.hpp says why
 bool verbose = false;
+// From kUntouchedMin up, pages never faulted in are left to the kernel (untouched.hpp): by
+// default unless the process started under a seccomp filter; CLEARJIT_PRELOAD_UNTOUCHED decides
+// where it is set. Written by the constructor, as min_size.
+bool untouched = false;
+static_assert(cjit::detail::kUntouchedMin == size_t(256) << 20, "the messages say 256 MiB");
 
 // Claims given back because the owner may have been inside a signal handler. After
 // kMaxDeferred of them the preload turns off: each check costs system calls, which a thread that
@@ -194,7 +203,10 @@ inline void zero(void *dst, size_t n) {
     if (s == idle && state.compare_exchange_strong(s, generating, std::memory_order_acq_rel))
       s = generate(n);
     if (s == ready) {
-      clearjit_clear(dispatcher, dst, n);
+      if (untouched && n >= cjit::detail::kUntouchedMin)
+        cjit::detail::clear_untouched(dispatcher->clear, dst, n);
+      else
+        clearjit_clear(dispatcher, dst, n);
       return;
     }
   }
@@ -246,6 +258,7 @@ __attribute__((constructor)) void set_up() {
                    "clearjit-preload: CLEARJIT_PRELOAD_MIN=%.40s is not a size: %s; using %zu\n",
                    min, cjit::detail::size_read_why(r), min_size);
   }
+  untouched = env_switch("CLEARJIT_PRELOAD_UNTOUCHED", !cjit::detail::seccomp_filtered());
   if (const char *t = secure_getenv("CLEARJIT_TRACE");
       t && *t && std::strlen(t) < sizeof trace_path) {
     std::strcpy(trace_path, t);
@@ -254,9 +267,10 @@ __attribute__((constructor)) void set_up() {
   }
   if (verbose)
     std::fprintf(stderr,
-                 "clearjit-preload: on from %zu bytes%s, code generated at the first zero "
+                 "clearjit-preload: on from %zu bytes%s%s, code generated at the first zero "
                  "fill that large\n",
-                 min_size, tracing ? ", counting" : "");
+                 min_size, tracing ? ", counting" : "",
+                 untouched ? ", untouched pages left to the kernel from 256 MiB" : "");
   state.store(idle, std::memory_order_release);
 }
 

@@ -12,8 +12,9 @@
 #       wall time, RUNS rounds (default 11) alternating plain, preload and preload with
 #       CLEARJIT_PRELOAD_MIN=0; medians. Then Stockfish's hash clears (scripts/uci-clears.py):
 #       Hash 1024 and 4096 MiB, Threads 1 and 2, RUNS fresh engines per configuration,
-#       alternating: the first clear (allocation, page faults, clear) and 5 later ones apart,
-#       median, min and max. Configurations: plain; the preload (default lookup: the built-in);
+#       alternating, each started after 3 s idle: the first clear (allocation, page faults,
+#       clear), the search of 100 000 nodes after it (which faults in what the clear left
+#       untouched) and 5 later clears, each after such a search; median, min and max. Configurations: plain; the preload (default lookup: the built-in);
 #       the preload with --profile FILE; GLIBC_TUNABLES from --tunables FILE (the line
 #       `clearjit tune --glibc-tunables FILE` writes), without the preload. Each under the
 #       system's glibc and under the glibc unpacked in --libc DIR (scripts/fetch-libc.sh).
@@ -88,12 +89,13 @@ run_zstd19() { zstd -q -f -19 -o "$1/out.zst" "$WORK/in-zstd19.txt"; }
 run_unzstd() { zstd -q -d -f -o "$1/out.txt" "$WORK/in-unzstd.zst"; }
 run_true() { /bin/true; } # start-up alone
 run_sqlite() { rm -f "$1/db"; sqlite3 "$1/db" <"$WORK/work.sql" >"$1/stdout"; }
-# Stockfish's bench: 16 MiB over its 47 positions to depth 8, then 64 MiB on the start position to
-# depth 12 (each sets the hash and clears it per position). The node counts and the searches'
-# lines must match; their times and speeds are taken out.
+# Stockfish's bench: 16 MiB over its 47 positions to depth 8, then 512 MiB on the start position
+# to depth 12 (each sets the hash and clears it per position; 512 MiB is new memory, whose pages
+# the preload leaves to the kernel). The node counts and the searches' lines must match; their
+# times and speeds are taken out.
 run_stockfish() {
   local args
-  for args in "16 1 8 default depth" "64 1 12 current depth"; do
+  for args in "16 1 8 default depth" "512 1 12 current depth"; do
     # shellcheck disable=SC2086 # the bench's arguments, split as the engine reads them
     "$STOCKFISH" bench $args 2>"$1/stderr" | sed -E 's/ (time|nps) [0-9]+//g' >>"$1/search"
     grep '^Nodes searched' "$1/stderr" >>"$1/nodes" || { cat "$1/stderr" >&2; return 1; }
@@ -105,7 +107,7 @@ PROGRAMS=(zstd9 zstd19 unzstd sqlite stockfish)
 declare -A DESCRIBE=(
   [zstd9]="zstd -9 (compress)" [zstd19]="zstd -19 (compress)"
   [unzstd]="zstd -d (decompress)" [true]="/bin/true (start-up)" [sqlite]="sqlite3 (insert, index, delete)"
-  [stockfish]="stockfish bench (16+64 MiB hash)")
+  [stockfish]="stockfish bench (16+512 MiB hash)")
 
 if [[ "$MODE" == check ]]; then
   make_text 30000 "$WORK/in-zstd9.txt"
@@ -212,44 +214,57 @@ stats() { # FILE: median min max of its numbers
 echo
 echo "Stockfish $("$STOCKFISH" quit | head -1 | cut -d' ' -f2): the hash clears of fresh engines" \
   "(scripts/uci-clears.py), $RUNS per configuration, alternating;"
-echo "first = setoption Hash (allocate, fault in, clear), again = ucinewgame (5 per engine); ms"
+echo "first = setoption Hash (allocate, fault in, clear), use = the search of 100000 nodes after it,"
+echo "again = ucinewgame after a search (5 per engine); ms; each engine started after 3 s idle"
 echo "preload: $PRELOAD (built-in unless said), profile: ${PROFILE:-none}, tunables: ${TUNABLES_LINE:-none}"
 for libc in "${LIBCS[@]}"; do
   engine "$libc" preload
   "${ENGINE[@]}" quit >/dev/null 2>&1 ||
     { echo "stockfish does not start under $(libc_name "$libc") with the preload" >&2; exit 1; }
 done
-printf "%-6s %-3s %-12s %-9s %26s %26s %8s %8s\n" hash thr libc config "first: median (min..max)" \
-  "again: median (min..max)" "first x" "again x"
+printf "%-6s %-3s %-12s %-9s %26s %26s %26s %8s %8s %8s\n" hash thr libc config \
+  "first: median (min..max)" "use: median (min..max)" "again: median (min..max)" "first x" \
+  "f+use x" "again x"
 for hash in 1024 4096; do
   for threads in 1 2; do
     for libc in "${LIBCS[@]}"; do
-      for c in "${SF_CONFIGS[@]}"; do : >"$WORK/first-$libc-$c" && : >"$WORK/again-$libc-$c"; done
+      for c in "${SF_CONFIGS[@]}"; do
+        for k in first use both again; do : >"$WORK/$k-$libc-$c"; done
+      done
     done
     for ((r = 0; r < RUNS; ++r)); do
       for libc in "${LIBCS[@]}"; do
         for c in "${SF_CONFIGS[@]}"; do
           engine "$libc" "$c"
-          python3 "$UCI_CLEARS" --hash "$hash" --threads "$threads" --clears 5 -- "${ENGINE[@]}" \
-            >"$WORK/sf.out" 2>"$WORK/sf.err" || { cat "$WORK/sf.err" >&2; exit 1; }
-          awk '$1 == "first" {print $2}' "$WORK/sf.out" >>"$WORK/first-$libc-$c"
-          awk '$1 == "again" {print $2}' "$WORK/sf.out" >>"$WORK/again-$libc-$c"
+          python3 "$UCI_CLEARS" --hash "$hash" --threads "$threads" --clears 5 --nodes 100000 \
+            --settle 3 -- "${ENGINE[@]}" >"$WORK/sf.out" 2>"$WORK/sf.err" ||
+            { cat "$WORK/sf.err" >&2; exit 1; }
+          for k in first use again; do
+            awk -v k="$k" '$1 == k {print $2}' "$WORK/sf.out" >>"$WORK/$k-$libc-$c"
+          done
+          awk '$1 == "first" || $1 == "use" {s += $2} END {print s}' "$WORK/sf.out" \
+            >>"$WORK/both-$libc-$c"
         done
       done
     done
     for libc in "${LIBCS[@]}"; do
       read -r pf _ _ <<<"$(stats "$WORK/first-$libc-plain")"
+      read -r pb _ _ <<<"$(stats "$WORK/both-$libc-plain")"
       read -r pa _ _ <<<"$(stats "$WORK/again-$libc-plain")"
       for c in "${SF_CONFIGS[@]}"; do
         read -r f fmin fmax <<<"$(stats "$WORK/first-$libc-$c")"
+        read -r u umin umax <<<"$(stats "$WORK/use-$libc-$c")"
+        read -r b _ _ <<<"$(stats "$WORK/both-$libc-$c")"
         read -r a amin amax <<<"$(stats "$WORK/again-$libc-$c")"
         awk -v h="$hash" -v t="$threads" -v l="$(libc_name "$libc")" -v c="$c" -v f="$f" \
-          -v fmin="$fmin" -v fmax="$fmax" -v a="$a" -v amin="$amin" -v amax="$amax" -v pf="$pf" \
-          -v pa="$pa" 'BEGIN {
-            printf "%-6s %-3s %-12s %-9s %9.1f (%6.1f..%7.1f) %9.1f (%6.1f..%7.1f) %7.2fx %7.2fx\n",
-              h, t, l, c, f, fmin, fmax, a, amin, amax, pf / f, pa / a }'
+          -v fmin="$fmin" -v fmax="$fmax" -v u="$u" -v umin="$umin" -v umax="$umax" -v b="$b" \
+          -v a="$a" -v amin="$amin" -v amax="$amax" -v pf="$pf" -v pb="$pb" -v pa="$pa" 'BEGIN {
+            printf "%-6s %-3s %-12s %-9s %9.1f (%6.1f..%7.1f) %9.1f (%6.1f..%7.1f) " \
+              "%9.1f (%6.1f..%7.1f) %7.2fx %7.2fx %7.2fx\n", h, t, l, c, f, fmin, fmax, u, umin,
+              umax, a, amin, amax, pf / f, pb / b, pa / a }'
       done
     done
   done
 done
-echo "x: plain's median under the same glibc / the configuration's (above 1: faster than plain)"
+echo "x: plain's median under the same glibc / the configuration's (above 1: faster than plain);"
+echo "f+use: the median of each engine's first clear plus its search after it"

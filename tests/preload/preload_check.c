@@ -4,7 +4,8 @@
  * Modes (--small-only, --signal-first, --blocked, --blocked-always, --fork-first, --race,
  * --small-stack, --cancel-pending) each make the first large zero fill in one situation for the
  * lazy path (run.sh); --no-exec-pages first installs a seccomp filter under which no code can be
- * mapped (memfd_create and mprotect to PROT_EXEC fail with EPERM), then checks as without it.
+ * mapped (memfd_create and mprotect to PROT_EXEC fail with EPERM), then checks as without it;
+ * --untouched clears 300 MiB of new memory (untouched pages left to the kernel) and of a file.
  * Exit 0 when everything was cleared (or filled) exactly; with --expect-preload, also checks that
  * memset resolves to libclearjit-preload.so. */
 #define _GNU_SOURCE
@@ -250,6 +251,57 @@ static int pattern(void) {
   return buf[299] != 7;
 }
 
+/* The KiB of [p, p + n) in memory (Rss in /proc/self/smaps of the mapping that starts at p), or
+ * -1. */
+static long rss_kib(const void *p) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  char line[512];
+  long kib = -1;
+  int in = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    unsigned long begin, end;
+    if (sscanf(line, "%lx-%lx ", &begin, &end) == 2)
+      in = begin == (unsigned long)p;
+    else if (in && sscanf(line, "Rss: %ld kB", &kib) == 1)
+      break;
+  }
+  if (f) fclose(f);
+  return kib;
+}
+
+/* A zero fill of 300 MiB of new memory with 3 pages written: exact, and it prints "rss KIB" of
+ * the memory before it is read back (run.sh: about 12 KiB where untouched pages are left to the
+ * kernel, 300 MiB with CLEARJIT_PRELOAD_UNTOUCHED=0). Then the same over a private mapping of a
+ * file, whose pages hold the file's bytes until written. */
+static int untouched(void) {
+  const size_t n = (size_t)300 << 20, page = 4096;
+  unsigned char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return 1;
+  madvise(p, n, MADV_NOHUGEPAGE); /* Rss counts the pages written, not their huge pages */
+  p[5 * page + 1] = p[1000 * page] = p[n - 1] = 0xa5;
+  memset(p, 0, n);
+  printf("rss %ld\n", rss_kib(p));
+  int bad = 0;
+  for (size_t i = 0; i < n; ++i)
+    bad |= p[i];
+  munmap(p, n);
+  int fd = memfd_create("preload-check", MFD_CLOEXEC);
+  unsigned char chunk[65536];
+  for (size_t i = 0; i < sizeof chunk; ++i)
+    chunk[i] = (unsigned char)(i | 1);
+  for (size_t at = 0; fd >= 0 && at < n; at += sizeof chunk)
+    if (write(fd, chunk, sizeof chunk) != (ssize_t)sizeof chunk) return 1;
+  p = fd < 0 ? MAP_FAILED : mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  if (p == MAP_FAILED) return 1;
+  memset(p, 0, n);
+  for (size_t i = 0; i < n; ++i)
+    bad |= p[i] << 1;
+  munmap(p, n);
+  close(fd);
+  if (bad) fprintf(stderr, "untouched: not cleared (%s)\n", bad & 1 ? "anonymous" : "file");
+  return bad != 0;
+}
+
 /* memfd_create and mprotect(..., PROT_EXEC) fail with EPERM from now on, in this process and
  * what it starts: no generated code can be mapped, while the loader still maps libraries. */
 static int deny_exec_pages(void) {
@@ -286,6 +338,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--blocked") == 0) return blocked(0);
   if (argc > 1 && strcmp(argv[1], "--blocked-always") == 0) return blocked(1);
   if (argc > 1 && strcmp(argv[1], "--pattern") == 0) return pattern();
+  if (argc > 1 && strcmp(argv[1], "--untouched") == 0) return untouched();
   if (argc > 1 && strcmp(argv[1], "--pattern-fork") == 0) { /* the child adds one 100 B fill */
     int rc = pattern();
     pid_t pid = fork();
