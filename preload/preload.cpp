@@ -258,7 +258,11 @@ __attribute__((constructor)) void set_up() {
                    "clearjit-preload: CLEARJIT_PRELOAD_MIN=%.40s is not a size: %s; using %zu\n",
                    min, cjit::detail::size_read_why(r), min_size);
   }
-  untouched = env_switch("CLEARJIT_PRELOAD_UNTOUCHED", !cjit::detail::seccomp_filtered());
+  // Set, it decides; unset, ask whether a seccomp filter is here (not asked where it is set: a
+  // filter may refuse the question fatally).
+  untouched = secure_getenv("CLEARJIT_PRELOAD_UNTOUCHED")
+                  ? env_switch("CLEARJIT_PRELOAD_UNTOUCHED", true)
+                  : !cjit::detail::seccomp_filtered();
   if (const char *t = secure_getenv("CLEARJIT_TRACE");
       t && *t && std::strlen(t) < sizeof trace_path) {
     std::strcpy(trace_path, t);

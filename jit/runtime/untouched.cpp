@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/prctl.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -21,8 +22,8 @@ constexpr int kPageShift = 12;
 constexpr uint64_t kInUse = (uint64_t{1} << 63) | (uint64_t{1} << 62) | (uint64_t{1} << 61) |
                             (uint64_t{1} << 58) | (uint64_t{1} << 57);
 
-// Pages looked up per read of the pagemap: 2 KiB of stack.
-constexpr size_t kWindow = 256;
+// Pages looked up per read of the pagemap: 1 KiB of stack.
+constexpr size_t kWindow = 128;
 
 // Raw system calls: glibc's wrappers of open, read and close are cancellation points, and
 // memset is not.
@@ -68,7 +69,7 @@ public:
   }
 
 private:
-  static constexpr size_t kCap = 512;
+  static constexpr size_t kCap = 256; // an smaps header's fields fit; a long path is cut
   int fd_;
   char buf_[kCap + 1];
   size_t len_ = 0, pos_ = 0;
@@ -91,19 +92,22 @@ const char *hex(const char *s, uintptr_t &v) {
 bool header(const char *s, Mapping &m) {
   uintptr_t offset, major, minor;
   if (!(s = hex(s, m.begin)) || *s++ != '-' || !(s = hex(s, m.end)) || *s++ != ' ') return false;
-  const bool private_writable = strlen(s) > 4 && s[1] == 'w' && s[3] == 'p' && s[4] == ' ';
-  if (strlen(s) < 5 || !(s = hex(s + 5, offset)) || *s++ != ' ' || !(s = hex(s, major)) ||
-      *s++ != ':' || !(s = hex(s, minor)) || *s++ != ' ')
+  if (strlen(s) < 5) return false;
+  const bool private_writable = s[1] == 'w' && s[3] == 'p' && s[4] == ' ';
+  if (!(s = hex(s + 5, offset)) || *s++ != ' ' || !(s = hex(s, major)) || *s++ != ':' ||
+      !(s = hex(s, minor)) || *s++ != ' ')
     return false;
   m.zero_fill =
       private_writable && major == 0 && minor == 0 && s[0] == '0' && (s[1] == ' ' || s[1] == '\0');
   return true;
 }
 
-// Whether an smaps VmFlags line names a flag under which a missing page may not read as zero:
-// userfaultfd (missing, write-protect, minor), I/O or PFN or mixed maps, shared.
+// Whether an smaps VmFlags line names a flag under which a missing page may not read as zero,
+// or under which memset's writes do more than zero: userfaultfd (missing, write-protect,
+// minor), I/O or PFN or mixed maps, shared, a shadow stack (a write faults), locked (memset
+// commits the pages, also where locked on fault).
 bool flags_forbid(const char *s) {
-  static const char kForbidden[][3] = {"um", "uw", "ui", "io", "pf", "mm", "sh"};
+  static const char kForbidden[][3] = {"um", "uw", "ui", "io", "pf", "mm", "sh", "ss", "lo", "lf"};
   for (s += strlen("VmFlags:"); *s; ++s) {
     if (*s == ' ') continue;
     for (const char *f : kForbidden)
@@ -123,20 +127,34 @@ std::atomic<size_t> in_use_n{0};
 
 size_t scan(ZeroFn zero, char *dst, size_t n) {
   const uintptr_t begin = reinterpret_cast<uintptr_t>(dst), end = begin + n;
-  const int fd = open_read("/proc/self/pagemap");
+  // A range that wraps faults in memset: let it. Pages of another size are not the pagemap's.
+  const int fd =
+      end < begin || getauxval(AT_PAGESZ) != kPage ? -1 : open_read("/proc/thread-self/pagemap");
   if (fd < 0) {
     zero(dst, n);
     return 0;
   }
   uint64_t entry[kWindow];
-  Mapping m;
-  const bool first_in_use =
-      read_at(fd, entry, 8, (begin >> kPageShift) * 8) == 8 && (entry[0] & kInUse);
-  if (first_in_use) {
+  // The pagemap must say that this frame's page is present: an emulator that passes another
+  // address space's pagemap through, or a descriptor that is not the pagemap, fails that.
+  volatile char here = 1;
+  const uintptr_t own = reinterpret_cast<uintptr_t>(&here);
+  bool sane = read_at(fd, entry, 8, (own >> kPageShift) * 8) == 8 && (entry[0] >> 63) != 0;
+  // The first pages mostly in use (a table cleared again; a heap chunk's header is in its first
+  // page only, and does not count) mean the whole range is written, and remembered.
+  const size_t first = ((end - (begin & ~(kPage - 1)) + kPage - 1) >> kPageShift);
+  const size_t count = first < kWindow ? first : kWindow;
+  sane = sane && read_at(fd, entry, count * 8, (begin >> kPageShift) * 8) == long(count * 8);
+  size_t untouched = 0;
+  for (size_t i = 0; sane && i < count; ++i)
+    untouched += (entry[i] & kInUse) == 0;
+  const bool in_use = sane && untouched * 2 < count;
+  if (in_use) {
     in_use_dst.store(begin, std::memory_order_relaxed);
     in_use_n.store(n, std::memory_order_relaxed);
   }
-  if (first_in_use || !mapping_at(begin, m) || !m.zero_fill) {
+  Mapping m;
+  if (!sane || in_use || !mapping_at(begin, m) || !m.zero_fill) {
     close_fd(fd);
     zero(dst, n);
     return 0;
@@ -181,7 +199,7 @@ size_t scan(ZeroFn zero, char *dst, size_t n) {
 } // namespace
 
 bool mapping_at(uintptr_t address, Mapping &out) {
-  const int fd = open_read("/proc/self/smaps");
+  const int fd = open_read("/proc/thread-self/smaps");
   if (fd < 0) return false;
   Lines lines(fd);
   bool found = false;
@@ -194,6 +212,12 @@ bool mapping_at(uintptr_t address, Mapping &out) {
         out = m;
         found = true;
       }
+    } else if (found && strncmp(line, "ProtectionKey:", 14) == 0) {
+      // A key other than 0 may deny writes (PKRU), where memset faults.
+      const char *k = line + 14;
+      while (*k == ' ')
+        ++k;
+      if (k[0] != '0' || k[1] != '\0') out.zero_fill = false;
     } else if (found && strncmp(line, "VmFlags:", 8) == 0) {
       if (flags_forbid(line)) out.zero_fill = false;
       close_fd(fd);
@@ -207,7 +231,9 @@ bool mapping_at(uintptr_t address, Mapping &out) {
 
 bool seccomp_filtered() {
   const int saved_errno = errno;
-  const bool filtered = syscall(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0) != 0;
+  const long mode = syscall(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0);
+  // EINVAL: a kernel without seccomp, where no filter can be.
+  const bool filtered = mode != 0 && !(mode == -1 && errno == EINVAL);
   errno = saved_errno;
   return filtered;
 }

@@ -4,9 +4,10 @@
 // them alone is exact and saves their faults and writes; the faults happen at first use
 // instead, and never for pages never used. docs/design/fresh-memory.md says why and when.
 //
-// Made of system calls and a few hundred bytes of stack, no allocation, no libstdc++ at run
-// time: the preload calls it inside a program's memset. errno is left as it was, and nothing in
-// it is a cancellation point (raw system calls).
+// Made of system calls and about 2 KiB of stack, no allocation, no libstdc++ at run time: the
+// preload calls it inside a program's memset. errno is left as it was, and nothing in it is a
+// cancellation point (raw system calls). The pagemap's descriptor is open while `zero` writes
+// the pages in use: a signal handler that jumps out of a write there leaks it.
 #pragma once
 
 #include <cstddef>
@@ -40,13 +41,13 @@ bool mapping_at(uintptr_t address, Mapping &out);
 
 //! Clears [dst, dst + n) with `zero`, which is called only on the parts that must be written:
 //! every page the kernel does not guarantee to read as zero (present, swapped, in a mapping
-//! that is not private anonymous, under userfaultfd, or where anything cannot be read), and
-//! every page past the mapping that holds dst. The pagemap is read 256 pages at a time; once a
-//! read finds fewer than half of them untouched, the rest is one call of `zero`. Below
-//! `min_size`, or where the first page is in use, one call of `zero` on the whole range; and so
-//! without a look when the range is the last one whose first page was found in use (the same
-//! table cleared again).
-//! Returns the bytes left unwritten.
+//! that is not private anonymous and writable, under userfaultfd, locked, a shadow stack, or
+//! with a protection key; or where anything cannot be read or the pagemap does not show this
+//! thread's stack as present), and every page past the mapping that holds dst. The pagemap is
+//! read 128 pages at a time; once a read finds fewer than half of them untouched, the rest is
+//! one call of `zero`. Below `min_size`, or where the first 128 pages are mostly in use, one
+//! call of `zero` on the whole range; and so without a look when the range is the last one
+//! found so (the same table cleared again). Returns the bytes left unwritten.
 size_t clear_untouched(ZeroFn zero, void *dst, size_t n, size_t min_size = kUntouchedMin);
 
 //! Forgets the range last found in use (tests; a caller that replaced its mapping).

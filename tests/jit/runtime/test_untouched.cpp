@@ -115,7 +115,7 @@ TEST(untouched, UnalignedEndsCutTheRuns) {
 }
 
 TEST(untouched, DroppedPagesReadZeroAndAreLeftAlone) {
-  Map m(4 << 20); // 1024 pages, 4 lookups of 256
+  Map m(4 << 20); // 1024 pages, 8 lookups of 128
   ASSERT_TRUE(m.p);
   std::memset(m.p, 0x5a, m.n);
   ASSERT_EQ(madvise(m.p, 768 * kPage, MADV_DONTNEED), 0);
@@ -127,20 +127,30 @@ TEST(untouched, DroppedPagesReadZeroAndAreLeftAlone) {
 TEST(untouched, MemoryMostlyInUseIsWrittenWithoutLookingFurther) {
   Map m(4 << 20);
   ASSERT_TRUE(m.p);
-  std::memset(m.p + 2 * kPage, 0x5a, m.n - 2 * kPage); // all but pages 0 and 1
+  std::memset(m.p + 300 * kPage, 0x5a, m.n - 300 * kPage); // pages 0..299 untouched
   ASSERT_EQ(madvise(m.p + 600 * kPage, 100 * kPage, MADV_DONTNEED), 0);
-  // The first lookup finds 2 of 256 pages untouched: the rest is one call, untouched or not.
-  EXPECT_EQ(clear_untouched(record, m.p, m.n, 0), 2 * kPage);
-  EXPECT_EQ(recorded.runs, (Runs{{2 * kPage, m.n - 2 * kPage}}));
+  // The third lookup (pages 256..383) finds 44 of 128 untouched: the rest is one call.
+  EXPECT_EQ(clear_untouched(record, m.p, m.n, 0), 300 * kPage);
+  EXPECT_EQ(recorded.runs, (Runs{{300 * kPage, m.n - 300 * kPage}}));
   EXPECT_TRUE(m.all_zero());
 }
 
-TEST(untouched, AFirstPageInUseMeansOneCall) {
+TEST(untouched, FirstPagesMostlyInUseMeanOneCall) {
   Map m(4 << 20);
   ASSERT_TRUE(m.p);
-  m.p[5] = 1;
+  std::memset(m.p + 2 * kPage, 0x5a, m.n - 2 * kPage); // all but pages 0 and 1
   EXPECT_EQ(clear_untouched(record, m.p, m.n, 0), 0u);
   EXPECT_EQ(recorded.runs, (Runs{{0, m.n}}));
+  EXPECT_TRUE(m.all_zero());
+}
+
+// A heap chunk: its header written in the first page, the rest new.
+TEST(untouched, AWrittenFirstPageIsWrittenAlone) {
+  Map m(4 << 20);
+  ASSERT_TRUE(m.p);
+  m.p[20] = 1;
+  EXPECT_EQ(clear_untouched(record, m.p + 16, m.n - 16, 0), m.n - kPage);
+  EXPECT_EQ(recorded.runs, (Runs{{16, kPage - 16}}));
   EXPECT_TRUE(m.all_zero());
 }
 
@@ -149,7 +159,7 @@ TEST(untouched, AFirstPageInUseMeansOneCall) {
 TEST(untouched, ARangeFoundInUseIsWrittenAgainWithoutALook) {
   Map m(4 << 20);
   ASSERT_TRUE(m.p);
-  m.p[0] = 1;
+  std::memset(m.p, 1, m.n);
   EXPECT_EQ(clear_untouched(record, m.p, m.n, 0), 0u);
   ASSERT_EQ(madvise(m.p, m.n, MADV_DONTNEED), 0);
   recorded.runs.clear();
@@ -229,6 +239,43 @@ TEST(untouched, MemoryUnderUserfaultfdIsPassedOn) {
   EXPECT_EQ(clear_untouched(record, m.p, m.n, 0), 0u);
   EXPECT_EQ(recorded.runs, (Runs{{0, m.n}}));
   close(uffd);
+}
+
+// Locked memory: memset commits its pages (here locked on fault), so every page is written.
+TEST(untouched, LockedMemoryIsWritten) {
+  Map m(1 << 20);
+  ASSERT_TRUE(m.p);
+  if (syscall(SYS_mlock2, m.p, m.n, MLOCK_ONFAULT) != 0)
+    GTEST_SKIP() << "mlock2 refused here: " << std::strerror(errno);
+  EXPECT_EQ(clear_untouched(record, m.p, m.n, 0), 0u);
+  EXPECT_EQ(recorded.runs, (Runs{{0, m.n}}));
+  munlock(m.p, m.n);
+}
+
+// A protection key may deny writes, where memset faults: every page is passed on.
+TEST(untouched, MemoryWithAProtectionKeyIsPassedOn) {
+  Map m(1 << 20);
+  ASSERT_TRUE(m.p);
+  const int key = pkey_alloc(0, 0);
+  if (key < 0) GTEST_SKIP() << "no protection keys here: " << std::strerror(errno);
+  ASSERT_EQ(pkey_mprotect(m.p, m.n, PROT_READ | PROT_WRITE, key), 0) << std::strerror(errno);
+  Mapping at;
+  ASSERT_TRUE(mapping_at(reinterpret_cast<uintptr_t>(m.p), at));
+  EXPECT_FALSE(at.zero_fill);
+  recorded.write = false;
+  EXPECT_EQ(clear_untouched(record, m.p, m.n, 0), 0u);
+  EXPECT_EQ(recorded.runs, (Runs{{0, m.n}}));
+  pkey_free(key);
+}
+
+// A range that wraps around the address space is passed on whole, to fault as in memset.
+TEST(untouched, AWrappingRangeIsPassedOn) {
+  Map m(1 << 20);
+  ASSERT_TRUE(m.p);
+  recorded.write = false;
+  const size_t n = SIZE_MAX - reinterpret_cast<uintptr_t>(m.p) + 2 * kPage;
+  EXPECT_EQ(clear_untouched(record, m.p, n, 0), 0u);
+  EXPECT_EQ(recorded.runs, (Runs{{0, n}}));
 }
 
 // Past the mapping that holds the start, everything is written: the next one is not looked at.
