@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdio>
 
 namespace cjit::detail {
 namespace {
@@ -119,12 +120,21 @@ Spec default_spec(Method m) {
 std::string quoted(std::string_view text, char quote) {
   constexpr size_t kMax = 40; // a spec is a few words; echo a long one in part, once
   const std::string q = quote ? std::string(1, quote) : "";
-  if (text.size() <= kMax) return q + std::string(text) + q;
-  size_t cut = kMax;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+  size_t cut = std::min(text.size(), kMax);
+  while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
     --cut; // not inside a UTF-8 sequence
-  return q + std::string(text.substr(0, cut)) + "..." + q + " (" + std::to_string(text.size()) +
-         " bytes)";
+  std::string out = q;
+  for (char c : text.substr(0, cut)) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) { // nothing for the terminal to obey
+      char b[8];
+      std::snprintf(b, sizeof b, "\\x%02x", unsigned(static_cast<unsigned char>(c)));
+      out += b;
+    } else {
+      out += c;
+    }
+  }
+  if (cut == text.size()) return out + q;
+  return out + "..." + q + " (" + std::to_string(text.size()) + " bytes)";
 }
 
 Result<Spec> parse_spec(std::string_view text) {

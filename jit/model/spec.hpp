@@ -125,7 +125,8 @@ template <class T> struct Result {
 
 Result<Spec> parse_spec(std::string_view text);
 //! `text` in quotes for a message: 'avx2:unroll=3', or its first 40 bytes and its length
-//! ('xxxx...' (912345 bytes)) so that a long input is not echoed whole. quote 0: no quotes.
+//! ('xxxx...' (912345 bytes)) so that a long input is not echoed whole; control characters as
+//! \xHH, so that it cannot drive a terminal. quote 0: no quotes.
 std::string quoted(std::string_view text, char quote = '\'');
 //! Canonical form: options in grammar order, defaults omitted.
 std::string format_spec(const Spec &s);

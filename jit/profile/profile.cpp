@@ -95,8 +95,12 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 std::string nearest_name(std::string_view name, std::initializer_list<std::string_view> known) {
   std::string_view best;
   size_t best_d = SIZE_MAX;
-  for (std::string_view k : known)
+  if (name.size() > kMaxSuggested) return std::string();
+  for (std::string_view k : known) {
+    // The distance is at least the difference in length: more than two edits apart.
+    if (name.size() > k.size() + 2 || k.size() > name.size() + 2) continue;
     if (size_t d = edit_distance(name, k); d < best_d) best = k, best_d = d;
+  }
   // Two edits at most, and fewer than the name has letters: "x" is no typo of "l2".
   return best_d <= 2 && best_d < name.size() ? std::string(best) : std::string();
 }
@@ -197,8 +201,8 @@ private:
       for (std::string_view n : known)
         known_list += (known_list.empty() ? "" : ", ") + std::string(n);
       const std::string near = nearest_name(k, known);
-      refuse(&node, (path.empty() ? "" : path + ".") + std::string(k),
-             std::string(table ? "unknown table `" : "unknown key `") + prefix + std::string(k) +
+      refuse(&node, (path.empty() ? "" : path + ".") + quoted(k, 0),
+             std::string(table ? "unknown table `" : "unknown key `") + prefix + quoted(k, 0) +
                  "`" +
                  (near.empty() ? " (known here: " + known_list + ")"
                                : "; did you mean `" + prefix + near + "`?"));
@@ -376,7 +380,8 @@ private:
       std::string names;
       for (const SmallInfo &i : small_strategies())
         names += (names.empty() ? "" : ", ") + std::string(i.name);
-      refuse(sv, k + ".strategy", "unknown strategy \"" + ss->get() + "\" (known: " + names + ")");
+      refuse(sv, k + ".strategy",
+             "unknown strategy " + quoted(ss->get(), '"') + " (known: " + names + ")");
     }
     if (std::string why = cpu_ ? small_unsupported_reason(*strategy, *cpu_) : ""; !why.empty())
       refuse(sv, k + ".strategy", "cannot run on this CPU: " + why);

@@ -136,8 +136,12 @@ std::string format_profile(const Profile &p, const ProfileAnnotations &annotatio
 //! The keys of a [host] table as format_profile writes them, one a line.
 std::string format_host(const ProfileHost &h);
 //! The name of `known` nearest to `name` (at most two edits: insert, delete, change, or swap two
-//! neighbours), "" when none is that near: for "did you mean" in messages.
+//! neighbours), "" when none is that near: for "did you mean" in messages. Costs at most a few
+//! hundred steps per known name, whatever `name`'s length: a name whose length differs from a
+//! known one's by more than two is not compared, and one over kMaxSuggested bytes not at all.
 std::string nearest_name(std::string_view name, std::initializer_list<std::string_view> known);
+//! The longest name nearest_name compares.
+constexpr size_t kMaxSuggested = 64;
 //! A TOML basic string, quotes included: for annotations' values.
 std::string toml_string(std::string_view s);
 

@@ -537,5 +537,18 @@ TEST(spec_WriteXorExecuteDeathTest, WritingThroughEntryPointFaults) {
   EXPECT_DEATH(*p = 0xC3, "");
 }
 
+// A message quotes what it was given in part, and with nothing a terminal would obey.
+TEST(spec, QuotedCutsAndEscapes) { // qualified: std::quoted is found too
+  EXPECT_EQ(cjit::detail::quoted("avx2:unroll=3"), "'avx2:unroll=3'");
+  EXPECT_EQ(cjit::detail::quoted("stosb", 0), "stosb");
+  EXPECT_EQ(cjit::detail::quoted(std::string(1000, 'x'), '"'),
+            '"' + std::string(40, 'x') + "...\" (1000 bytes)");
+  EXPECT_EQ(cjit::detail::quoted(std::string("a\x1b[2J\n\x7f\0b", 9)),
+            "'a\\x1b[2J\\x0a\\x7f\\x00b'");
+  EXPECT_EQ(cjit::detail::quoted(std::string(39, 'x') + "\xc3\xa9" + "y"),
+            "'" + std::string(39, 'x') + "...' (42 bytes)")
+      << "not cut inside a UTF-8 sequence";
+}
+
 } // namespace
 } // namespace cjit::detail

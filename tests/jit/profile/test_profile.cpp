@@ -900,6 +900,28 @@ TEST(profile, NearestName) {
   EXPECT_EQ(nearest_name("x", {"l2", "l3"}), "");             // no typo of a two-letter name
   EXPECT_EQ(nearest_name("microcode", {"model", "l1d"}), ""); // too far from everything
   EXPECT_EQ(nearest_name("anything", {}), "");
+  EXPECT_EQ(nearest_name("kernel" + std::string(kMaxSuggested, 'l'), {"kernel"}), "");
+  EXPECT_EQ(nearest_name("kernnel", {"kernel", "k"}), "kernel"); // "k" is too short to compare
+}
+
+// A key of 1 MB is refused with a message of its first 40 bytes, and no name is suggested for it.
+TEST(profile_Bad, AHugeUnknownKeyGivesAShortMessage) {
+  const std::string key(size_t(1) << 20, 'k');
+  auto r = parse_profile(with_parallel("[parallel]\n" + key + " = 2\n"), "p", full_cpu());
+  ASSERT_FALSE(r);
+  EXPECT_LT(r.error.size(), 1024u) << r.error.substr(0, 2000);
+  EXPECT_NE(r.error.find("unknown key `" + std::string(40, 'k') + "... (1048576 bytes)`"),
+            std::string::npos)
+      << r.error.substr(0, 2000);
+  EXPECT_EQ(r.error.find("did you mean"), std::string::npos);
+}
+
+// A key's control characters are shown escaped: a profile cannot write to the terminal.
+TEST(profile_Bad, AnUnknownKeyIsShownEscaped) {
+  auto r = parse_profile(with_parallel("[parallel]\n\"cpus\\u001b[2J\" = 2\n"), "p", full_cpu());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error.find('\x1b'), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("unknown key `cpus\\x1b[2J`"), std::string::npos) << r.error;
 }
 
 // Every table and key the reader knows, at each level, refuses a near miss with the nearest name
