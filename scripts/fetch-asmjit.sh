@@ -8,8 +8,9 @@
 # against the Debian archive key and the downloaded files against the index's hashes.
 # Idempotent: a tree already unpacked for the installed version is reused.
 set -euo pipefail
+# shellcheck source=scripts/debian-archive.sh
+source "$(dirname "${BASH_SOURCE[0]}")/debian-archive.sh"
 DIR="$(mkdir -p "$1" && cd "$1" && pwd)"
-MIRROR="${CLEARJIT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 SUITE="${CLEARJIT_DEBIAN_SUITE:-bookworm}"
 
 VERSION="$(dpkg-query -W -f='${Version}' libasmjit-dev 2>/dev/null)" ||
@@ -20,6 +21,7 @@ if [[ -f "$SRC/.clearjit-version" && "$(cat "$SRC/.clearjit-version")" == "$VERS
   exit 0
 fi
 
+MIRROR="$(debian_archive)" || exit 1
 APT="$DIR/apt"
 mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
 echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SUITE main" \

@@ -9,9 +9,11 @@
 # own. apt checks the Packages index against the Debian archive key and the .deb against the
 # index's hash. Idempotent: a tree already unpacked for the suite's current version is reused.
 set -euo pipefail
+# shellcheck source=scripts/debian-archive.sh
+source "$(dirname "${BASH_SOURCE[0]}")/debian-archive.sh"
 DIR="$(mkdir -p "$1" && cd "$1" && pwd)"
 SUITE="${2:-trixie}"
-MIRROR="${CLEARJIT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+MIRROR="$(debian_archive)" || exit 1
 
 APT="$DIR/apt-$SUITE"
 mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
