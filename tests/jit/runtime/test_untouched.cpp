@@ -16,7 +16,6 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -65,11 +64,7 @@ struct Map {
   }
   Map(const Map &) = delete;
   Map &operator=(const Map &) = delete;
-  bool all_zero() const {
-    for (size_t i = 0; i < n; ++i)
-      if (p[i]) return false;
-    return true;
-  }
+  bool all_zero() const { return first_nonzero(reinterpret_cast<const uint8_t *>(p), n) == n; }
 };
 
 TEST(untouched, NeverFaultedPagesAreLeftAlone) {
@@ -333,66 +328,61 @@ TEST(untouched, MappingAtSurvivesLongPaths) {
     rmdir(d->c_str());
 }
 
-// Runs `body` in a forked child and expects it to exit 0; its failures are printed there.
-template <class F> void in_child(F body) {
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) _exit(body());
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  EXPECT_TRUE(WIFEXITED(status)) << "status " << status;
-  EXPECT_EQ(WEXITSTATUS(status), 0);
+// Installs `filter` as this thread's seccomp filter (no new privileges first); false if refused.
+bool install_filter(sock_filter *filter, unsigned short length) {
+  sock_fprog prog{length, filter};
+  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
 }
 
 // A child looks at its own page table: pages it wrote after fork are written.
 TEST(untouched, AForkedChildLooksAtItsOwnPages) {
   Map m(4 << 20);
   ASSERT_TRUE(m.p);
-  in_child([&] {
-    m.p[1 * kPage] = 1;
-    m.p[5 * kPage + 9] = 2;
-    recorded.runs.clear();
-    const size_t skipped = clear_untouched(record, m.p, m.n, 0);
-    if (skipped != m.n - 2 * kPage) return 1;
-    if (recorded.runs != Runs{{kPage, kPage}, {5 * kPage, kPage}}) return 2;
-    return m.all_zero() ? 0 : 3;
-  });
+  EXPECT_EQ(in_child([&]() -> std::string {
+              m.p[1 * kPage] = 1;
+              m.p[5 * kPage + 9] = 2;
+              recorded.runs.clear();
+              const size_t skipped = clear_untouched(record, m.p, m.n, 0);
+              if (skipped != m.n - 2 * kPage) return "skipped " + std::to_string(skipped);
+              if (recorded.runs != Runs{{kPage, kPage}, {5 * kPage, kPage}})
+                return "not the two written pages";
+              return m.all_zero() ? "" : "not cleared";
+            }),
+            "");
   EXPECT_EQ(clear_untouched(record, m.p, m.n, 0), m.n) << "the parent's pages are untouched";
 }
 
 // seccomp_filtered sees a filter (here one that allows everything) once it is installed.
 TEST(untouched, SeccompFilteredSeesAFilter) {
   EXPECT_FALSE(seccomp_filtered()) << "the tests run without a filter";
-  in_child([] {
-    sock_filter allow[] = {BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
-    sock_fprog prog{1, allow};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
-      return 4;
-    return seccomp_filtered() ? 0 : 1;
-  });
+  EXPECT_EQ(in_child([]() -> std::string {
+              sock_filter allow[] = {BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+              if (!install_filter(allow, 1)) return "cannot install the filter";
+              return seccomp_filtered() ? "" : "the filter is not seen";
+            }),
+            "");
 }
 
 // Where the pagemap cannot be opened (a sandbox refuses it), everything is written.
 TEST(untouched, WithoutThePagemapEverythingIsWritten) {
   Map m(4 << 20);
   ASSERT_TRUE(m.p);
-  in_child([&] {
-    // openat fails with EPERM from now on; everything else is allowed.
-    sock_filter deny_open[] = {BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
-                               BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
-                               BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-                               BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
-    sock_fprog prog{4, deny_open};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
-      return 4;
-    recorded.runs.clear();
-    errno = 77;
-    if (clear_untouched(record, m.p, m.n, 0) != 0) return 1;
-    if (errno != 77) return 3;
-    return recorded.runs == Runs{{0, m.n}} ? 0 : 2;
-  });
+  EXPECT_EQ(in_child([&]() -> std::string {
+              // openat fails with EPERM from now on; everything else is allowed.
+              sock_filter deny_open[] = {
+                  BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+                  BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
+                  BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+                  BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+              if (!install_filter(deny_open, 4)) return "cannot install the filter";
+              recorded.runs.clear();
+              errno = 77;
+              if (clear_untouched(record, m.p, m.n, 0) != 0) return "pages left unwritten";
+              if (errno != 77) return "errno changed";
+              return recorded.runs == Runs{{0, m.n}} ? "" : "not one call over the whole range";
+            }),
+            "");
 }
 
 } // namespace
