@@ -59,12 +59,33 @@ std::string base_of(const std::string &path) {
 std::string unreplaceable(const std::string &path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return {};
-  if (S_ISREG(st.st_mode)) return {};
+  if (S_ISREG(st.st_mode))
+    return st.st_uid == ::geteuid() ? std::string()
+                                    : path + ": owned by another user (uid " +
+                                          std::to_string(st.st_uid) + "); refusing to replace it";
   if (S_ISDIR(st.st_mode)) return path + ": is a directory";
   if (S_ISLNK(st.st_mode))
     return path + ": is a symbolic link; refusing to replace it (give the path it points to)";
   return path + ": exists and is not a regular file (a device, FIFO or socket); refusing to "
                 "replace it";
+}
+
+// Gives the new file at `fd` the mode and group of the file it replaces at `path`, if any: a
+// private output stays private. A group this user cannot give drops the group's permissions.
+bool keep_mode_and_group(int fd, const std::string &path) {
+  struct stat old {
+  }, now{};
+  if (::lstat(path.c_str(), &old) != 0 || !S_ISREG(old.st_mode)) return true; // a new file
+  if (::fstat(fd, &now) != 0) return false;
+  mode_t mode = old.st_mode & 0777;
+  if (now.st_gid != old.st_gid && ::fchown(fd, uid_t(-1), old.st_gid) != 0) mode &= ~mode_t(070);
+  return ::fchmod(fd, mode) == 0;
+}
+
+// Makes a rename in `dir` durable.
+bool sync_directory(const std::string &dir) {
+  Fd d{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  return d.fd >= 0 && ::fsync(d.fd) == 0;
 }
 
 // A new file in `dir`, created exclusively (O_EXCL never follows a link), mode 0666 & ~umask.
@@ -188,6 +209,7 @@ std::string write_file_atomically(const std::string &path, std::string_view text
     ::unlink(tmp.c_str());
     return path + ": " + what + ": " + e;
   };
+  if (!keep_mode_and_group(fd, path)) return fail("cannot give it the old file's mode");
   if (!write_all(fd, text)) return fail("write failed");
   if (::fsync(fd) != 0) return fail("cannot write");
   if (::close(fd) != 0) {
@@ -206,6 +228,8 @@ std::string write_file_atomically(const std::string &path, std::string_view text
     ::unlink(tmp.c_str());
     return path + ": cannot write: " + e;
   }
+  if (!sync_directory(directory_of(path)))
+    return path + ": written, but its folder cannot be synced: " + errno_text(errno);
   return {};
 }
 

@@ -26,12 +26,14 @@ Result<std::string> read_small_file(const std::string &path, const ReadLimits &l
 
 //! Empty when write_file_atomically(path) can be expected to succeed: the directory exists, is
 //! a directory and takes a new file (one is created and removed to be sure), and the target is
-//! absent or a regular file. Outputs are checked before minutes of measuring, not after.
+//! absent or a regular file this user owns. Outputs are checked before minutes of measuring,
+//! not after.
 std::string check_output_path(const std::string &path);
 
 //! Writes `text` to a new temporary file in path's directory (created exclusively, so a planted
-//! link is never followed), syncs it, and renames it over `path`. Refuses a target that exists
-//! and is not a regular file (a device, a FIFO, a symbolic link, a directory).
+//! link is never followed), syncs it, renames it over `path` and syncs the folder. Refuses a
+//! target that exists and is not a regular file (a device, a FIFO, a symbolic link, a
+//! directory) or that another user owns; a replaced file's mode and group are kept.
 std::string write_file_atomically(const std::string &path, std::string_view text);
 
 //! Opens a debug output (the perf map, a dump) for writing without following a link, and only

@@ -63,6 +63,42 @@ TEST_F(files, WritesAtomicallyAndLeavesNothingBehind) {
   EXPECT_EQ(st.st_mode & 0777, 0666 & ~mask) << "a profile is readable like any new file";
 }
 
+TEST_F(files, AReplacedFileKeepsItsModeAndGroup) {
+  const std::string out = write("private.json", "old\n");
+  ASSERT_EQ(chmod(out.c_str(), 0600), 0);
+  ASSERT_EQ(write_file_atomically(out, "new\n"), "");
+  struct stat st {};
+  ASSERT_EQ(stat(out.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_EQ(read(out), "new\n");
+  if (geteuid() == 0) { // a group root can give: kept with the group's permissions
+    ASSERT_EQ(chown(out.c_str(), 0, 65534), 0);
+    ASSERT_EQ(chmod(out.c_str(), 0640), 0);
+    ASSERT_EQ(write_file_atomically(out, "newer\n"), "");
+    ASSERT_EQ(stat(out.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0640u);
+    EXPECT_EQ(st.st_gid, 65534u);
+  }
+  EXPECT_EQ(names(), std::vector<std::string>{"private.json"});
+}
+
+TEST_F(files, RefusesToReplaceAFileAnotherUserOwns) {
+  if (geteuid() != 0) GTEST_SKIP() << "only root can make a file another user owns";
+  const std::string theirs = write("theirs.json", "theirs\n");
+  ASSERT_EQ(chown(theirs.c_str(), 65534, 65534), 0);
+  ASSERT_EQ(chmod(theirs.c_str(), 0600), 0);
+  const std::string e = write_file_atomically(theirs, "mine\n");
+  EXPECT_NE(e.find("owned by another user (uid 65534); refusing to replace it"), std::string::npos)
+      << e;
+  EXPECT_EQ(check_output_path(theirs), e) << "said before any work";
+  struct stat st {};
+  ASSERT_EQ(stat(theirs.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 65534u);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_EQ(read(theirs), "theirs\n");
+  EXPECT_EQ(names(), std::vector<std::string>{"theirs.json"});
+}
+
 TEST_F(files, RefusesToReplaceWhatIsNotARegularFile) {
   const std::string fifo = path("fifo"), link = path("link"), victim = write("victim", "keep\n");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
