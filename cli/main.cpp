@@ -479,6 +479,13 @@ int run(Commands &c, int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Under --libc, the re-executed process's own arguments say what it runs (run_self_under).
+  std::string re_executed;
+  argc = take_re_execution(argc, argv, re_executed);
+  if (argc < 0) {
+    std::cerr << "clearjit: " << re_executed << "\n";
+    return 2;
+  }
   CLI::App app{"clearjit: generate, tune and use memory-clearing kernels for this x86-64 CPU"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "clearjit " CLEARJIT_VERSION);

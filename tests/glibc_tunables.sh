@@ -2,7 +2,8 @@
 # glibc_tunables.sh CLEARJIT: `tune --glibc-tunables FILE` refuses, in a second and before any
 # measuring, what cannot give a checked line: a C library that is not glibc or has no memset
 # tunable (fake loaders under --libc DIR), a tunables check whose child cannot start or prints
-# something else (CLEARJIT_SELF, the program the check runs), and a FILE that cannot be written
+# something else (the program the check runs, as the arguments of a process --libc started name
+# it), and a FILE that cannot be written
 # (a missing directory, a directory, a symbolic link). Each exits 2, names the problem, and
 # writes nothing.
 set -uo pipefail
@@ -47,14 +48,23 @@ expect 2 "is not glibc's loader" "$clearjit" "${quick[@]}" --libc "$work/musl" \
 nothing_written "$out"
 
 # The check's child: one that fails, one that prints something else, one that is no program.
+# The check runs clearjit's own path, which only the arguments of a process --libc started can
+# set: such a process, under the running glibc, told another path.
+version="$("$loader" --version | sed -n '1s/.*release version \([0-9.]*[0-9]\).*/\1/p')"
+as_child() { # SELF: clearjit as --libc starts it, under the running glibc, with SELF its path
+  printf '%s\n' "$clearjit" --re-executed-under-libc "$1" "glibc $version" "$(dirname "$libc")" ""
+}
+mapfile -t child < <(as_child /bin/false)
 expect 2 "the tunables check cannot run: memset without GLIBC_TUNABLES: exit status 1" \
-  env CLEARJIT_SELF=/bin/false "$clearjit" "${quick[@]}" --glibc-tunables "$out"
+  "${child[@]}" "${quick[@]}" --glibc-tunables "$out"
+mapfile -t child < <(as_child /bin/echo)
 expect 2 "the tunables check cannot run: memset without GLIBC_TUNABLES: printed no result ('memset-rows --rows" \
-  env CLEARJIT_SELF=/bin/echo "$clearjit" "${quick[@]}" --glibc-tunables "$out"
+  "${child[@]}" "${quick[@]}" --glibc-tunables "$out"
 printf '#!/bin/sh\necho hello\n' >"$work/script"
 chmod +x "$work/script"
+mapfile -t child < <(as_child "$work/script")
 expect 2 "the tunables check cannot run: memset without GLIBC_TUNABLES: exit status 127" \
-  env CLEARJIT_SELF="$work/script" "$clearjit" "${quick[@]}" --glibc-tunables "$out"
+  "${child[@]}" "${quick[@]}" --glibc-tunables "$out"
 nothing_written "$out"
 
 # FILE: a missing directory, a directory, a symbolic link.

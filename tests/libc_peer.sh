@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# libc_peer.sh CLEARJIT: `--libc DIR` runs clearjit again under DIR's loader. Tested with a copy
+# libc_peer.sh CLEARJIT [PRELOAD]: `--libc DIR` runs clearjit again under DIR's loader. Tested with a copy
 # of the system's own loader and libc.so.6 (what a fetched Debian tree holds, flat), and with
 # each bad DIR: the error names it, exits 2, and nothing runs.
 set -uo pipefail
-clearjit="$1"
+clearjit="$1" preload="${2:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/expect_lib.sh"
@@ -19,11 +19,30 @@ quick=(--sizes 64 --no-warm --intent reuse --repetitions 1)
 expect 0 "memset: glibc $version's" "$clearjit" bench --libc "$work/same" "${quick[@]}"
 expect 0 "memset is glibc $version's, from $work/same" "$clearjit" bench --libc="$work/same" \
   "${quick[@]}"
-# The process under the other loader checks what it runs: a name it does not run is refused.
-expect 2 "meant to run under glibc $version from $work/none, but runs glibc $version from" env \
-  CLEARJIT_LIBC="glibc $version" CLEARJIT_LIBC_LIBDIR="$work/none" "$clearjit" cpu
-expect 2 "meant to run under glibc 9.99, but runs glibc $version" env CLEARJIT_LIBC="glibc 9.99" \
-  "$clearjit" cpu
+# The process under the other loader checks what its arguments say it runs: a glibc it does not
+# run, or the same from another folder, is refused.
+child=(--re-executed-under-libc "$clearjit")
+expect 2 "meant to run under glibc $version from $work/none, but runs glibc $version from" \
+  "$clearjit" "${child[@]}" "glibc $version" "$work/none" "$work/same" cpu
+expect 2 "meant to run under glibc 9.99, but runs glibc $version" "$clearjit" "${child[@]}" \
+  "glibc 9.99" "" "$work/same" cpu
+expect 2 "--re-executed-under-libc takes 4 values" "$clearjit" --re-executed-under-libc x y
+# The variables that once said it are ignored (a hand-set or stale value steers nothing), and
+# not passed on: the traced program's environment shows none of them.
+for variable in CLEARJIT_LIBC="glibc 9.99" CLEARJIT_LIBC_LIBDIR="$work/none" \
+  CLEARJIT_LIBC_DIR="$work/none" CLEARJIT_SELF=/bin/false; do
+  expect 0 "vendor" env "$variable" "$clearjit" cpu
+done
+expect 0 "memset is glibc $version's, from $work/same" env CLEARJIT_SELF=/bin/false \
+  "$clearjit" bench --libc "$work/same" "${quick[@]}"
+if [[ -n ${preload:-} ]]; then
+  env CLEARJIT_SELF=/bin/false CLEARJIT_LIBC="glibc 9.99" CLEARJIT_LIBC_LIBDIR=x \
+    CLEARJIT_LIBC_DIR=y "$clearjit" trace --preload "$preload" -- env >"$work/env" 2>&1
+  if grep -q '^CLEARJIT_\(SELF\|LIBC\)' "$work/env"; then
+    echo "FAIL: trace passed on $(grep '^CLEARJIT_\(SELF\|LIBC\)' "$work/env" | head -1)" >&2
+    failures=$((failures + 1))
+  fi
+fi
 
 # Bad DIRs, for each command that takes --libc.
 for command in bench tune verify; do

@@ -27,10 +27,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char *kSelfVariable = "CLEARJIT_SELF";
-constexpr const char *kLibcVariable = "CLEARJIT_LIBC";
-constexpr const char *kLibcDirVariable = "CLEARJIT_LIBC_LIBDIR"; // where its libc.so.6 is
-constexpr const char *kGivenDirVariable = "CLEARJIT_LIBC_DIR";   // the --libc given
+// run_self_under's leading arguments: this flag, then clearjit's path, the glibc's name, the
+// folder of its libc.so.6 and the --libc given.
+constexpr const char *kReExecutedFlag = "--re-executed-under-libc";
+constexpr int kReExecutedValues = 4;
+// Where clearjit passed them before 2026-12-07: removed from every process's environment.
+constexpr const char *kOldVariables[] = {"CLEARJIT_SELF", "CLEARJIT_LIBC", "CLEARJIT_LIBC_LIBDIR",
+                                         "CLEARJIT_LIBC_DIR"};
+
+// What this process's command line said, when run_self_under started it.
+struct ReExecution {
+  bool is = false;
+  std::string self, libc, library_dir, given_dir;
+};
+ReExecution re_execution;
 constexpr const char *kLoaderName = "ld-linux-x86-64.so.2";
 // Where a libc6 package puts its loader and libc.so.6 (Debian 12 and 13 both ship
 // usr/lib/x86_64-linux-gnu/ in their trees; lib64/ holds a link to it), and a flat folder.
@@ -159,46 +169,51 @@ std::vector<std::string> command_under(const CLibrary &lib, const std::string &p
 }
 
 std::string self_executable() {
-  if (const char *self = std::getenv(kSelfVariable); self && *self) return self;
-  return real_path("/proc/self/exe");
+  return re_execution.is ? re_execution.self : real_path("/proc/self/exe");
 }
 
 std::string run_self_under(const CLibrary &lib, const std::string &dir,
                            const std::vector<std::string> &args) {
   const std::string self = self_executable();
   if (self.empty()) return "cannot find this executable (/proc/self/exe)";
-  setenv(kSelfVariable, self.c_str(), 1);
-  setenv(kLibcVariable, lib.name.c_str(), 1);
-  setenv(kLibcDirVariable, lib.library_dir.c_str(), 1);
-  setenv(kGivenDirVariable, dir.c_str(), 1);
-  const std::vector<std::string> command = command_under(lib, self, args);
+  std::vector<std::string> told{kReExecutedFlag, self, lib.name, lib.library_dir, dir};
+  told.insert(told.end(), args.begin(), args.end());
+  const std::vector<std::string> command = command_under(lib, self, told);
   std::vector<char *> argv;
   for (const std::string &a : command)
     argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
   execv(argv[0], argv.data());
-  const std::string error = std::string("cannot run ") + lib.loader + ": " + std::strerror(errno);
-  unsetenv(kLibcVariable);
-  unsetenv(kLibcDirVariable);
-  unsetenv(kGivenDirVariable);
-  return error;
+  return std::string("cannot run ") + lib.loader + ": " + std::strerror(errno);
 }
 
-std::string libc_dir_given() {
-  const char *named = std::getenv(kLibcVariable), *dir = std::getenv(kGivenDirVariable);
-  return named && *named && dir ? dir : "";
+int take_re_execution(int argc, char **argv, std::string &error) {
+  for (const char *variable : kOldVariables)
+    unsetenv(variable);
+  if (argc < 2 || std::strcmp(argv[1], kReExecutedFlag) != 0) return argc;
+  if (argc < 2 + kReExecutedValues) {
+    error = std::string(kReExecutedFlag) + " takes " + std::to_string(kReExecutedValues) +
+            " values (clearjit's path, the glibc's name, its library folder, the --libc given)";
+    return -1;
+  }
+  re_execution = {true, argv[2], argv[3], argv[4], argv[5]};
+  const int taken = 1 + kReExecutedValues;
+  for (int i = 1; i + taken <= argc; ++i) // argv[argc] is the null pointer, moved too
+    argv[i] = argv[i + taken];
+  return argc - taken;
 }
+
+std::string libc_dir_given() { return re_execution.is ? re_execution.given_dir : ""; }
 
 std::string libc_mismatch() {
-  const char *named = std::getenv(kLibcVariable);
-  const char *dir = std::getenv(kLibcDirVariable);
+  if (!re_execution.is) return {};
+  const std::string &named = re_execution.libc, &dir = re_execution.library_dir;
   const CLibrary &running = running_c_library();
-  if (!named || !*named) return {};
   // The same version from another folder (the system's libc.so.6 found first) is not it either.
-  if (running.name == named && (!dir || !*dir || running.library_dir == dir)) return {};
-  return std::string("meant to run under ") + named +
-         (dir && *dir ? " from " + std::string(dir) : "") + ", but runs " + running.name +
-         " from " + running.library_dir + ": the other glibc's tree lacks part of itself";
+  if (running.name == named && (dir.empty() || running.library_dir == dir)) return {};
+  return "meant to run under " + named + (dir.empty() ? "" : " from " + dir) + ", but runs " +
+         running.name + " from " + running.library_dir +
+         ": the other glibc's tree lacks part of itself";
 }
 
 Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib,

@@ -30,21 +30,28 @@ Result<CLibrary> c_library_in(const std::string &dir);
 std::vector<std::string> command_under(const CLibrary &lib, const std::string &program,
                                        const std::vector<std::string> &args);
 
-//! This executable's path, also where it runs under another loader (whose /proc/self/exe is
-//! the loader): the path the first process found is passed down in CLEARJIT_SELF.
+//! This executable's path: /proc/self/exe, or, in the process run_self_under started (whose
+//! /proc/self/exe is the loader), the path its parent gave on its command line.
 std::string self_executable();
 
 //! Replaces this process with clearjit under `lib`'s loader, with `args` (argv without argv[0])
-//! and CLEARJIT_LIBC set to `lib.name`, which the new process checks (libc_mismatch); `dir` is
-//! the --libc the user gave (libc_dir_given). Returns only on failure, with the error.
+//! after leading arguments that tell the new process this path, `lib.name` (which it checks:
+//! libc_mismatch), `lib.library_dir` and `dir`, the --libc the user gave (libc_dir_given).
+//! Returns only on failure, with the error.
 std::string run_self_under(const CLibrary &lib, const std::string &dir,
                            const std::vector<std::string> &args);
+
+//! Called by main first: takes run_self_under's leading arguments off argv (returns the new
+//! argc; -1 with `error` set where they are incomplete), and removes the variables in which
+//! clearjit once passed them, so that neither a value set by hand nor a stale one steers this
+//! process or its children.
+int take_re_execution(int argc, char **argv, std::string &error);
 
 //! In the process run_self_under started: the --libc DIR its parent was given; else empty.
 std::string libc_dir_given();
 
-//! Empty where this process runs the C library CLEARJIT_LIBC names (or none is named); else
-//! what it runs instead, e.g. when the loader found the system's libc.so.6 first.
+//! Empty where this process was not started by run_self_under, or runs the C library its parent
+//! meant; else what it runs instead, e.g. when the loader found the system's libc.so.6 first.
 std::string libc_mismatch();
 
 //! `loader --list-tunables` of `lib`: name -> current value (e.g.
