@@ -212,8 +212,8 @@ int run_under_libc(const char *command, const std::string &dir, int argc, char *
   }
   // A loader that starts may still not run clearjit (a glibc older than the one libstdc++
   // needs): asked first, so that the failure is exit 2 and says so, not the loader's 127.
-  if (Result<std::string> starts =
-          run_capture(command_under(*lib, self_executable(), {"--version"}), {}, 10);
+  if (Result<std::string> starts = run_capture(
+          command_under(*lib, self_executable(), {"--version"}), {}, 10, 1 << 20, lib->loader_fd);
       !starts) {
     std::cerr << "clearjit " << command << ": --libc " << dir << ": clearjit does not start under "
               << lib->name << "'s loader: " << starts.error << "\n";

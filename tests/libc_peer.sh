@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libc_peer.sh CLEARJIT [PRELOAD]: `--libc DIR` runs clearjit again under DIR's loader. Tested with a copy
 # of the system's own loader and libc.so.6 (what a fetched Debian tree holds, flat), and with
-# each bad DIR: the error names it, exits 2, and nothing runs.
+# each bad DIR, including trees another user could change: the error names it, exits 2, and
+# nothing runs.
 set -uo pipefail
 clearjit="$1" preload="${2:-}"
 work="$(mktemp -d)"
@@ -83,5 +84,54 @@ chmod +x "$work/hangs/ld-linux-x86-64.so.2"
 cp "$libc" "$work/hangs/libc.so.6"
 expect 2 "does not start: did not finish in" "$clearjit" bench \
   --libc "$work/hangs"
+
+# Trees someone else could change: refused before anything in them runs. The planted loader
+# would leave a mark; the system's loader beside it would otherwise pass every check.
+planted() { # DIR: a copy of the system's glibc whose loader leaves $work/ran when it runs
+  mkdir -p "$1"
+  printf '#!/bin/sh\ntouch %s/ran\nexec %s "$@"\n' "$work" "$loader" >"$1/ld-linux-x86-64.so.2"
+  chmod 0755 "$1/ld-linux-x86-64.so.2"
+  cp "$libc" "$1/libc.so.6"
+}
+never_ran() {
+  if [[ -e $work/ran ]]; then
+    echo "FAIL: the planted loader ran ($1)" >&2
+    failures=$((failures + 1))
+    rm -f "$work/ran"
+  fi
+}
+planted "$work/open"
+chmod 0777 "$work/open"
+expect 2 "--libc $work/open: $work/open is writable by everyone; only a tree that nobody but you and root can change is run" \
+  "$clearjit" bench --libc "$work/open" "${quick[@]}"
+never_ran "a world-writable DIR"
+planted "$work/group/lib64"
+chmod 0775 "$work/group"
+expect 2 "$work/group is writable by its group" "$clearjit" tune --libc "$work/group"
+never_ran "a group-writable folder"
+planted "$work/loader"
+chmod 0775 "$work/loader/ld-linux-x86-64.so.2"
+expect 2 "$work/loader/ld-linux-x86-64.so.2 is writable by its group" "$clearjit" verify \
+  /nonexistent.toml --libc "$work/loader"
+never_ran "a group-writable loader"
+planted "$work/libc"
+chmod 0666 "$work/libc/libc.so.6"
+expect 2 "$work/libc/libc.so.6 is writable by everyone" "$clearjit" bench --libc "$work/libc"
+never_ran "a world-writable libc.so.6"
+if [[ $(id -u) == 0 ]]; then # root can make what another user owns
+  planted "$work/theirs"
+  chown 65534 "$work/theirs"
+  expect 2 "$work/theirs is owned by uid 65534, neither you nor root" "$clearjit" bench \
+    --libc "$work/theirs"
+  never_ran "a DIR owned by another user"
+  planted "$work/their-loader"
+  chown 65534 "$work/their-loader/ld-linux-x86-64.so.2"
+  expect 2 "ld-linux-x86-64.so.2 is owned by uid 65534" "$clearjit" bench --libc "$work/their-loader"
+  never_ran "a loader owned by another user"
+fi
+# The same planted tree, made safe, runs: the checks above refused it for its modes alone.
+planted "$work/safe"
+expect 0 "memset: glibc $version's" "$clearjit" bench --libc "$work/safe" "${quick[@]}"
+[[ -e $work/ran ]] || { echo "FAIL: the safe planted loader did not run" >&2; failures=$((failures + 1)); }
 
 finish libc_peer

@@ -76,6 +76,35 @@ std::string find_in_tree(const std::string &root, const char *name, std::string 
   return {};
 }
 
+// Empty where `st` (of `path`) is owned by this user or root and nobody else may write it; else
+// why not. `sticky_ok`: a folder above --libc DIR may be writable by all if it is sticky (/tmp),
+// where nobody else can rename or remove what this user owns.
+std::string not_owned(const std::string &path, const struct stat &st, bool sticky_ok) {
+  const uid_t me = geteuid();
+  if (st.st_uid != me && st.st_uid != 0)
+    return path + " is owned by uid " + std::to_string(st.st_uid) + ", neither you nor root";
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+      !(sticky_ok && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX)))
+    return path + " is writable by " + ((st.st_mode & S_IWOTH) ? "everyone" : "its group");
+  return {};
+}
+
+// Empty where `file` (resolved, inside the resolved `root`) and every folder from / down to it
+// can be changed by nobody but this user and root; else which is not so.
+std::string not_trusted(const std::string &root, const std::string &file) {
+  std::string at;
+  for (const fs::path &part : fs::path(file).parent_path()) {
+    at = at.empty() || at == "/" ? at + part.string() : at + "/" + part.string();
+    struct stat st;
+    if (stat(at.c_str(), &st) != 0) return at + ": " + std::strerror(errno);
+    const bool inside = at.size() >= root.size();
+    if (std::string why = not_owned(at, st, !inside); !why.empty()) return why;
+  }
+  struct stat st;
+  if (stat(file.c_str(), &st) != 0) return file + ": " + std::strerror(errno);
+  return not_owned(file, st, false);
+}
+
 // "glibc 2.41" from a loader's --version ("ld.so (Debian GLIBC 2.41-12) stable release version
 // 2.41."); empty for anything else.
 std::string glibc_name(const std::string &version_text) {
@@ -149,11 +178,27 @@ Result<CLibrary> c_library_in(const std::string &dir) {
     return R::fail("--libc " + dir + ": a loader but no libc.so.6" +
                    (why.empty() ? std::string() : ": " + why));
   lib.library_dir = dir_of(libc);
-  Result<std::string> version = run_capture({lib.loader, "--version"}, {"GLIBC_TUNABLES"}, 5);
+  for (const std::string &file : {lib.loader, libc})
+    if (std::string why = not_trusted(root, file); !why.empty())
+      return R::fail("--libc " + dir + ": " + why +
+                     "; only a tree that nobody but you and root can change is run");
+  // Opened once: what runs is the file checked here, whatever the path names later.
+  lib.loader_fd = open(lib.loader.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  struct stat opened, named;
+  if (lib.loader_fd < 0 || fstat(lib.loader_fd, &opened) != 0 ||
+      stat(lib.loader.c_str(), &named) != 0 || opened.st_dev != named.st_dev ||
+      opened.st_ino != named.st_ino || !S_ISREG(opened.st_mode) ||
+      !not_owned(lib.loader, opened, false).empty()) {
+    if (lib.loader_fd >= 0) close(lib.loader_fd);
+    return R::fail("--libc " + dir + ": " + lib.loader + " changed while it was checked");
+  }
+  Result<std::string> version =
+      run_capture({lib.loader, "--version"}, {"GLIBC_TUNABLES"}, 5, 1 << 20, lib.loader_fd);
+  lib.name = version ? glibc_name(*version) : "";
+  if (lib.name.empty()) close(lib.loader_fd);
   if (!version)
     return R::fail("--libc " + dir + ": its loader " + lib.loader +
                    " does not start: " + version.error);
-  lib.name = glibc_name(*version);
   if (lib.name.empty())
     return R::fail("--libc " + dir + ": " + lib.loader + " is not glibc's loader (its --version " +
                    "says '" + first_line(*version) + "'); only glibc's memset can be the peer");
@@ -183,7 +228,13 @@ std::string run_self_under(const CLibrary &lib, const std::string &dir,
   for (const std::string &a : command)
     argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
-  execv(argv[0], argv.data());
+  if (lib.loader_fd >= 0) {
+    // Without close-on-exec, so that a loader that is a script can be read by its interpreter.
+    fcntl(lib.loader_fd, F_SETFD, 0);
+    fexecve(lib.loader_fd, argv.data(), environ);
+  } else {
+    execv(argv[0], argv.data());
+  }
   return std::string("cannot run ") + lib.loader + ": " + std::strerror(errno);
 }
 
@@ -221,7 +272,8 @@ Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib,
   using R = Result<std::map<std::string, uint64_t>>;
   Result<std::string> text =
       run_capture({lib.loader, "--list-tunables"},
-                  {tunables.empty() ? "GLIBC_TUNABLES" : "GLIBC_TUNABLES=" + tunables}, 10);
+                  {tunables.empty() ? "GLIBC_TUNABLES" : "GLIBC_TUNABLES=" + tunables}, 10, 1 << 20,
+                  lib.loader_fd);
   if (!text) return R::fail(lib.name + "'s loader does not list its tunables: " + text.error);
   std::map<std::string, uint64_t> out;
   size_t pos = 0;
@@ -350,7 +402,7 @@ Result<std::string> capture_result(const Capture &c, int status, double timeout_
 
 Result<std::string> run_capture(const std::vector<std::string> &argv,
                                 const std::vector<std::string> &env, double timeout_s,
-                                size_t max_bytes) {
+                                size_t max_bytes, int program_fd) {
   using R = Result<std::string>;
   if (argv.empty()) return R::fail("no command");
   const std::vector<std::string> vars = environment_with(env);
@@ -367,8 +419,14 @@ Result<std::string> run_capture(const std::vector<std::string> &argv,
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, out[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  // A descriptor duplicated onto itself loses close-on-exec in the child alone (glibc 2.29 on);
+  // the child runs the file through it.
+  const std::string program =
+      program_fd >= 0 ? "/proc/self/fd/" + std::to_string(program_fd) : argv[0];
+  if (program_fd >= 0) posix_spawn_file_actions_adddup2(&actions, program_fd, program_fd);
   pid_t pid = -1;
-  const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  const int spawned =
+      posix_spawn(&pid, program.c_str(), &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   close(out[1]);
   close(err[1]);

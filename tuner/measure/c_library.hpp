@@ -15,14 +15,20 @@ struct CLibrary {
   std::string name;        //!< "glibc 2.41": what profiles, reports and `which` name
   std::string loader;      //!< absolute path of its ld-linux-x86-64.so.2
   std::string library_dir; //!< the directory of its libc.so.6, searched before the system's
+  //! The loader c_library_in checked, open for the life of the process and run from this
+  //! descriptor, never again by its path; -1 for the running C library's.
+  int loader_fd = -1;
 };
 
 //! The C library of this process: its version, and the loader and libc.so.6 mapped into it.
 const CLibrary &running_c_library();
 
 //! The glibc unpacked under `dir` (a libc6 package's tree, or a folder holding the loader and
-//! libc.so.6): its loader is found, started with --version and must say it is glibc; both files
-//! must be regular files inside `dir`. The error names `dir` and what is wrong.
+//! libc.so.6). Both files must be regular files inside `dir`, and they and every folder from /
+//! down to them owned by this user or root and writable by nobody else (a folder above `dir`
+//! may be writable by all if sticky, as /tmp is); only then is the loader opened, checked again
+//! on its descriptor, started from it with --version, and must say it is glibc. The error names
+//! `dir` and what is wrong.
 Result<CLibrary> c_library_in(const std::string &dir);
 
 //! The command line that runs `program` with `args` under `lib`'s loader, `lib`'s directory
@@ -63,9 +69,10 @@ Result<std::map<std::string, uint64_t>> list_tunables(const CLibrary &lib,
 
 //! Runs `argv` with `env` added to this environment, at most `timeout_s` seconds; its stdout
 //! (at most `max_bytes`), or an error naming how it failed (could not start, exit status,
-//! signal, time out, too much output).
+//! signal, time out, too much output). With `program_fd` (a CLibrary's loader_fd), the file
+//! open there runs, argv[0] only naming it.
 Result<std::string> run_capture(const std::vector<std::string> &argv,
                                 const std::vector<std::string> &env, double timeout_s,
-                                size_t max_bytes = 1 << 20);
+                                size_t max_bytes = 1 << 20, int program_fd = -1);
 
 } // namespace cjit::detail
