@@ -7,7 +7,9 @@
 # Nothing is installed: a private apt configuration under DIR/apt (its own sources.list, lists,
 # cache and an empty dpkg status) downloads the .deb, which dpkg-deb unpacks into a folder of its
 # own. apt checks the Packages index against the Debian archive key and the .deb against the
-# index's hash. Idempotent: a tree already unpacked for the suite's current version is reused.
+# index's hash. The .deb is kept beside the tree (DIR/libc6_<version>_amd64.deb) and checked
+# again on every run: against the index's hash (else fetched again), then the tree against it
+# (unpacked afresh and compared: else replaced). Idempotent: an intact tree is reused as it is.
 set -euo pipefail
 # shellcheck source=scripts/debian-archive.sh
 source "$(dirname "${BASH_SOURCE[0]}")/debian-archive.sh"
@@ -28,24 +30,30 @@ apt_private=(apt-get -q -o Dir::Etc::sourcelist="$APT/sources.list" -o Dir::Etc:
 
 echo "fetch-libc: libc6 from $MIRROR $SUITE (private apt configuration in $APT)" >&2
 "${apt_private[@]}" update >/dev/null
-VERSION="$(apt-cache -o Dir::Etc::sourcelist="$APT/sources.list" -o Dir::Etc::sourceparts=- \
+SHOW="$(apt-cache -o Dir::Etc::sourcelist="$APT/sources.list" -o Dir::Etc::sourceparts=- \
   -o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT/cache" -o Dir::State::status="$APT/status" \
-  show --no-all-versions libc6 | sed -n 's/^Version: //p' | head -1)"
-[[ -n "$VERSION" ]] || { echo "fetch-libc: no libc6 in $SUITE" >&2; exit 1; }
+  show --no-all-versions libc6)"
+VERSION="$(sed -n 's/^Version: //p' <<<"$SHOW" | head -1)"
+SHA256="$(sed -n 's/^SHA256: //p' <<<"$SHOW" | head -1)"
+[[ -n "$VERSION" && -n "$SHA256" ]] || { echo "fetch-libc: no libc6 in $SUITE" >&2; exit 1; }
 TREE="$DIR/libc6-$VERSION"
-if [[ -f "$TREE/.clearjit-version" && "$(cat "$TREE/.clearjit-version")" == "$VERSION" ]]; then
-  echo "$TREE"
-  exit 0
-fi
+KEPT="$DIR/libc6_${VERSION}_amd64.deb" # the package TREE came from
 WORK="$(mktemp -d "$DIR/unpack.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
-(cd "$WORK" && "${apt_private[@]}" download "libc6=$VERSION" >/dev/null)
-DEB="$(find "$WORK" -maxdepth 1 -name 'libc6_*.deb' | head -1)"
-[[ -n "$DEB" ]] || { echo "fetch-libc: apt downloaded no libc6 package" >&2; exit 1; }
-dpkg-deb -x "$DEB" "$WORK/tree"
+if ! has_sha256 "$KEPT" "$SHA256"; then
+  [[ -e $KEPT || -L $KEPT ]] &&
+    echo "fetch-libc: $KEPT does not have the index's hash: fetched again" >&2
+  (cd "$WORK" && "${apt_private[@]}" download "libc6=$VERSION" >/dev/null)
+  DEB="$(find "$WORK" -maxdepth 1 -name 'libc6_*.deb' | head -1)"
+  [[ -n "$DEB" ]] || { echo "fetch-libc: apt downloaded no libc6 package" >&2; exit 1; }
+  has_sha256 "$DEB" "$SHA256" ||
+    { echo "fetch-libc: $(basename "$DEB") does not have the index's hash" >&2; exit 1; }
+  rm -f "$KEPT"
+  mv "$DEB" "$KEPT"
+fi
+dpkg-deb -x "$KEPT" "$WORK/tree"
 [[ -f "$WORK/tree/usr/lib/x86_64-linux-gnu/libc.so.6" ]] ||
-  { echo "fetch-libc: no usr/lib/x86_64-linux-gnu/libc.so.6 in $(basename "$DEB")" >&2; exit 1; }
+  { echo "fetch-libc: no usr/lib/x86_64-linux-gnu/libc.so.6 in $(basename "$KEPT")" >&2; exit 1; }
 echo "$VERSION" >"$WORK/tree/.clearjit-version"
-rm -rf "$TREE"
-mv "$WORK/tree" "$TREE"
+keep_or_replace "$TREE" "$WORK/tree" fetch-libc
 echo "$TREE"
