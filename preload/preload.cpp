@@ -19,7 +19,9 @@
 //   off         everything to libc.
 // The owner is the call whose compare-exchange moved idle to generating. It does not generate
 // when it may be inside a signal handler (the generator calls malloc and stdio, which the handler
-// may have interrupted): it gives the state back and uses libc (maybe_in_handler). After fork
+// may have interrupted): it gives the state back and uses libc (maybe_in_handler). Under another
+// malloc than glibc's (whose calloc may zero-fill with its lock held), or with
+// CLEARJIT_PRELOAD_EAGER=1, the constructor is the owner and generates at start. After fork
 // the child inherits the state: ready with the code, idle to generate itself, or generating from
 // a parent thread that was generating, which leaves the child on libc.
 #include "clearjit/clearjit.h"
@@ -108,19 +110,30 @@ inline void count(size_t n) {
   zero_bytes[k].fetch_add(n, std::memory_order_relaxed);
 }
 
-// A handler runs with its own signal blocked (unless it was installed with SA_NODEFER), so a
-// blocked signal that has a handler means this call may be inside that handler, which may have
-// interrupted malloc or stdio. Async-signal-safe: pthread_sigmask, sigismember and sigaction.
+// A handler runs with its own signal blocked unless it was installed with SA_NODEFER: so a
+// blocked signal that has a handler, or any handler installed with SA_NODEFER, means this call
+// may be inside a handler, which may have interrupted malloc or stdio. Async-signal-safe:
+// pthread_sigmask, sigismember and sigaction.
 bool maybe_in_handler() {
   sigset_t blocked;
   if (pthread_sigmask(SIG_BLOCK, nullptr, &blocked) != 0) return true;
   for (int sig = 1; sig < NSIG; ++sig) {
     struct sigaction sa;
-    if (sigismember(&blocked, sig) == 1 && sigaction(sig, nullptr, &sa) == 0 &&
-        sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
-      return true;
+    if (sigaction(sig, nullptr, &sa) != 0 || sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN)
+      continue;
+    if ((sa.sa_flags & SA_NODEFER) || sigismember(&blocked, sig) == 1) return true;
   }
   return false;
+}
+
+// Whether malloc is not the C library's (jemalloc, tcmalloc, the program's own): such a calloc
+// may zero-fill through memset with its own lock held, where generating, which allocates, would
+// deadlock. glibc's calloc zeroes with its internal memset, which this library never sees.
+bool foreign_malloc() {
+  void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+  void *own = libc ? dlsym(libc, "malloc") : nullptr;
+  if (libc) dlclose(libc);
+  return own && dlsym(RTLD_DEFAULT, "malloc") != own;
 }
 
 // The generator runs on a stack of its own: the call that needs the code may be on a small one
@@ -146,13 +159,12 @@ void run_generator() {
     dispatcher = make(libc_memset.load());
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (verbose)
-      std::fprintf(stderr,
-                   "clearjit-preload: %s from %zu bytes%s (set up in %.2f ms, at a zero fill of "
-                   "%zu bytes)\n",
-                   dispatcher ? "clearjit" : "off (no dispatcher)", min_size,
-                   tracing ? ", counting" : "",
-                   double(t1.tv_sec - t0.tv_sec) * 1e3 + double(t1.tv_nsec - t0.tv_nsec) / 1e6,
-                   generating_for);
+      std::fprintf(
+          stderr, "clearjit-preload: %s from %zu bytes%s (set up in %.2f ms, %s%zu bytes)\n",
+          dispatcher ? "clearjit" : "off (no dispatcher)", min_size, tracing ? ", counting" : "",
+          double(t1.tv_sec - t0.tv_sec) * 1e3 + double(t1.tv_nsec - t0.tv_nsec) / 1e6,
+          generating_for ? "at a zero fill of " : "at start, before any fill of ",
+          generating_for ? generating_for : min_size);
   }
   generating_here = false;
 }
@@ -167,8 +179,10 @@ int generate(size_t n) {
     if (++deferred < kMaxDeferred) {
       next = idle;
     } else if (verbose) {
-      static const char msg[] = "clearjit-preload: off (a handled signal was blocked at each of "
-                                "16 zero fills that asked for the code: maybe in its handler)\n";
+      static const char msg[] =
+          "clearjit-preload: off (at each of 16 zero fills that asked for the code, a handler "
+          "may have been running: a handled signal was blocked, or a handler was installed with "
+          "SA_NODEFER; CLEARJIT_PRELOAD_EAGER=1 generates the code at start instead)\n";
       ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
       (void)w;
     }
@@ -269,13 +283,21 @@ __attribute__((constructor)) void set_up() {
     tracing = true;
     pthread_atfork(nullptr, nullptr, reset_counts);
   }
+  // Unset, the code is generated now where a first large fill could not do it safely: under
+  // another malloc than glibc's. Set, it decides.
+  const bool foreign = foreign_malloc();
+  const bool eager = env_switch("CLEARJIT_PRELOAD_EAGER", foreign);
   if (verbose)
-    std::fprintf(stderr,
-                 "clearjit-preload: on from %zu bytes%s%s, code generated at the first zero "
-                 "fill that large\n",
-                 min_size, tracing ? ", counting" : "",
-                 untouched ? ", untouched pages left to the kernel from 256 MiB" : "");
+    std::fprintf(stderr, "clearjit-preload: on from %zu bytes%s%s, code generated %s\n", min_size,
+                 tracing ? ", counting" : "",
+                 untouched ? ", untouched pages left to the kernel from 256 MiB" : "",
+                 !eager    ? "at the first zero fill that large"
+                 : foreign ? "at start (malloc is not glibc's: its calloc may zero-fill with its "
+                             "lock held)"
+                           : "at start (CLEARJIT_PRELOAD_EAGER)");
   state.store(idle, std::memory_order_release);
+  int s = idle;
+  if (eager && state.compare_exchange_strong(s, generating, std::memory_order_acq_rel)) generate(0);
 }
 
 // Appends this process's counts to the trace file as one write: "pid PID\n", "zero K CALLS BYTES"

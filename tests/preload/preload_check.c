@@ -1,10 +1,11 @@
 /* Run under LD_PRELOAD=libclearjit-preload.so: every interposed function at every size in 0..1100
  * and at large sizes, misaligned, with guard bytes; non-zero fills; from threads, from a signal
  * handler and in a forked child. Built with -fno-builtin so every call reaches the library.
- * Modes (--small-only, --signal-first, --blocked, --blocked-always, --fork-first, --race,
- * --small-stack, --cancel-pending) each make the first large zero fill in one situation for the
- * lazy path (run.sh); --no-exec-pages first installs a seccomp filter under which no code can be
- * mapped (memfd_create and mprotect to PROT_EXEC fail with EPERM), then checks as without it;
+ * Modes (--small-only, --signal-first, --nodefer, --blocked, --blocked-always, --fork-first,
+ * --race, --small-stack, --cancel-pending, --calloc) each make the first large zero fill in one
+ * situation for the lazy path (run.sh); --no-exec-pages first installs a seccomp filter under which
+ * no code can be mapped (memfd_create and mprotect to PROT_EXEC fail with EPERM), then checks as
+ * without it;
  * --untouched clears 300 MiB of new memory (untouched pages left to the kernel) and of a file.
  * Exit 0 when everything was cleared (or filled) exactly; with --expect-preload, also checks that
  * memset resolves to libclearjit-preload.so. */
@@ -25,7 +26,9 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 void *__memset_chk(void *dst, int c, size_t n, size_t dst_len);
@@ -127,6 +130,62 @@ static int signal_first(void) {
   sigaction(SIGUSR1, &sa, NULL);
   raise(SIGUSR1);
   return !handler_ok || !cleared(65541);
+}
+
+/* A handler installed with SA_NODEFER (its signal not blocked while it runs) clears 64 KiB
+ * every 50 us while the main thread allocates and frees for 200 ms: it may interrupt malloc, so
+ * it must never generate the code there (it aborted in sysmalloc, 29 runs of 30). */
+static unsigned char nodefer_buf[64 << 10];
+static volatile sig_atomic_t nodefer_bad, nodefer_calls;
+static void on_alarm(int sig) {
+  (void)sig;
+  memset(nodefer_buf, 0xEE, sizeof nodefer_buf);
+  memset(nodefer_buf, 0, sizeof nodefer_buf);
+  for (size_t i = 0; i < sizeof nodefer_buf; i += 61)
+    nodefer_bad |= nodefer_buf[i];
+  nodefer_calls = nodefer_calls + 1;
+}
+static int nodefer(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sa.sa_flags = SA_NODEFER | SA_RESTART;
+  sigaction(SIGALRM, &sa, NULL);
+  struct itimerval every = {{0, 50}, {0, 50}}, stop = {{0, 0}, {0, 0}};
+  setitimer(ITIMER_REAL, &every, NULL);
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  void *held[64] = {0};
+  unsigned k = 0;
+  do {
+    for (int i = 0; i < 64; ++i, ++k) {
+      free(held[i]);
+      held[i] = malloc(16 + (k * 7919u) % (256u << 10)); /* small and large: both arenas' paths */
+      if (held[i]) ((volatile char *)held[i])[0] = 1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t);
+  } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 200000000L);
+  setitimer(ITIMER_REAL, &stop, NULL);
+  for (int i = 0; i < 64; ++i)
+    free(held[i]);
+  if (nodefer_calls < 16) fprintf(stderr, "--nodefer: the handler ran %d times\n", nodefer_calls);
+  return nodefer_bad || nodefer_calls < 16 || !cleared(70000);
+}
+
+/* calloc of sizes the preload takes, each checked zero: under tests/preload/lock_allocator.c,
+ * whose calloc zero-fills through memset with its own lock held. */
+static int calloc_large(void) {
+  static const size_t sizes[] = {100, 20000, 70000, 1 << 20, (3 << 20) + 5};
+  for (int round = 0; round < 3; ++round)
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+      unsigned char *p = calloc(1, sizes[i]);
+      if (!p) return fprintf(stderr, "--calloc: no memory for %zu bytes\n", sizes[i]), 1;
+      for (size_t j = 0; j < sizes[i]; ++j)
+        if (p[j]) return fprintf(stderr, "--calloc: %zu bytes, byte %zu\n", sizes[i], j), 1;
+      memset(p, 0xEE, sizes[i]); /* the next calloc may get these bytes back */
+      free(p);
+    }
+  return 0;
 }
 
 /* A handled signal blocked outside its handler looks the same: 70000 bytes do not generate,
@@ -335,6 +394,8 @@ int main(int argc, char **argv) {
                {"--small-stack", small_stack}, {"--cancel-pending", cancel_pending}};
   for (size_t i = 0; argc > 1 && i < sizeof modes / sizeof modes[0]; ++i)
     if (strcmp(argv[1], modes[i].name) == 0) return modes[i].run();
+  if (argc > 1 && strcmp(argv[1], "--nodefer") == 0) return nodefer();
+  if (argc > 1 && strcmp(argv[1], "--calloc") == 0) return calloc_large();
   if (argc > 1 && strcmp(argv[1], "--blocked") == 0) return blocked(0);
   if (argc > 1 && strcmp(argv[1], "--blocked-always") == 0) return blocked(1);
   if (argc > 1 && strcmp(argv[1], "--pattern") == 0) return pattern();
