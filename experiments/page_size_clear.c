@@ -3,8 +3,10 @@
  * pages (aligned_alloc on 2 MiB, MADV_HUGEPAGE, as Stockfish's) or on 4 KiB pages
  * (MADV_NOHUGEPAGE), cleared REPS times by each method in turn, alternating:
  *   stosb    one rep stosb (the built-in's reuse class on AMD, glibc 2.36's memset)
- *   ntavx2   32-byte non-temporal stores, unrolled by 4, then sfence (glibc 2.41's memset from
- *            its non-temporal threshold is of this kind)
+ *   ntavx2   32-byte non-temporal stores, unrolled by 4, then sfence
+ *   avx2     32-byte temporal stores, unrolled by 4 (glibc 2.41's memset on AMD is a temporal
+ *            vector loop at every size: its non-temporal branch sits behind rep stosb's, which
+ *            its threshold turns off there)
  *   memset   the running C library's memset (run it under another glibc's loader to compare)
  *
  *   clearjit_page_size_clear MIB REPS
@@ -43,6 +45,17 @@ __attribute__((target("avx2"))) static void by_ntavx2(void *p, size_t n) {
   _mm_sfence();
 }
 
+__attribute__((target("avx2"))) static void by_avx2(void *p, size_t n) {
+  __m256i z = _mm256_setzero_si256();
+  char *d = p;
+  for (size_t i = 0; i + 128 <= n; i += 128) {
+    _mm256_store_si256((__m256i *)(d + i), z);
+    _mm256_store_si256((__m256i *)(d + i + 32), z);
+    _mm256_store_si256((__m256i *)(d + i + 64), z);
+    _mm256_store_si256((__m256i *)(d + i + 96), z);
+  }
+}
+
 static void by_memset(void *p, size_t n) { memset(p, 0, n); }
 
 static long huge_kib(void) {
@@ -74,7 +87,8 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*clear)(void *, size_t);
-  } methods[] = {{"stosb", by_stosb}, {"ntavx2", by_ntavx2}, {"memset", by_memset}};
+  } methods[] = {
+      {"stosb", by_stosb}, {"ntavx2", by_ntavx2}, {"avx2", by_avx2}, {"memset", by_memset}};
   enum { kMethods = sizeof methods / sizeof methods[0] };
   for (int huge = 1; huge >= 0; --huge) {
     char *t = aligned_alloc(2u << 20, n);
