@@ -1,7 +1,12 @@
 # Sourced by the shell tests: `expect RC PATTERN COMMAND...` runs COMMAND (60 s at most) and
 # counts a failure, said on stderr, unless it exits RC with PATTERN (a fixed string) in its
-# output; `finish NAME` exits 1 if any expectation failed.
+# output; `fail WHY` counts a failure of the caller's own check, said on stderr; `finish NAME`
+# exits 1 if any expectation or check failed.
 failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
 expect() {
   local want_rc="$1" pattern="$2" out rc
   shift 2

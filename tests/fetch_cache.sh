@@ -8,11 +8,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # shellcheck source=scripts/debian-archive.sh
 source "$(dirname "$0")/../scripts/debian-archive.sh"
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "$(dirname "$0")/expect_lib.sh"
 
 mkdir -p "$work/pkg/DEBIAN" "$work/pkg/usr/lib/x86_64-linux-gnu"
 printf 'Package: libfake\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
@@ -57,5 +53,4 @@ for change in "echo planted >>$lib/libc.so.6" "touch $lib/libplanted.so" "rm $li
   [[ -e $work/fresh ]] && fail "$change: the fresh copy is still there"
 done
 
-[[ $failures -eq 0 ]] || { echo "fetch_cache: $failures failed" >&2; exit 1; }
-echo "fetch_cache: all passed"
+finish fetch_cache

@@ -40,8 +40,7 @@ if [[ -n ${preload:-} ]]; then
   env CLEARJIT_SELF=/bin/false CLEARJIT_LIBC="glibc 9.99" CLEARJIT_LIBC_LIBDIR=x \
     CLEARJIT_LIBC_DIR=y "$clearjit" trace --preload "$preload" -- env >"$work/env" 2>&1
   if grep -q '^CLEARJIT_\(SELF\|LIBC\)' "$work/env"; then
-    echo "FAIL: trace passed on $(grep '^CLEARJIT_\(SELF\|LIBC\)' "$work/env" | head -1)" >&2
-    failures=$((failures + 1))
+    fail "trace passed on $(grep '^CLEARJIT_\(SELF\|LIBC\)' "$work/env" | head -1)"
   fi
 fi
 
@@ -95,8 +94,7 @@ planted() { # DIR: a copy of the system's glibc whose loader leaves $work/ran wh
 }
 never_ran() {
   if [[ -e $work/ran ]]; then
-    echo "FAIL: the planted loader ran ($1)" >&2
-    failures=$((failures + 1))
+    fail "the planted loader ran ($1)"
     rm -f "$work/ran"
   fi
 }
@@ -132,6 +130,6 @@ fi
 # The same planted tree, made safe, runs: the checks above refused it for its modes alone.
 planted "$work/safe"
 expect 0 "memset: glibc $version's" "$clearjit" bench --libc "$work/safe" "${quick[@]}"
-[[ -e $work/ran ]] || { echo "FAIL: the safe planted loader did not run" >&2; failures=$((failures + 1)); }
+[[ -e $work/ran ]] || fail "the safe planted loader did not run"
 
 finish libc_peer

@@ -7,10 +7,6 @@ clearjit="$1" preload="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/expect_lib.sh"
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
 trace=(trace --preload "$preload")
 
 out="$work/private.json"
