@@ -202,7 +202,15 @@ Result<std::unique_ptr<GeneratedCode>> assemble_and_map(const EmitFn &emit, cons
   const bool log = listing == Listing::keep || !aids.dump_dir.empty();
   StringLogger logger;
   logger.addFlags(FormatFlags::kMachineCode);
-  if (log) code.setLogger(&logger);
+  if (log) {
+    // AsmJit's String grows from its first small buffer straight to 16 MiB (alignUp to
+    // Globals::kGrowThreshold): reserved first (a buffer assigned, then cleared, which keeps
+    // it), a kernel's listing never allocates that.
+    if (!logger.content().prepare(String::ModifyOp::kAssign, size_t(64) << 10))
+      throw std::bad_alloc();
+    logger.content().clear();
+    code.setLogger(&logger);
+  }
 
   // Errors are collected, not thrown: the first one is reported.
   struct : ErrorHandler {
