@@ -4,12 +4,14 @@
 #include "preload/generator.hpp"
 
 #include "jit/emit/emit.hpp"
+#include "jit/profile/files.hpp"
 #include "jit/runtime/runtime.hpp"
 
 extern "C" const clearjit *clearjit_preload_generate(void *(*libc_memset)(void *, int,
                                                                           size_t)) noexcept {
   cjit::detail::memset_target = libc_memset;
   try {
+    cjit::detail::env_switch_said("CLEARJIT_VERBOSE"); // the preload has said what it makes of it
     clearjit *cj = cjit::detail::open_default("clearjit-preload");
     // A handle without generated code would only add a call before memset: none.
     if (cj && !cjit::detail::has_generated_code(cj)) {

@@ -33,12 +33,35 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+#if defined(__has_feature) // Clang's
+#if __has_feature(address_sanitizer)
+#define CLEARJIT_PRELOAD_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer)
+#define CLEARJIT_PRELOAD_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) // GCC's
+#define CLEARJIT_PRELOAD_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define CLEARJIT_PRELOAD_TSAN 1
+#endif
+#if CLEARJIT_PRELOAD_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if CLEARJIT_PRELOAD_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -142,13 +165,79 @@ bool foreign_malloc() {
 constexpr size_t kStackSize = size_t(1) << 20;
 ucontext_t caller_context, generator_context; // the owner's only
 size_t generating_for;                        // the size of the zero fill that asked for the code
+bool generating_at_start;                     // or the constructor did
+
+// Each switch of stacks, told to the sanitizer built in (the sanitizer builds), so that it knows
+// which stack runs: AddressSanitizer (an exception thrown in the generator unwinds the
+// generator's), ThreadSanitizer (a fiber of the owner's thread). Nothing elsewhere. The owner's
+// only: to_generator, then on the generator's stack on_generator ... to_caller, then on_caller.
+// The two that switch are inlined into the function that switches right after them, which then
+// does not return (run_generator) or returns on the stack it came from (generate): a function's
+// entry and exit are on one stack, as ThreadSanitizer's shadow stack of each fiber needs.
+#if CLEARJIT_PRELOAD_ASAN
+void *caller_fake_stack;
+const void *caller_stack;
+size_t caller_stack_size;
+#endif
+#if CLEARJIT_PRELOAD_TSAN
+void *caller_fiber, *generator_fiber;
+#endif
+[[gnu::always_inline]] inline void to_generator([[maybe_unused]] void *stack) {
+#if CLEARJIT_PRELOAD_ASAN
+  __sanitizer_start_switch_fiber(&caller_fake_stack, stack, kStackSize);
+#endif
+#if CLEARJIT_PRELOAD_TSAN
+  caller_fiber = __tsan_get_current_fiber();
+  generator_fiber = __tsan_create_fiber(0);
+  __tsan_switch_to_fiber(generator_fiber, 0);
+#endif
+}
+void on_generator() {
+#if CLEARJIT_PRELOAD_ASAN
+  __sanitizer_finish_switch_fiber(nullptr, &caller_stack, &caller_stack_size);
+#endif
+}
+[[gnu::always_inline]] inline void to_caller() { // the generator's stack is done
+#if CLEARJIT_PRELOAD_ASAN
+  __sanitizer_start_switch_fiber(nullptr, caller_stack, caller_stack_size);
+#endif
+#if CLEARJIT_PRELOAD_TSAN
+  __tsan_switch_to_fiber(caller_fiber, 0);
+#endif
+}
+void on_caller() {
+#if CLEARJIT_PRELOAD_ASAN
+  __sanitizer_finish_switch_fiber(caller_fake_stack, nullptr, nullptr);
+#endif
+#if CLEARJIT_PRELOAD_TSAN
+  __tsan_destroy_fiber(generator_fiber);
+#endif
+}
+
+// The generator, beside this library: in its folder when it was loaded (the loader's $ORIGIN for
+// it, whatever the cwd is now), found at start (find_generator). Not "$ORIGIN/..." as dlopen's
+// argument where that can be helped: a dlopen interposed on (a sanitizer's runtime's) expands
+// $ORIGIN for its own library.
+char generator_path[PATH_MAX + sizeof "/" CLEARJIT_PRELOAD_GENERATOR] =
+    "$ORIGIN/" CLEARJIT_PRELOAD_GENERATOR;
+
+void find_generator() {
+  Dl_info info;
+  link_map *self = nullptr;
+  char origin[PATH_MAX]; // dlinfo(RTLD_DI_ORIGIN) writes at most PATH_MAX bytes
+  if (dladdr1(reinterpret_cast<void *>(&find_generator), &info, reinterpret_cast<void **>(&self),
+              RTLD_DL_LINKMAP) != 0 &&
+      self && dlinfo(self, RTLD_DI_ORIGIN, origin) == 0)
+    std::snprintf(generator_path, sizeof generator_path, "%s/%s", origin,
+                  CLEARJIT_PRELOAD_GENERATOR);
+}
 
 void run_generator() {
+  on_generator();
   generating_here = true;
   timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  // Beside this library ($ORIGIN: its folder when it was loaded, whatever the cwd is now).
-  void *generator = dlopen("$ORIGIN/" CLEARJIT_PRELOAD_GENERATOR, RTLD_NOW | RTLD_LOCAL);
+  void *generator = dlopen(generator_path, RTLD_NOW | RTLD_LOCAL);
   auto make =
       generator
           ? reinterpret_cast<ClearjitPreloadGenerate>(dlsym(generator, "clearjit_preload_generate"))
@@ -163,19 +252,22 @@ void run_generator() {
           stderr, "clearjit-preload: %s from %zu bytes%s (set up in %.2f ms, %s%zu bytes)\n",
           dispatcher ? "clearjit" : "off (no dispatcher)", min_size, tracing ? ", counting" : "",
           double(t1.tv_sec - t0.tv_sec) * 1e3 + double(t1.tv_nsec - t0.tv_nsec) / 1e6,
-          generating_for ? "at a zero fill of " : "at start, before any fill of ",
-          generating_for ? generating_for : min_size);
+          generating_at_start ? "at start, before any fill of " : "at a zero fill of ",
+          generating_at_start ? min_size : generating_for);
   }
   generating_here = false;
+  to_caller();
+  setcontext(&caller_context); // rather than uc_link's return, for the sanitizers (above)
 }
 
-// Run by the owner (state generating) for a zero fill of n bytes; returns the state it leaves.
-// errno is the caller's again afterwards, and cancellation is off meanwhile: memset neither
-// changes errno nor is a cancellation point, though the lookup's open and read are.
-int generate(size_t n) {
+// Run by the owner (state generating) for a zero fill of n bytes, or at start (the constructor,
+// which no handler runs, whatever handlers are installed); returns the state it leaves. errno is
+// the caller's again afterwards, and cancellation is off meanwhile: memset neither changes errno
+// nor is a cancellation point, though the lookup's open and read are.
+int generate(size_t n, bool at_start) {
   const int saved_errno = errno;
   int next = off;
-  if (maybe_in_handler()) {
+  if (!at_start && maybe_in_handler()) {
     if (++deferred < kMaxDeferred) {
       next = idle;
     } else if (verbose) {
@@ -188,6 +280,7 @@ int generate(size_t n) {
     }
   } else {
     generating_for = n;
+    generating_at_start = at_start;
     int cancel_state;
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
     void *stack = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE,
@@ -198,7 +291,9 @@ int generate(size_t n) {
         generator_context.uc_stack.ss_size = kStackSize;
         generator_context.uc_link = &caller_context;
         makecontext(&generator_context, run_generator, 0);
+        to_generator(stack);
         swapcontext(&caller_context, &generator_context);
+        on_caller();
       }
       munmap(stack, kStackSize);
     }
@@ -215,7 +310,7 @@ inline void zero(void *dst, size_t n) {
   if (counting(s)) count(n);
   if (s >= idle && n >= min_size) {
     if (s == idle && state.compare_exchange_strong(s, generating, std::memory_order_acq_rel))
-      s = generate(n);
+      s = generate(n, false);
     if (s == ready) {
       if (untouched && n >= cjit::detail::kUntouchedMin)
         cjit::detail::clear_untouched(dispatcher->clear, dst, n);
@@ -261,6 +356,7 @@ __attribute__((constructor)) void set_up() {
     state.store(off, std::memory_order_release);
     return;
   }
+  find_generator();
   if (const char *min = secure_getenv("CLEARJIT_PRELOAD_MIN")) {
     // The one size grammar (size_text.hpp), as the library's parse_size reads it.
     uint64_t v = 0;
@@ -297,7 +393,8 @@ __attribute__((constructor)) void set_up() {
                            : "at start (CLEARJIT_PRELOAD_EAGER)");
   state.store(idle, std::memory_order_release);
   int s = idle;
-  if (eager && state.compare_exchange_strong(s, generating, std::memory_order_acq_rel)) generate(0);
+  if (eager && state.compare_exchange_strong(s, generating, std::memory_order_acq_rel))
+    generate(0, true);
 }
 
 // Appends this process's counts to the trace file as one write: "pid PID\n", "zero K CALLS BYTES"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Set up, build, and run the whole test suite: a normal build, the worker pool under
-# ThreadSanitizer, 30 s of fuzzing the profile loader and 10 s each the trace and raw readers, then the suite
-# again under AddressSanitizer and UndefinedBehaviorSanitizer. The sources' formatting is checked
-# first (clang-format), and the fuzzers' build is a library-only configuration
+# Set up, build, and run the whole test suite: a normal build; a ThreadSanitizer build (the
+# worker pool, the parallel clear, the preload's first calls); 30 s of fuzzing the profile
+# loader, 10 s each the trace and raw readers; then the suite again under AddressSanitizer and
+# UndefinedBehaviorSanitizer, the preload's test among it. The sources' formatting is checked
+# first (clang-format); the TSan and fuzzers' builds are library-only configurations
 # (CLEARJIT_TOOLS=OFF: no CLI11, no Google Benchmark). Each part's time is listed at the end.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -32,14 +33,30 @@ part "build"
 setup_and_build "$CLEARJIT_ROOT/build"
 part "the suite"
 (cd "$CLEARJIT_ROOT/build" && ctest --output-on-failure -j "$TEST_JOBS")
-part "the worker pool under TSan"
+part "the TSan build"
 
-echo "clearjit: the worker pool under ThreadSanitizer" >&2
-mkdir -p "$CLEARJIT_ROOT/build-tsan"
-clang++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -I"$CLEARJIT_ROOT" \
-  "$CLEARJIT_ROOT/jit/runtime/pool.cpp" "$CLEARJIT_ROOT/tests/tsan/pool_tsan.cpp" \
-  -o "$CLEARJIT_ROOT/build-tsan/pool_tsan"
-TSAN_OPTIONS=halt_on_error=1 "$CLEARJIT_ROOT/build-tsan/pool_tsan"
+echo "clearjit: the worker pool, the parallel clear and the preload under ThreadSanitizer" >&2
+TSAN="$CLEARJIT_ROOT/build-tsan"
+setup_and_build "$TSAN" -DCLEARJIT_TSAN=ON -DCLEARJIT_TOOLS=OFF \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
+part "the races under TSan"
+TSAN_OPTIONS=halt_on_error=1 "$TSAN/pool_tsan"
+TSAN_OPTIONS=halt_on_error=1 "$TSAN/parallel_tsan"
+# The preload's first calls, as tests/preload/run.sh makes them: threads racing to the first
+# large fill, a forked child's, a signal handler's, one with the signal blocked, a cancellation
+# pending, the checker's sweep (from threads once the code is there); then the sweep with the
+# code generated at start. The runtime's malloc is not glibc's, so the lazy path is asked for
+# (CLEARJIT_PRELOAD_EAGER=0), and its fatal-signal handlers (SA_NODEFER) are left out: beside
+# them the lazy path never generates. Each run must have generated the code.
+for run in --race --fork-first --signal-first --blocked --cancel-pending "" eager; do
+  TSAN_OPTIONS=halt_on_error=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0 \
+    CLEARJIT_PRELOAD_EAGER=$([[ $run == eager ]] && echo 1 || echo 0) CLEARJIT_VERBOSE=1 \
+    LD_PRELOAD="$TSAN/libclearjit-preload.so" "$TSAN/preload_check_tsan" ${run:+${run/eager/}} \
+    >/dev/null 2>"$TSAN/preload.err" &&
+    grep -q '^clearjit-preload: clearjit from .* (set up in' "$TSAN/preload.err" ||
+    { cat "$TSAN/preload.err" >&2; echo "clearjit: the preload under TSan: ${run:-the sweep}" >&2; exit 1; }
+done
 
 part "the fuzzers' build"
 echo "clearjit: fuzzing the profile loader for ${CLEARJIT_FUZZ_SECONDS:-30} s" >&2

@@ -280,14 +280,29 @@ std::string clearjit_env(const char *name) {
   return v ? v : "";
 }
 
+namespace {
+// The names already warned about (on first use: static initializers may read a switch).
+struct Said {
+  std::mutex m;
+  std::set<std::string> names;
+};
+Said &said() {
+  static Said s;
+  return s;
+}
+} // namespace
+
+void env_switch_said(const char *name) {
+  std::lock_guard lock(said().m);
+  said().names.insert(name);
+}
+
 bool clearjit_env_switch(const char *name, bool fallback) {
   const std::string v = clearjit_env(name);
   if (v.empty()) return fallback;
   if (int on = switch_word(v.c_str()); on >= 0) return on == 1;
-  static std::mutex m;
-  static std::set<std::string> said; // the names already warned about
-  std::lock_guard lock(m);
-  if (said.insert(name).second)
+  std::lock_guard lock(said().m);
+  if (said().names.insert(name).second)
     std::fprintf(stderr, "clearjit: %s=%s is not on or off (%s), taken as %s\n", name,
                  quoted(v, 0).c_str(), kSwitchWords, fallback ? "on" : "off");
   return fallback;

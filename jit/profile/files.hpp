@@ -54,5 +54,8 @@ std::string clearjit_env(const char *name);
 //! anything else, said once per variable on stderr ("clearjit: CLEARJIT_VERBOSE=maybe is not on
 //! or off ..."): a value that means nothing must not pass unnoticed.
 bool clearjit_env_switch(const char *name, bool fallback);
+//! Whatever `name` holds, clearjit_env_switch no longer says it (another reader said it first:
+//! libclearjit-preload.so reads CLEARJIT_VERBOSE before its generator loads this library).
+void env_switch_said(const char *name);
 
 } // namespace cjit::detail

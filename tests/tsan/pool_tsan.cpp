@@ -1,5 +1,5 @@
-// The worker pool under ThreadSanitizer (scripts/test.sh builds this with clang++
-// -fsanitize=thread, pool.cpp alone): callers on several threads, each clearing its own region
+// The worker pool under ThreadSanitizer (the CLEARJIT_TSAN build, run by scripts/test.sh):
+// callers on several threads, each clearing its own region
 // in pieces with memset and reading every byte back after the call, so a piece whose stores do
 // not happen before the call's return, or a race on the pool's queue, is reported.
 #include "jit/runtime/pool.hpp"
