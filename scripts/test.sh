@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up, build, and run the whole test suite: a normal build; a ThreadSanitizer build (the
 # worker pool, the parallel clear, the preload's first calls); 30 s of fuzzing the profile
-# loader, 10 s each the trace and raw readers; then the suite again under AddressSanitizer and
+# loader, 10 s each the trace and raw readers, and 30 s of clears against memset (random
+# profiles, kernels, sizes and offsets); then the suite again under AddressSanitizer and
 # UndefinedBehaviorSanitizer, the preload's test among it. The sources' formatting is checked
 # first (clang-format); the TSan and fuzzers' builds are library-only configurations
 # (CLEARJIT_TOOLS=OFF: no CLI11, no Google Benchmark). Each part's time is listed at the end.
@@ -62,7 +63,7 @@ part "the fuzzers' build"
 echo "clearjit: fuzzing the profile loader for ${CLEARJIT_FUZZ_SECONDS:-30} s" >&2
 CC=clang CXX=clang++ cmake -S "$CLEARJIT_ROOT" -B "$CLEARJIT_ROOT/build-fuzz" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLEARJIT_FUZZ=ON -DCLEARJIT_TOOLS=OFF >/dev/null
-cmake --build "$CLEARJIT_ROOT/build-fuzz" --target profile_fuzzer trace_json_fuzzer raw_json_fuzzer
+cmake --build "$CLEARJIT_ROOT/build-fuzz" --target profile_fuzzer trace_json_fuzzer raw_json_fuzzer clear_fuzzer
 part "fuzzing"
 CORPUS="$(mktemp -d)" TRACE_CORPUS="$(mktemp -d)" RAW_CORPUS="$(mktemp -d)"
 cp "$CLEARJIT_ROOT"/tests/profiles/good/* "$CLEARJIT_ROOT"/tests/profiles/bad/* "$CORPUS"/
@@ -80,6 +81,10 @@ cp "$CLEARJIT_ROOT"/fuzz/raw_corpus/* "$RAW_CORPUS"/
 "$CLEARJIT_ROOT/build-fuzz/raw_json_fuzzer" -max_total_time="${CLEARJIT_RAW_FUZZ_SECONDS:-10}" \
   -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -dict="$CLEARJIT_ROOT/fuzz/trace_json.dict" \
   "$RAW_CORPUS" 2>&1 | tail -n 12
+
+echo "clearjit: fuzzing clears against memset for ${CLEARJIT_CLEAR_FUZZ_SECONDS:-30} s" >&2
+"$CLEARJIT_ROOT/build-fuzz/clear_fuzzer" -max_total_time="${CLEARJIT_CLEAR_FUZZ_SECONDS:-30}" -timeout=10 \
+  -rss_limit_mb=2048 -print_final_stats=1 2>&1 | tail -n 12
 
 part "the ASan and UBSan build"
 echo "clearjit: the same suite under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
