@@ -269,8 +269,9 @@ struct Verifier {
   };
 
   // Puts `r` in the profile and races the changed intents' points again: the old profile's
-  // measurements no longer describe them. A repair is kept where its intent measures better
-  // than before; else it is taken back.
+  // measurements no longer describe them. What it hands to memset is kept: memset cannot lose to
+  // itself, so a worse measurement there is noise. A small path given another strategy is kept
+  // where its intent measures better than before; else it is taken back.
   void try_repair(const Repair &r) {
     const Before before{p, history, confirmed};
     p = r.profile;
@@ -286,41 +287,44 @@ struct Verifier {
     bool undone = false;
     for (Intent i : changed) {
       const double was = badness(before.history, i), now = badness(history, i);
-      for (auto &[intent, what] : r.done)
-        if (intent != i)
+      const auto strategy = r.to_strategy.find(i);
+      const bool kept = strategy == r.to_strategy.end() || now < was;
+      for (size_t k = 0; k < r.done.size(); ++k)
+        if (r.done[k].first != i)
           continue;
-        else if (now < was)
-          v.repaired.push_back(what);
+        else if (kept || k != strategy->second)
+          v.repaired.push_back(r.done[k].second);
         else
-          v.undone.push_back(what + ", taken back: its worst point at " + fmt("%.2f", now) +
-                             "x the noise bound, against " + fmt("%.2f", was) + "x before");
-      if (now < was) continue;
+          v.undone.push_back(r.done[k].second + ", taken back: its worst point at " +
+                             fmt("%.2f", now) + "x the noise bound, against " + fmt("%.2f", was) +
+                             "x before");
+      if (kept) continue;
       undone = true;
-      take_back(i, before);
+      take_back_small_path(i, before);
     }
     if (undone) open_all();
   }
 
-  // Intent i's repair undone, with the old measurements; i is repaired no further. The handles
-  // are the caller's to open again.
-  void take_back(Intent i, const Before &before) {
+  // Intent i's small path as before the repair, with its old measurements (its table keeps
+  // what was handed to memset); i is repaired no further. The handles are the caller's to open
+  // again.
+  void take_back_small_path(Intent i, const Before &before) {
     frozen.insert(i);
-    // repair() gave each intent its own table and small path: restore this one's alone.
-    if (i == Intent::reuse) {
-      p.reuse = before.profile.reuse;
-      p.small_reuse = before.profile.small(Intent::reuse, cpu);
-    } else {
-      p.stream = before.profile.table(Intent::stream);
-      p.small_stream = before.profile.small(Intent::stream, cpu);
-    }
-    std::erase_if(history, [&](const auto &h) { return h.first.intent == i; });
+    // repair() gave each intent its own small path: restore this one's alone.
+    SmallPath &small = i == Intent::reuse ? p.small_reuse.emplace() : p.small_stream.emplace();
+    small = before.profile.small(i, cpu);
+    // The points the small path serves (warm ones, the mixes among them, all of it) get their
+    // measurements before the repair back; the others keep the table's new ones.
+    auto on_small_path = [&](const VerifyPoint &x) {
+      return x.intent == i && (x.warm || x.size <= small.max);
+    };
+    std::erase_if(history, [&](const auto &h) { return on_small_path(h.first); });
     std::erase_if(last, [&](const auto &x) { return x.first.intent == i; });
     for (auto &[point, rs] : before.history)
-      if (point.intent == i) history[point] = rs;
-    // Left: the losses as before the repair (a memset class's repair() said already).
+      if (on_small_path(point)) history[point] = rs;
+    // Left: its losses as before the repair.
     for (auto &[point, r] : before.confirmed)
-      if (point.intent == i && !in_memset_class(before.profile, cpu, point) &&
-          std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end()) {
+      if (on_small_path(point) && std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end()) {
         v.left.push_back(result_text(point, r));
         v.lost.push_back(point);
       }
@@ -398,7 +402,7 @@ double badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent
 Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>> &losses,
               const std::map<Intent, std::vector<SmallPath>> &ranking,
               std::map<Intent, std::vector<SmallPath>> &tried, const CpuInfo &cpu) {
-  Repair r{p, {}, {}, {}};
+  Repair r{p, {}, {}, {}, {}};
   Profile &q = r.profile;
   // Each intent its own table and small path, so that repairing one never moves the other.
   if (q.stream.empty()) q.stream = p.reuse;
@@ -449,6 +453,7 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
       const SmallPath replacement{next->strategy, small.max};
       (i == Intent::reuse ? q.small_reuse : q.small_stream) = replacement;
       r.small_changed.push_back(i);
+      if (replacement.strategy != Small::libc) r.to_strategy[i] = r.done.size();
       r.done.push_back({i, std::string(intent_name(i)) + " small path " + describe(small) + " -> " +
                                describe(replacement) + " (" + why + ")"});
       continue;

@@ -46,6 +46,10 @@ struct Repair {
   std::vector<std::pair<Intent, std::string>> done;
   std::vector<std::string> left;
   std::vector<Intent> small_changed; //!< intents whose small path was replaced
+  //! Per intent, the change in `done` that gave its small path another strategy than memset:
+  //! the one a verification keeps only where the intent measures better. Every other change
+  //! hands sizes to memset, which cannot lose to itself, and is kept.
+  std::map<Intent, size_t> to_strategy;
 };
 //! Repairs every confirmed loss (point, its ratio per measurement): a class not memset becomes
 //! `libc` (merged with libc neighbours); a small path takes `ranking`'s next strategy not in
