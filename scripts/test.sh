@@ -90,6 +90,12 @@ part "the ASan and UBSan build"
 echo "clearjit: the same suite under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
 # Clang at -O1, -g1: the sanitizers' build in well under GCC's time, line numbers still in every
 # report.
+# A tree configured with another compiler (GCC's, up to cc9014b) starts afresh: a change of
+# compiler makes CMake drop its cache, and with it the options.
+if [[ -f "$CLEARJIT_ROOT/build-sanitize/CMakeCache.txt" ]] &&
+  ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++$' "$CLEARJIT_ROOT/build-sanitize/CMakeCache.txt"; then
+  rm -rf "$CLEARJIT_ROOT/build-sanitize"
+fi
 setup_and_build "$CLEARJIT_ROOT/build-sanitize" -DCLEARJIT_SANITIZE=ON \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"

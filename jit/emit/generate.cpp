@@ -205,7 +205,7 @@ Result<std::unique_ptr<GeneratedCode>> assemble_and_map(const EmitFn &emit, cons
   if (log) {
     // AsmJit's String grows from its first small buffer straight to 16 MiB (alignUp to
     // Globals::kGrowThreshold): reserved first (a buffer assigned, then cleared, which keeps
-    // it), a kernel's listing never allocates that.
+    // it), a listing up to 128 KiB (a kernel's, tens of instructions) never allocates that.
     if (!logger.content().prepare(String::ModifyOp::kAssign, size_t(64) << 10))
       throw std::bad_alloc();
     logger.content().clear();

@@ -1,6 +1,6 @@
 // How clearjit_clear_parallel cuts a region into pieces: the bounds that the profile's
-// [parallel.<intent>] tables and the worker pool share. No include of clearjit's: the pool is
-// compiled alone under ThreadSanitizer (scripts/test.sh).
+// [parallel.<intent>] tables and the worker pool share. No include of clearjit's: the pool
+// includes nothing more than it needs.
 #pragma once
 
 #include <cstdint>

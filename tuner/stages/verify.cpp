@@ -151,7 +151,9 @@ struct Verifier {
   Results last;      // each point's latest race
   Results confirmed; // the losses a second race confirmed
   std::map<Intent, std::vector<SmallPath>> tried;
-  std::set<Intent> frozen; // a repair of theirs measured no better: left as they are
+  // Intents whose small path, given another strategy, measured no better: left as it is (their
+  // tables may still hand classes to memset).
+  std::set<Intent> small_frozen;
 
   Verifier(Meter &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
            const RaceOptions &race_options, const std::map<Intent, std::vector<SmallPath>> &ranking,
@@ -234,7 +236,8 @@ struct Verifier {
   Ratios repairable(bool last_round) {
     Ratios to_repair;
     for (auto &[point, r] : confirmed) {
-      if (!repairs_allowed || frozen.count(point.intent) || last_round) {
+      const bool small = point.warm || point.size <= p.small(point.intent, cpu).max;
+      if (!repairs_allowed || (small && small_frozen.count(point.intent)) || last_round) {
         std::string line = result_text(point, r);
         if (in_memset_class(p, cpu, point))
           line +=
@@ -306,10 +309,10 @@ struct Verifier {
   }
 
   // Intent i's small path as before the repair, with its old measurements (its table keeps
-  // what was handed to memset); i is repaired no further. The handles are the caller's to open
-  // again.
+  // what was handed to memset); that small path is repaired no further. The handles are the
+  // caller's to open again.
   void take_back_small_path(Intent i, const Before &before) {
-    frozen.insert(i);
+    small_frozen.insert(i);
     // repair() gave each intent its own small path: restore this one's alone.
     SmallPath &small = i == Intent::reuse ? p.small_reuse.emplace() : p.small_stream.emplace();
     small = before.profile.small(i, cpu);
@@ -319,7 +322,8 @@ struct Verifier {
       return x.intent == i && (x.warm || x.size <= small.max);
     };
     std::erase_if(history, [&](const auto &h) { return on_small_path(h.first); });
-    std::erase_if(last, [&](const auto &x) { return x.first.intent == i; });
+    // The table's points keep their latest race: a loss there is confirmed and said as any.
+    std::erase_if(last, [&](const auto &x) { return on_small_path(x.first); });
     for (auto &[point, rs] : before.history)
       if (on_small_path(point)) history[point] = rs;
     // Left: its losses as before the repair.

@@ -83,8 +83,9 @@ constexpr int kVerifyPlaces = 4;
 double badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent i);
 
 //! Races every point of `p` against memset (race.hpp) and repairs its losses in place, racing the
-//! changed intent again; a repair that measures no better (badness) is undone and its intent left;
-//! at most kRepairRounds. `ranking`: small-path strategies, best first. Without `repairs_allowed`
+//! changed intent again: what a repair hands to memset is kept; a small path given another
+//! strategy that measures no better (badness) is taken back and left; at most kRepairRounds.
+//! `ranking`: small-path strategies, best first. Without `repairs_allowed`
 //! (`clearjit verify`), losses are only said, in `left`.
 Verification verify(Meter &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
                     const RaceOptions &race,
