@@ -26,7 +26,7 @@ std::string points_table(const Verification &v) {
   std::string t = "\n  point                                        vs memset\n";
   for (const auto &[point, ratio] : v.ratios) {
     const std::string name = point_name(point);
-    const bool twice = std::any_of(v.left.begin(), v.left.end(), [&](const std::string &l) {
+    const bool noise = std::any_of(v.noise.begin(), v.noise.end(), [&](const std::string &l) {
       return l.starts_with(name + ": ");
     });
     const bool counted = std::find(v.lost.begin(), v.lost.end(), point) != v.lost.end();
@@ -34,7 +34,7 @@ std::string points_table(const Verification &v) {
     std::snprintf(row, sizeof row, "  %-44s %6.2fx %s%s\n", name.c_str(), ratio,
                   point.warm ? "time " : "speed",
                   counted               ? "  loses"
-                  : twice               ? "  lost, in memset's own class: noise"
+                  : noise               ? "  lost, served by memset: its own noise"
                   : loses(point, ratio) ? "  below by its median, not beyond the noise"
                                         : "");
     t += row;

@@ -50,7 +50,8 @@ uint32_t draw(Mix mix, std::mt19937_64 &rng, uint64_t fixed) {
   std::uniform_real_distribution<double> u(0, 1);
   switch (mix) {
   case Mix::fixed: return uint32_t(fixed);
-  case Mix::log_uniform: return std::clamp(uint32_t(std::pow(257.0, u(rng))), 1u, 256u);
+  case Mix::log_uniform:
+    return std::clamp(uint32_t(std::pow(kMixMaxBytes + 1.0, u(rng))), 1u, kMixMaxBytes);
   case Mix::objects: {
     double p = u(rng);
     auto uni = [&](uint32_t lo, uint32_t hi) {

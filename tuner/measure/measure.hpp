@@ -52,6 +52,8 @@ constexpr uint64_t kBatchBytes = 2u << 20;
 inline uint64_t batch_pieces(uint64_t size) { return size >= kBatchBytes ? 1 : kBatchBytes / size; }
 
 //! How warm jobs draw their sizes: one fixed size, or a random mix (measure.cpp documents them).
+//! Every mix draws sizes in 1..kMixMaxBytes.
+constexpr uint32_t kMixMaxBytes = 256;
 enum class Mix : uint8_t {
   fixed,       //!< Job::size every call
   log_uniform, //!< 1..256 B, log-uniform (every octave equally likely)

@@ -24,9 +24,11 @@ std::string verification_html(const TuneResult &r) {
        "dispatchers, as an application calls them, against memset at points the other "
        "stages did not use: "
     << esc(v.measured) << " (" << fmt("%.1f", v.seconds) << " s, " << v.rounds
-    << " rounds). A loss beyond the noise in two measurements is repaired (a class to "
-       "memset, a small path to the next strategy) and kept only if it measures better."
-       "</p>\n<table>\n<tr><th>intent</th><th class=\"n\">worst warm (time / memset)</th>"
+    << " rounds). A loss beyond the noise in two measurements is repaired: a class or a band "
+       "of the small path to memset, kept; a small path to the next strategy, kept only if it "
+       "measures better. A loss where memset itself clears the point is raced once more "
+       "against memset measured beside itself: memset's own noise where it is no slower than "
+       "that.</p>\n<table>\n<tr><th>intent</th><th class=\"n\">worst warm (time / memset)</th>"
        "<th class=\"n\">worst cold (speed / memset)</th></tr>\n";
   for (Intent i : kIntents) {
     auto cell = [](const std::map<Intent, double> &m, Intent i) {
@@ -38,7 +40,10 @@ std::string verification_html(const TuneResult &r) {
   }
   h << "</table>\n";
   const std::pair<const char *, const std::vector<std::string> *> lists[] = {
-      {"Repaired", &v.repaired}, {"Tried and taken back", &v.undone}, {"Left", &v.left}};
+      {"Repaired", &v.repaired},
+      {"Tried and taken back", &v.undone},
+      {"Left", &v.left},
+      {"memset's own noise", &v.noise}};
   for (const auto &[title, items] : lists) {
     if (items->empty()) continue;
     h << "<p><strong>" << title << "</strong></p>\n<ul>\n";

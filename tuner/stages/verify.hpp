@@ -36,6 +36,10 @@ std::vector<uint64_t> verify_cold_sizes();
 std::vector<VerifyPoint> verify_points(const Profile &p, const CpuInfo &cpu, uint64_t min_size,
                                        uint64_t max_size);
 
+//! Whether memset itself clears `p`'s point: a fixed size in a `libc` band of the small path or
+//! a `libc` class above it; a mix where every size it draws is.
+bool served_by_memset(const Profile &p, const CpuInfo &cpu, const VerifyPoint &point);
+
 //! A point loses beyond the noise (kWarmNoise, kColdFloor: race.hpp).
 //! `ratio`: warm, time / memset's; cold, speed / memset's.
 bool loses(const VerifyPoint &p, double ratio);
@@ -65,7 +69,10 @@ struct Verification {
   std::map<Intent, double> worst_cold; //!< speed / memset's, the worst cold point
   std::vector<std::string> repaired, left;
   std::vector<std::string> undone; //!< repairs measured no better, taken back
-  //! The confirmed losses left in the profile; a memset class's, noise, are in `left` alone.
+  //! Confirmed losses at points memset serves that, raced again against memset measured
+  //! beside itself, were memset's own noise: said with both measurements, not counted.
+  std::vector<std::string> noise;
+  //! The confirmed losses left in the profile (said in `left`).
   std::vector<VerifyPoint> lost;
   std::map<VerifyPoint, double> ratios; //!< the final ratio of every point
   //! Per intent, the small paths the repairs replaced (a confirmed loss of theirs).

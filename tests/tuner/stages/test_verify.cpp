@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
 
 namespace cjit::detail::test {
 namespace {
@@ -246,16 +247,39 @@ TEST(verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
   ASSERT_EQ(parts.size(), 1u);
   EXPECT_TRUE(parts[0].starts_with("reuse 4 KiB .. 64 KiB: movnti (reuse ")) << parts[0];
 
-  // A loss in memset's own class is said, as noise, and not counted.
+  // A loss in memset's own class, where memset measured again beside itself loses as much (the
+  // host, not the code): said as noise, with both measurements, and not counted.
   SyntheticMeter noise(0.01, 3);
-  noise.set_at("verified", 81920, 0.5); // 1.25x the 64 KiB boundary: the libc class above it
+  // 1.25x the 64 KiB boundary: the libc class above it.
+  noise.set_at("verified", 81920, 0.5);
+  noise.set_at("memset, again", 81920, 0.5);
   Profile q = planted;
   const Verification w = verify(noise, q, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},
                                 {}, 4096, 1u << 30, /*repairs_allowed=*/false);
-  ASSERT_EQ(w.left.size(), 2u);
-  EXPECT_NE(w.left[0].find("(a libc class: memset itself, so noise)"), std::string::npos)
-      << w.left[0];
+  EXPECT_TRUE(w.left.empty()) << w.left.front();
   EXPECT_TRUE(w.lost.empty());
+  ASSERT_EQ(w.noise.size(), 2u);
+  for (const std::string &n : w.noise)
+    EXPECT_TRUE(std::regex_match(
+        n, std::regex("reuse 80 KiB (scattered|consecutive): 0.5.x .*; raced again over \\d+ "
+                      "rounds beside memset measured twice: memset 0.(49|5.)x its own speed, the "
+                      "point (0.9.|1.0.)x \\(at most 1.0.x\\) memset's second speed: "
+                      "memset's own class, inside its noise")))
+        << n;
+  EXPECT_NE(verification_toml(w).find("\nnoise = [\"reuse 80 KiB "), std::string::npos);
+
+  // There, the dispatcher alone slower than memset measured beside it: what it costs to reach
+  // memset is a loss, left and counted.
+  SyntheticMeter route(0.01, 3);
+  route.set_at("verified", 81920, 0.5);
+  Profile r = planted;
+  const Verification x = verify(route, r, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},
+                                {}, 4096, 1u << 30, /*repairs_allowed=*/false);
+  EXPECT_TRUE(x.noise.empty());
+  ASSERT_EQ(x.left.size(), 2u);
+  EXPECT_EQ(x.lost.size(), 2u);
+  EXPECT_TRUE(x.left[0].ends_with("memset through the dispatcher loses beyond the noise"))
+      << x.left[0];
 
   // The same run with repairs gives the class to memset.
   SyntheticMeter again(0.01, 3);
@@ -298,6 +322,52 @@ TEST(verify, WhatGoesToMemsetIsNeverTakenBack) {
     left += l + "\n";
   EXPECT_NE(left.find("reuse 40 B warm"), std::string::npos) << left;
   EXPECT_NE(left.find("stream 40 B warm"), std::string::npos) << left;
+}
+
+// Issue 60's default tune on Zen 5 (L3 32 MiB), as a synthetic host: reuse's small path (stosb
+// up to 1 KiB) and its first class (avx512:unroll=4 below 5.7 KiB) lose cold, at 48 B and
+// 4.6 KiB scattered; the repair hands that band and that class to memset, after which the host
+// still measures the band's point below memset, and memset measured a second time there as much
+// below its first: the host's noise there, not the code. The tune took the repairs back
+// (645be8d); then kept them and left the point (9166de0). It is memset's, so it is said as
+// memset's noise, and nothing is left.
+TEST(verify, WhatMemsetServesAndStillLosesIsItsOwnNoise) {
+  const CpuInfo &cpu = cpu_kind("Zen5NoMovdir64b"); // synthetic: never run here
+  Profile p;
+  p.host = profile_host(cpu);
+  p.reuse = {{5824, spec("avx512:unroll=4")}, {0, spec("libc")}};
+  p.stream = {{0, spec("libc")}};
+  p.small_reuse = SmallPath{Small::stosb, 1024};
+  p.small_stream = SmallPath{Small::libc, 256};
+  SyntheticMeter bench(0.01, 5);
+  const uint64_t below_class = 4672; // 0.8x 5824, to 64 B: "4.6 KiB"
+  bench.set_model([=](const Job &j) -> std::optional<double> {
+    const bool at = !j.warm && j.intent == Intent::reuse && j.pattern == Pattern::scattered &&
+                    (j.size == 48 || j.size == below_class);
+    if (at && (j.candidate.name() == "verified" || j.candidate.name() == "memset, again"))
+      return 0.85;
+    return std::nullopt;
+  });
+  const Verification v = verify(bench, p, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},
+                                {}, 4096, 1u << 30);
+  std::string said;
+  for (const auto *list : {&v.repaired, &v.undone, &v.left, &v.noise})
+    for (const std::string &t : *list)
+      said += t + "\n";
+  EXPECT_TRUE(v.undone.empty()) << said;
+  EXPECT_TRUE(v.left.empty()) << said;
+  EXPECT_TRUE(v.lost.empty()) << said;
+  ASSERT_EQ(v.repaired.size(), 2u) << said;
+  ASSERT_EQ(p.reuse.size(), 1u) << said;
+  EXPECT_EQ(p.reuse[0].kernel.method, Method::libc);
+  EXPECT_EQ(describe(p.small(Intent::reuse, cpu)),
+            "stosb below 16 B, libc below 64 B, stosb, up to 1024 B");
+  // The class merged with memset's above it: its boundary, and the points beside it, are gone.
+  ASSERT_EQ(v.noise.size(), 1u) << said;
+  EXPECT_TRUE(v.noise[0].starts_with("reuse 48 B scattered: ")) << said;
+  EXPECT_TRUE(v.noise[0].ends_with("memset's own band of the small path, inside its noise"))
+      << said;
+  EXPECT_NE(verification_toml(v).find("\nleft = []\n"), std::string::npos);
 }
 
 // `clearjit verify` races each memset class's stand-in against memset just inside both ends of
