@@ -6,7 +6,7 @@ set -euo pipefail
 CLEARJIT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLEARJIT_PACKAGES=(g++ cmake ninja-build pkg-config
   libasmjit-dev libtomlplusplus-dev libbenchmark-dev libgtest-dev libcli11-dev libzydis-dev libboost-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libllvmlibc-19-dev
   clang clang-format libclang-rt-14-dev dpkg-dev xz-utils python3 zstd sqlite3 stockfish)
 
 install_missing_packages() {
