@@ -257,7 +257,7 @@ struct Verifier {
     Ratios to_repair;
     std::vector<VerifyPoint> memset_served;
     for (auto &[point, r] : confirmed) {
-      const bool small = point.warm || point.size <= p.small(point.intent, cpu).max;
+      const bool small = on_small_path(point, point.intent, p.small(point.intent, cpu).max);
       if (served_by_memset(p, cpu, point)) {
         if (judged.insert(point).second) memset_served.push_back(point); // said once
       } else if (!repairs_allowed || (small && small_frozen.count(point.intent)) || last_round) {
@@ -319,7 +319,7 @@ struct Verifier {
 
   // "libc class" or "libc band of the small path": what serves a memset-served point.
   std::string served_by_text(const VerifyPoint &point) const {
-    const bool small = point.warm || point.size <= p.small(point.intent, cpu).max;
+    const bool small = on_small_path(point, point.intent, p.small(point.intent, cpu).max);
     return small ? "own band of the small path" : "own class";
   }
 
@@ -345,7 +345,8 @@ struct Verifier {
   // Puts `r` in the profile and races the changed intents' points again: the old profile's
   // measurements no longer describe them. What it hands to memset is kept: memset cannot lose to
   // itself, so a worse measurement there is noise. A small path given another strategy is kept
-  // where its intent measures better than before; else it is taken back.
+  // where the points it serves measure better than before (the table's, which it does not
+  // serve, judge it not); else it is taken back.
   void try_repair(const Repair &r) {
     const Before before{p, history, confirmed};
     p = r.profile;
@@ -360,7 +361,9 @@ struct Verifier {
     last = measure(again, "verifying the repaired profile");
     bool undone = false;
     for (Intent i : changed) {
-      const double was = badness(before.history, i), now = badness(history, i);
+      const unsigned small_max = before.profile.small(i, cpu).max; // a repair keeps it
+      const double was = small_path_badness(before.history, i, small_max),
+                   now = small_path_badness(history, i, small_max);
       const auto strategy = r.to_strategy.find(i);
       const bool kept = strategy == r.to_strategy.end() || now < was;
       for (size_t k = 0; k < r.done.size(); ++k)
@@ -389,17 +392,15 @@ struct Verifier {
     small = before.profile.small(i, cpu);
     // The points the small path serves (warm ones, the mixes among them, all of it) get their
     // measurements before the repair back; the others keep the table's new ones.
-    auto on_small_path = [&](const VerifyPoint &x) {
-      return x.intent == i && (x.warm || x.size <= small.max);
-    };
-    std::erase_if(history, [&](const auto &h) { return on_small_path(h.first); });
+    auto served = [&](const VerifyPoint &x) { return on_small_path(x, i, small.max); };
+    std::erase_if(history, [&](const auto &h) { return served(h.first); });
     // The table's points keep their latest race: a loss there is confirmed and said as any.
-    std::erase_if(last, [&](const auto &x) { return on_small_path(x.first); });
+    std::erase_if(last, [&](const auto &x) { return served(x.first); });
     for (auto &[point, rs] : before.history)
-      if (on_small_path(point)) history[point] = rs;
+      if (served(point)) history[point] = rs;
     // Left: its losses as before the repair (memset's own were judged then, against memset).
     for (auto &[point, r] : before.confirmed)
-      if (on_small_path(point) && !served_by_memset(p, cpu, point) &&
+      if (served(point) && !served_by_memset(p, cpu, point) &&
           std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end()) {
         v.left.push_back(result_text(point, r));
         v.lost.push_back(point);
@@ -479,10 +480,15 @@ bool loses(const VerifyPoint &p, double ratio) {
   return p.warm ? ratio > kWarmNoise : ratio < kColdFloor;
 }
 
-double badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent i) {
+bool on_small_path(const VerifyPoint &x, Intent i, unsigned small_max) {
+  return x.intent == i && (x.warm || x.size <= small_max);
+}
+
+double small_path_badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent i,
+                          unsigned small_max) {
   double worst = 0;
   for (const auto &[point, rs] : history) {
-    if (point.intent != i || rs.empty()) continue;
+    if (!on_small_path(point, i, small_max) || rs.empty()) continue;
     const double r = geomean(rs);
     worst = std::max(worst, point.warm ? r / kWarmNoise : kColdFloor / r);
   }
@@ -502,7 +508,7 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
     const std::string why = point_name(point) + ": " + ratios_text(ratios, point.warm);
     const Intent i = point.intent;
     const SmallPath small = q.small(i, cpu);
-    if (point.warm || point.size <= small.max) {
+    if (on_small_path(point, i, small.max)) {
       if (std::find(r.small_changed.begin(), r.small_changed.end(), i) != r.small_changed.end())
         continue; // replaced already in this round: the next measurement judges it
       std::vector<SmallPath> &seen = tried[i];
@@ -710,7 +716,7 @@ std::vector<std::string> losing_parts(const Profile &p, const CpuInfo &cpu, cons
   for (const VerifyPoint &point : v.lost) {
     const SmallPath small = p.small(point.intent, cpu);
     std::string part = std::string(intent_name(point.intent)) + " ";
-    if (point.warm || point.size <= small.max) {
+    if (on_small_path(point, point.intent, small.max)) {
       part += "small path: " + describe(small);
     } else {
       const std::vector<SizeClass> &table = p.table(point.intent);

@@ -85,13 +85,20 @@ struct Verification {
 //! Code places (the profile opened this many times) each warm point is measured at.
 constexpr int kVerifyPlaces = 4;
 
-//! An intent's worst point against the noise bound (above 1: a loss): the largest of warm
-//! ratio / kWarmNoise and kColdFloor / cold ratio, each the geometric mean of its measurements.
-double badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent i);
+//! Whether `x` is one of the points intent i's small path serves, up to `small_max`: every warm
+//! point (the mixes among them) and the cold ones up to small_max.
+bool on_small_path(const VerifyPoint &x, Intent i, unsigned small_max);
+
+//! The worst point of intent i's small path (on_small_path) against the noise bound (above 1:
+//! a loss): the largest of warm ratio / kWarmNoise and kColdFloor / cold ratio, each the
+//! geometric mean of its measurements.
+double small_path_badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent i,
+                          unsigned small_max);
 
 //! Races every point of `p` against memset (race.hpp) and repairs its losses in place, racing the
 //! changed intent again: what a repair hands to memset is kept; a small path given another
-//! strategy that measures no better (badness) is taken back and left; at most kRepairRounds.
+//! strategy whose own points measure no better (small_path_badness) is taken back and left; at
+//! most kRepairRounds.
 //! `ranking`: small-path strategies, best first. Without `repairs_allowed`
 //! (`clearjit verify`), losses are only said, in `left`.
 Verification verify(Meter &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,

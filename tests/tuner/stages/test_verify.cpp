@@ -219,6 +219,25 @@ Profile planted_movnti(const CpuInfo &cpu) {
   return p;
 }
 
+// Reuse: `kernel` below `below`, memset above; stream: memset; both small paths `small`.
+Profile one_reuse_class(const CpuInfo &cpu, uint64_t below, const char *kernel, SmallPath small) {
+  Profile p;
+  p.host = profile_host(cpu);
+  p.reuse = {{below, spec(kernel)}, {0, spec("libc")}};
+  p.stream = {{0, spec("libc")}};
+  p.small_reuse = p.small_stream = small;
+  return p;
+}
+
+// Everything a verification said: repaired, tried, left, noise, a line each.
+std::string all_said(const Verification &v) {
+  std::string said;
+  for (const auto *list : {&v.repaired, &v.undone, &v.left, &v.noise})
+    for (const std::string &t : *list)
+      said += t + "\n";
+  return said;
+}
+
 TEST(verify, WithoutRepairsALosingClassIsSaidAndTheProfileKept) {
   // `clearjit verify`'s run on a planted loss: movnti for reuse at 4 KiB..64 KiB, losing 2x at
   // the points inside that class (5 KiB and 51 KiB, 1.25x and 0.8x its boundaries) on a Meter of
@@ -333,11 +352,7 @@ TEST(verify, WhatGoesToMemsetIsNeverTakenBack) {
 // memset's noise, and nothing is left.
 TEST(verify, WhatMemsetServesAndStillLosesIsItsOwnNoise) {
   const CpuInfo &cpu = cpu_kind("Zen5NoMovdir64b"); // synthetic: never run here
-  Profile p;
-  p.host = profile_host(cpu);
-  p.reuse = {{5824, spec("avx512:unroll=4")}, {0, spec("libc")}};
-  p.stream = {{0, spec("libc")}};
-  p.small_reuse = SmallPath{Small::stosb, 1024};
+  Profile p = one_reuse_class(cpu, 5824, "avx512:unroll=4", {Small::stosb, 1024});
   p.small_stream = SmallPath{Small::libc, 256};
   SyntheticMeter bench(0.01, 5);
   const uint64_t below_class = 4672; // 0.8x 5824, to 64 B: "4.6 KiB"
@@ -350,10 +365,7 @@ TEST(verify, WhatMemsetServesAndStillLosesIsItsOwnNoise) {
   });
   const Verification v = verify(bench, p, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},
                                 {}, 4096, 1u << 30);
-  std::string said;
-  for (const auto *list : {&v.repaired, &v.undone, &v.left, &v.noise})
-    for (const std::string &t : *list)
-      said += t + "\n";
+  const std::string said = all_said(v);
   EXPECT_TRUE(v.undone.empty()) << said;
   EXPECT_TRUE(v.left.empty()) << said;
   EXPECT_TRUE(v.lost.empty()) << said;
@@ -368,6 +380,56 @@ TEST(verify, WhatMemsetServesAndStillLosesIsItsOwnNoise) {
   EXPECT_TRUE(v.noise[0].ends_with("memset's own band of the small path, inside its noise"))
       << said;
   EXPECT_NE(verification_toml(v).find("\nleft = []\n"), std::string::npos);
+}
+
+// A small path given another strategy is judged by the points it serves. Here reuse's tree
+// loses warm at 40 B (3x memset's time) and the next strategy of the ranking, masked, does not;
+// a libc class's points (80 KiB) measure 0.25x memset's speed throughout, memset's noise on this
+// synthetic host (memset measured again there as slow). Judged by the intent's worst point, the
+// 80 KiB one, masked measured no better and was taken back (9166de0).
+TEST(verify, ASmallPathIsJudgedByThePointsItServes) {
+  const CpuInfo &cpu = cpu_kind("IntelEmeraldRapids"); // synthetic: never run here
+  const Profile p = one_reuse_class(cpu, 65536, "avx2:unroll=4", {Small::tree, 256});
+  const std::map<Intent, std::vector<SmallPath>> ranking{
+      {Intent::reuse, {SmallPath{Small::tree, 256}, SmallPath{Small::masked, 256}}}};
+  for (double masked_time : {1.0, 3.0}) {
+    SCOPED_TRACE(masked_time == 1 ? "masked wins" : "masked no better");
+    Profile q = p;
+    SyntheticMeter bench(0.01, 6);
+    bench.set_model([&](const Job &j) -> std::optional<double> {
+      const std::string &who = j.candidate.name();
+      if (!j.warm && j.size == 81920 && (who == "verified" || who == "memset, again")) return 0.25;
+      if (j.warm && j.size == 40 && j.intent == Intent::reuse && who == "verified")
+        return q.small(Intent::reuse, cpu).strategy == Small::tree ? 1 / 3.0 : 1 / masked_time;
+      return std::nullopt;
+    });
+    const Verification v = verify(bench, q, cpu, {.repetitions = 3, .min_time = 0.001},
+                                  RaceOptions{}, ranking, 4096, 1u << 30);
+    const std::string said = all_said(v);
+    EXPECT_EQ(v.noise.size(), 2u) << said; // 80 KiB, both patterns
+    const std::string change = "reuse small path tree, up to 256 B -> masked, up to 256 B (";
+    if (masked_time == 1) {
+      EXPECT_EQ(q.small(Intent::reuse, cpu).strategy, Small::masked) << said;
+      ASSERT_EQ(v.repaired.size(), 1u) << said;
+      EXPECT_TRUE(v.repaired[0].starts_with(change)) << said;
+      EXPECT_TRUE(v.undone.empty()) << said;
+      EXPECT_TRUE(v.left.empty()) << said;
+      EXPECT_TRUE(v.lost.empty()) << said;
+    } else {
+      // Taken back: tree again, repaired no further, its loss left and counted.
+      EXPECT_EQ(q.small(Intent::reuse, cpu), (SmallPath{Small::tree, 256})) << said;
+      EXPECT_TRUE(v.repaired.empty()) << said;
+      ASSERT_EQ(v.undone.size(), 1u) << said;
+      EXPECT_TRUE(v.undone[0].starts_with(change)) << said;
+      EXPECT_NE(v.undone[0].find(", taken back: its worst point at "), std::string::npos);
+      ASSERT_EQ(v.left.size(), 1u) << said;
+      EXPECT_TRUE(v.left[0].starts_with("reuse 40 B warm: ")) << said;
+      ASSERT_EQ(v.lost.size(), 1u);
+      EXPECT_EQ(point_name(v.lost[0]), "reuse 40 B warm");
+      EXPECT_GT(v.ratios.at(v.lost[0]), 2.5) << "its measurements before the repair";
+    }
+    EXPECT_EQ(q.reuse, p.reuse) << "the table, which lost nowhere, as it was";
+  }
 }
 
 // `clearjit verify` races each memset class's stand-in against memset just inside both ends of
