@@ -674,7 +674,8 @@ std::optional<RecordedVerification> recorded_verification(std::string_view text)
     if (!t) return std::nullopt;
     RecordedVerification v;
     v.measured = t->get("measured") ? t->get("measured")->value_or(std::string()) : "";
-    for (auto [key, to] : {std::pair{"repaired", &v.repaired}, {"left", &v.left}})
+    for (auto [key, to] :
+         {std::pair{"repaired", &v.repaired}, {"left", &v.left}, {"noise", &v.noise}})
       if (const toml::array *a = t->get(key) ? t->get(key)->as_array() : nullptr)
         for (const toml::node &e : *a)
           if (const auto *s = e.as_string()) to->push_back(s->get());
@@ -736,6 +737,10 @@ std::string verification_report(const std::optional<RecordedVerification> &v,
            " to memset left" + repaired + ":\n";
   for (const std::string &l : v->left)
     out += "  " + l + "\n";
+  if (!v->noise.empty())
+    out += "verification: " + std::to_string(v->noise.size()) +
+           (v->noise.size() == 1 ? " point" : " points") +
+           " memset serves measured below memset, inside memset's own noise (not counted)\n";
   return out;
 }
 

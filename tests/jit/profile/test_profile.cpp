@@ -874,6 +874,15 @@ TEST(profile_Verification, ReportSaysWhereAndWhatWasLeft) {
             "verification: verified on this CPU model (GenuineIntel family 6 model 15)\n"
             "verification: 2 losses to memset left (2 repaired):\n"
             "  reuse 4 KiB: 0.9x\n  stream 8 B: 1.1x\n");
+  const RecordedVerification noisy{"m", {}, {}, {"stream 688.9 MiB consecutive: 0.72x ..."}};
+  EXPECT_EQ(verification_report(noisy, here, cpu),
+            "verification: verified on this CPU model (GenuineIntel family 6 model 15)\n"
+            "verification: no loss to memset left\n"
+            "verification: 1 point memset serves measured below memset, inside memset's own "
+            "noise (not counted)\n");
+  const std::string written = "format = 1\n[verification]\nleft = []\nnoise = [\"a\", \"b\"]\n";
+  ASSERT_TRUE(recorded_verification(written));
+  EXPECT_EQ(recorded_verification(written)->noise, (std::vector<std::string>{"a", "b"}));
   ProfileHost richer = here;
   richer.features = {"sse2", "avx2", "avx"}; // unsorted, as by hand
   EXPECT_EQ(verification_report(clean, richer, cpu),
