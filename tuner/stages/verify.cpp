@@ -172,7 +172,14 @@ struct Verifier {
   // Intents whose small path, given another strategy, measured no better: left as it is (their
   // tables may still hand classes to memset).
   std::set<Intent> small_frozen;
-  std::set<VerifyPoint> judged; // memset-served points judged against memset (noise or left)
+  // Memset-served losses judged against memset (judge_against_memset): the line said, and
+  // whether it is a loss (left) or memset's noise. Said at the end: a repair of the point's
+  // intent measures it afresh (try_repair forgets these), a take-back restores them.
+  struct Judgement {
+    std::string line;
+    bool lost = false;
+  };
+  std::map<VerifyPoint, Judgement> judged;
   std::unique_ptr<GeneratedCode> libc_kernel; // memset's, for judge_against_memset's cold jobs
 
   Verifier(Meter &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
@@ -259,7 +266,7 @@ struct Verifier {
     for (auto &[point, r] : confirmed) {
       const bool small = on_small_path(point, point.intent, p.small(point.intent, cpu).max);
       if (served_by_memset(p, cpu, point)) {
-        if (judged.insert(point).second) memset_served.push_back(point); // said once
+        if (!judged.count(point)) memset_served.push_back(point); // judged once a profile
       } else if (!repairs_allowed || (small && small_frozen.count(point.intent)) || last_round) {
         v.left.push_back(result_text(point, confirmed.at(point)));
         v.lost.push_back(point);
@@ -308,12 +315,11 @@ struct Verifier {
                          fmt("%.2fx", memset_ratio) + " its own " + unit + ", the point " +
                          fmt("%.2fx", again.ratio) + (point.warm ? " (at least " : " (at most ") +
                          fmt("%.2fx", again.bound) + ") memset's second " + unit;
-      if (again.lost) {
-        v.left.push_back(line + ": memset through the dispatcher loses beyond the noise");
-        v.lost.push_back(point);
-      } else {
-        v.noise.push_back(line + ": memset's " + served_by_text(point) + ", inside its noise");
-      }
+      judged[point] =
+          again.lost
+              ? Judgement{line + ": memset through the dispatcher loses beyond the noise", true}
+              : Judgement{line + ": memset's " + served_by_text(point) + ", inside its noise",
+                          false};
     }
   }
 
@@ -340,6 +346,7 @@ struct Verifier {
     Profile profile;
     Ratios history;
     Results confirmed;
+    std::map<VerifyPoint, Judgement> judged;
   };
 
   // Puts `r` in the profile and races the changed intents' points again: the old profile's
@@ -348,7 +355,7 @@ struct Verifier {
   // where the points it serves measure better than before (the table's, which it does not
   // serve, judge it not); else it is taken back.
   void try_repair(const Repair &r) {
-    const Before before{p, history, confirmed};
+    const Before before{p, history, confirmed, judged};
     p = r.profile;
     open_all();
     std::set<Intent> changed;
@@ -358,6 +365,7 @@ struct Verifier {
     for (const VerifyPoint &x : verify_points(p, cpu, min_size, max_size))
       if (changed.count(x.intent)) again.push_back(x);
     std::erase_if(history, [&](const auto &h) { return changed.count(h.first.intent) > 0; });
+    std::erase_if(judged, [&](const auto &j) { return changed.count(j.first.intent) > 0; });
     last = measure(again, "verifying the repaired profile");
     bool undone = false;
     for (Intent i : changed) {
@@ -398,6 +406,9 @@ struct Verifier {
     std::erase_if(last, [&](const auto &x) { return served(x.first); });
     for (auto &[point, rs] : before.history)
       if (served(point)) history[point] = rs;
+    std::erase_if(judged, [&](const auto &j) { return served(j.first); });
+    for (auto &[point, j] : before.judged)
+      if (served(point)) judged[point] = j;
     // Left: its losses as before the repair (memset's own were judged then, against memset).
     for (auto &[point, r] : before.confirmed)
       if (served(point) && !served_by_memset(p, cpu, point) &&
@@ -409,6 +420,10 @@ struct Verifier {
 
   // Each point's ratio over all its races, each intent's worst, and the small paths tried.
   void summarize() {
+    for (auto &[point, j] : judged) {
+      (j.lost ? v.left : v.noise).push_back(j.line);
+      if (j.lost) v.lost.push_back(point);
+    }
     for (auto &[point, rs] : history) {
       const double r = geomean(rs);
       v.ratios[point] = r;

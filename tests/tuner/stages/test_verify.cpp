@@ -432,6 +432,33 @@ TEST(verify, ASmallPathIsJudgedByThePointsItServes) {
   }
 }
 
+// A memset-served point's judgement holds for the profile it was made on: where a repair then
+// gives the point another strategy that settles it, it is not left. Reuse's path is masked with
+// memset below 64 B; the route to memset costs 3x memset's time at 40 B (memset measured again
+// there: 1x), masked 3x at 80 B; tree, next in the ranking, settles both.
+TEST(verify, AJudgementOfMemsetsPointGoesWithTheRepairedPath) {
+  const CpuInfo &cpu = cpu_kind("IntelEmeraldRapids"); // synthetic: never run here
+  Profile p =
+      one_reuse_class(cpu, 65536, "avx2:unroll=4", {Small::masked, 256, {{64, Small::libc}}});
+  const std::map<Intent, std::vector<SmallPath>> ranking{
+      {Intent::reuse, {SmallPath{Small::masked, 256}, SmallPath{Small::tree, 256}}}};
+  SyntheticMeter bench(0.01, 7);
+  bench.set_model([&](const Job &j) -> std::optional<double> {
+    if (!j.warm || j.intent != Intent::reuse || j.candidate.name() != "verified" ||
+        (j.size != 40 && j.size != 80))
+      return std::nullopt;
+    return p.small(Intent::reuse, cpu).strategy == Small::tree ? 1.0 : 1 / 3.0;
+  });
+  const Verification v = verify(bench, p, cpu, {.repetitions = 3, .min_time = 0.001}, RaceOptions{},
+                                ranking, 4096, 1u << 30);
+  const std::string said = all_said(v);
+  EXPECT_EQ(p.small(Intent::reuse, cpu), (SmallPath{Small::tree, 256})) << said;
+  ASSERT_EQ(v.repaired.size(), 1u) << said;
+  EXPECT_TRUE(v.left.empty()) << said;
+  EXPECT_TRUE(v.lost.empty()) << said;
+  EXPECT_TRUE(v.noise.empty()) << said;
+}
+
 // `clearjit verify` races each memset class's stand-in against memset just inside both ends of
 // the class; classes that are not memset's, or have no stand-in, are not raced.
 TEST(verify_StandIns, EachMemsetClassRacesItsStandInAtBothEnds) {
