@@ -33,7 +33,7 @@ HARNESS="$BUILD/clearjit_one_page"
 runs=(run_system)
 run_system() { "$HARNESS" "$PROFILE" "$ROUNDS" "$PAGE"; }
 if [[ -n $LIBC_DIR ]]; then
-  LOADER="$(find "$LIBC_DIR" -name ld-linux-x86-64.so.2 -type f | head -1)"
+  LOADER="$(find "$LIBC_DIR" -name ld-linux-x86-64.so.2 -type f -print -quit)"
   [[ -n $LOADER && -f "$(dirname "$LOADER")/libc.so.6" ]] ||
     { echo "one-page: --libc $LIBC_DIR: no ld-linux-x86-64.so.2 and libc.so.6" >&2; exit 2; }
   run_other() { "$LOADER" --library-path "$(dirname "$LOADER")" "$HARNESS" "$PROFILE" "$ROUNDS" "$PAGE"; }

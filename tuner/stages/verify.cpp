@@ -268,8 +268,7 @@ struct Verifier {
       if (served_by_memset(p, cpu, point)) {
         if (!judged.count(point)) memset_served.push_back(point); // judged once a profile
       } else if (!repairs_allowed || (small && small_frozen.count(point.intent)) || last_round) {
-        v.left.push_back(result_text(point, confirmed.at(point)));
-        v.lost.push_back(point);
+        leave(point, result_text(point, confirmed.at(point)));
       } else {
         to_repair[point] = {r.ratio};
       }
@@ -279,10 +278,11 @@ struct Verifier {
   }
 
   // Losses at points memset serves: no repair changes them (memset cannot lose to itself), so
-  // each is raced once more against memset measured again beside it. Not confidently slower
-  // than that, beyond the point's floor: the loss was memset's own noise, said in `noise` with
-  // both measurements. Slower: what it costs to reach memset through the dispatcher (its call
-  // and branches) loses beyond the noise, and is left, counted.
+  // each is raced once more against memset measured again beside it. Confidently within the
+  // point's floor of that: the loss was memset's own noise, said in `noise` with both
+  // measurements; undecided, noise too where memset against itself strayed as far below as the
+  // point did. Confidently slower, or undecided and further below than memset strayed: what it
+  // costs to reach memset through the dispatcher (its call and branches) loses, left, counted.
   void judge_against_memset(const std::vector<VerifyPoint> &points) {
     if (points.empty()) return;
     if (!libc_kernel) {
@@ -301,6 +301,7 @@ struct Verifier {
     for (size_t k = 0; k < points.size(); ++k) {
       const VerifyPoint &point = points[k];
       const PointResult again = point_result(point, racing.outcome(k));
+      const Standing &st = racing.outcome(k).field.front(); // speed over memset's second
       // memset's second measurement over its first, per round over the same conditions.
       const RaceSamples &samples = racing.samples(k);
       std::vector<std::vector<double>> itself;
@@ -315,11 +316,17 @@ struct Verifier {
                          fmt("%.2fx", memset_ratio) + " its own " + unit + ", the point " +
                          fmt("%.2fx", again.ratio) + (point.warm ? " (at least " : " (at most ") +
                          fmt("%.2fx", again.bound) + ") memset's second " + unit;
+      // How far below 1 memset measured against itself went (either measurement the first).
+      const double memset_low = i.upper > 0 ? std::min(i.lower, 1 / i.upper) : 0;
+      const bool noise = st.beats || (!again.lost && st.score.median >= memset_low);
       judged[point] =
-          again.lost
+          noise ? Judgement{line + ": memset's " + served_by_text(point) + ", inside its noise",
+                            false}
+          : again.lost
               ? Judgement{line + ": memset through the dispatcher loses beyond the noise", true}
-              : Judgement{line + ": memset's " + served_by_text(point) + ", inside its noise",
-                          false};
+              : Judgement{line + ": undecided, and further below than memset against itself: "
+                                 "counted",
+                          true};
     }
   }
 
@@ -330,15 +337,23 @@ struct Verifier {
   }
 
   // What repair() could not do is left. Losses of intents the repair did not change stay in the
-  // profile (a small path with no strategy left to try); a memset class's are noise.
+  // profile (a small path with no strategy left to try).
   void say_unrepaired(const Repair &r, const Ratios &to_repair) {
     v.left.insert(v.left.end(), r.left.begin(), r.left.end());
     std::set<Intent> repaired_intents;
     for (auto &[i, what] : r.done)
       repaired_intents.insert(i);
     for (auto &[point, ratios] : to_repair)
-      if (!repaired_intents.count(point.intent) && !served_by_memset(p, cpu, point))
+      if (!repaired_intents.count(point.intent) &&
+          std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end())
         v.lost.push_back(point);
+  }
+
+  // A loss left in the profile, said once: a later round may confirm it again.
+  void leave(const VerifyPoint &point, const std::string &line) {
+    if (std::find(v.lost.begin(), v.lost.end(), point) != v.lost.end()) return;
+    v.left.push_back(line);
+    v.lost.push_back(point);
   }
 
   // What a repair may have to give back: the profile and the measurements before it.
@@ -409,13 +424,10 @@ struct Verifier {
     std::erase_if(judged, [&](const auto &j) { return served(j.first); });
     for (auto &[point, j] : before.judged)
       if (served(point)) judged[point] = j;
-    // Left: its losses as before the repair (memset's own were judged then, against memset).
+    // Left: its losses as before the repair, but those judged against memset then (restored
+    // above with their verdicts).
     for (auto &[point, r] : before.confirmed)
-      if (served(point) && !served_by_memset(p, cpu, point) &&
-          std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end()) {
-        v.left.push_back(result_text(point, r));
-        v.lost.push_back(point);
-      }
+      if (served(point) && !before.judged.count(point)) leave(point, result_text(point, r));
   }
 
   // Each point's ratio over all its races, each intent's worst, and the small paths tried.
@@ -496,7 +508,7 @@ bool loses(const VerifyPoint &p, double ratio) {
 }
 
 bool on_small_path(const VerifyPoint &x, Intent i, unsigned small_max) {
-  return x.intent == i && (x.warm || x.size <= small_max);
+  return x.intent == i && (x.mix != Mix::fixed || x.size <= small_max);
 }
 
 double small_path_badness(const std::map<VerifyPoint, std::vector<double>> &history, Intent i,

@@ -85,8 +85,8 @@ struct Verification {
 //! Code places (the profile opened this many times) each warm point is measured at.
 constexpr int kVerifyPlaces = 4;
 
-//! Whether `x` is one of the points intent i's small path serves, up to `small_max`: every warm
-//! point (the mixes among them) and the cold ones up to small_max.
+//! Whether `x` is one of the points intent i's small path serves, up to `small_max`: the fixed
+//! sizes up to small_max, warm or cold, and the mixes (their smaller sizes at least).
 bool on_small_path(const VerifyPoint &x, Intent i, unsigned small_max);
 
 //! The worst point of intent i's small path (on_small_path) against the noise bound (above 1:
