@@ -650,19 +650,16 @@ std::string verification_toml(const Verification &v) {
   std::ostringstream t;
   t << "\n[verification]\nmeasured = " << toml_string(v.measured);
   if (!v.libc.empty()) t << "\nlibc = " << toml_string(v.libc);
-  t << "\nseconds = " << fmt("%.1f", v.seconds) << "\nrounds = " << v.rounds << "\nrepaired = [";
-  for (size_t k = 0; k < v.repaired.size(); ++k)
-    t << (k ? ", " : "") << toml_string(v.repaired[k]);
-  t << "]\nleft = [";
-  for (size_t k = 0; k < v.left.size(); ++k)
-    t << (k ? ", " : "") << toml_string(v.left[k]);
-  t << "]\ntried = [";
-  for (size_t k = 0; k < v.undone.size(); ++k)
-    t << (k ? ", " : "") << toml_string(v.undone[k]);
-  t << "]\nnoise = [";
-  for (size_t k = 0; k < v.noise.size(); ++k)
-    t << (k ? ", " : "") << toml_string(v.noise[k]);
-  t << "]\n";
+  t << "\nseconds = " << fmt("%.1f", v.seconds) << "\nrounds = " << v.rounds << "\n";
+  for (const auto &[key, lines] : {std::pair{"repaired", &v.repaired},
+                                   {"left", &v.left},
+                                   {"tried", &v.undone},
+                                   {"noise", &v.noise}}) {
+    t << key << " = [";
+    for (size_t k = 0; k < lines->size(); ++k)
+      t << (k ? ", " : "") << toml_string((*lines)[k]);
+    t << "]\n";
+  }
   for (Intent i : kIntents) {
     t << "\n[verification." << intent_name(i) << "]\n";
     if (v.worst_warm.count(i))
