@@ -76,8 +76,7 @@ int cmd_asm(const std::string &spec) {
 
 // What a profile's memset peer means for this process: said when it is not this C library,
 // whose memset programs call beside clearjit.
-std::string libc_line(const std::string &recorded) {
-  const std::string running = running_memset();
+std::string libc_line(const std::string &recorded, const std::string &running) {
   if (recorded.empty())
     return "memset: the profile does not say which C library it was measured against; this "
            "process runs " +
@@ -112,7 +111,8 @@ int cmd_which() {
   };
   // The classes as they run here: memset's by their stand-ins under another C library.
   Profile runs = *l.profile;
-  const StandInRouting routing = route_to_stand_ins(runs, running_memset());
+  const std::string running = running_memset();
+  const StandInRouting routing = route_to_stand_ins(runs, running);
   for (Intent intent : kIntents) {
     std::printf("  %s: small path %s\n", std::string(intent_name(intent)).c_str(),
                 describe(runs.small(intent, cpu)).c_str());
@@ -132,7 +132,7 @@ int cmd_which() {
     }
   }
   if (auto text = read_small_file(l.profile->source))
-    std::printf("%s", libc_line(recorded_libc(*text)).c_str());
+    std::printf("%s", libc_line(recorded_libc(*text), running).c_str());
   if (!routing.note.empty()) std::printf("stand-ins: %s\n", routing.note.c_str());
   return 0;
 }
@@ -170,11 +170,12 @@ int cmd_check(const std::string &path) {
       std::cout << "; " << intent_name(i)
                 << (t->from() ? " on several threads from " + human_bytes(t->from())
                               : std::string(" never on several threads"));
+  const std::string running = running_memset();
   std::cout << ")\n"
             << verification_report(recorded_verification(*text), p->host, cpu)
-            << libc_line(recorded_libc(*text));
+            << libc_line(recorded_libc(*text), running);
   Profile runs = *p;
-  if (const StandInRouting r = route_to_stand_ins(runs, running_memset()); !r.note.empty())
+  if (const StandInRouting r = route_to_stand_ins(runs, running); !r.note.empty())
     std::cout << "stand-ins: " << r.note << "\n";
   return 0;
 }

@@ -14,8 +14,9 @@
 #       Hash 1024 and 4096 MiB, Threads 1 and 2, RUNS fresh engines per configuration,
 #       alternating, each started after 3 s idle: the first clear (allocation, page faults,
 #       clear), the search of 100 000 nodes after it (which faults in what the clear left
-#       untouched) and 5 later clears, each after such a search; median, min and max. Configurations: plain; the preload (default lookup: the built-in);
-#       the preload with --profile FILE; GLIBC_TUNABLES from --tunables FILE (the line
+#       untouched) and 5 later clears, each after such a search; median, min and max.
+#       Configurations: plain; the preload (default lookup: the built-in); the preload with each
+#       --profile FILE (up to 4: profile1..profile4); GLIBC_TUNABLES from --tunables FILE (the line
 #       `clearjit tune --glibc-tunables FILE` writes), without the preload. Each under the
 #       system's glibc and under the glibc unpacked in --libc DIR (scripts/fetch-libc.sh).
 #
@@ -23,12 +24,12 @@
 set -euo pipefail
 MODE="${1:-}"
 shift || true
-POSITIONAL=() PROFILE="" LIBC_DIR="" TUNABLES=""
+POSITIONAL=() PROFILES=() LIBC_DIR="" TUNABLES=""
 while (($#)); do
   case "$1" in
   --profile | --libc | --tunables)
     (($# >= 2)) || { echo "$1 needs a value" >&2; exit 2; }
-    case "$1" in --profile) PROFILE="$2" ;; --libc) LIBC_DIR="$2" ;; --tunables) TUNABLES="$2" ;; esac
+    case "$1" in --profile) PROFILES+=("$2") ;; --libc) LIBC_DIR="$2" ;; --tunables) TUNABLES="$2" ;; esac
     shift 2 ;;
   -*) echo "unknown option $1" >&2; exit 2 ;;
   *) POSITIONAL+=("$1"); shift ;;
@@ -47,10 +48,11 @@ for p in zstd sqlite3 python3; do
   command -v "$p" >/dev/null || { echo "$p is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
 done
 [[ -x "$STOCKFISH" ]] || { echo "$STOCKFISH is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
-for f in "$PROFILE" "$TUNABLES"; do
+((${#PROFILES[@]} <= 4)) || { echo "at most 4 --profile files, got ${#PROFILES[@]}" >&2; exit 2; }
+for f in "${PROFILES[@]}" "$TUNABLES"; do
   [[ -z "$f" || -f "$f" ]] || { echo "$f: not a regular file" >&2; exit 2; }
 done
-[[ -z "$PROFILE" ]] || PROFILE="$(realpath "$PROFILE")"
+for i in "${!PROFILES[@]}"; do PROFILES[i]="$(realpath "${PROFILES[i]}")"; done
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 # No user profile leaks in: the preload uses $CLEARJIT_PROFILE when set, else the default lookup.
@@ -190,7 +192,7 @@ if [[ -n "$LIBC_DIR" ]]; then
   LIBCS+=(other)
 fi
 SF_CONFIGS=(plain preload)
-[[ -z "$PROFILE" ]] || SF_CONFIGS+=(profile)
+for i in "${!PROFILES[@]}"; do SF_CONFIGS+=("profile$((i + 1))"); done
 [[ -z "$TUNABLES" ]] || {
   TUNABLES_LINE="$(grep -m1 '^GLIBC_TUNABLES=' "$TUNABLES" | cut -d= -f2-)"
   [[ -n "$TUNABLES_LINE" ]] || { echo "--tunables $TUNABLES: no GLIBC_TUNABLES= line" >&2; exit 2; }
@@ -201,7 +203,7 @@ engine() { # LIBC CONFIG: the command line of one engine, into ENGINE
   ENGINE=(env)
   case "$2" in
   preload) ENGINE+=(LD_PRELOAD="$PRELOAD") ;;
-  profile) ENGINE+=(LD_PRELOAD="$PRELOAD" CLEARJIT_PROFILE="$PROFILE") ;;
+  profile*) ENGINE+=(LD_PRELOAD="$PRELOAD" CLEARJIT_PROFILE="${PROFILES[${2#profile} - 1]}") ;;
   tunables) ENGINE+=(GLIBC_TUNABLES="$TUNABLES_LINE") ;;
   esac
   [[ "$1" == system ]] || ENGINE+=("$LOADER" --library-path
@@ -216,7 +218,8 @@ echo "Stockfish $("$STOCKFISH" quit | head -1 | cut -d' ' -f2): the hash clears 
   "(scripts/uci-clears.py), $RUNS per configuration, alternating;"
 echo "first = setoption Hash (allocate, fault in, clear), use = the search of 100000 nodes after it,"
 echo "again = ucinewgame after a search (5 per engine); ms; each engine started after 3 s idle"
-echo "preload: $PRELOAD (built-in unless said), profile: ${PROFILE:-none}, tunables: ${TUNABLES_LINE:-none}"
+echo "preload: $PRELOAD (built-in unless said), tunables: ${TUNABLES_LINE:-none}"
+for i in "${!PROFILES[@]}"; do echo "profile$((i + 1)): the preload with ${PROFILES[i]}"; done
 for libc in "${LIBCS[@]}"; do
   engine "$libc" preload
   "${ENGINE[@]}" quit >/dev/null 2>&1 ||

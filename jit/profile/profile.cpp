@@ -541,8 +541,7 @@ private:
       refuse(n, "tuning.libc",
              "must be a string such as \"glibc 2.41\", got " + std::string(type_name(*n)));
     const std::string &v = s->get();
-    if (v.empty() || v.size() > kMaxLibcName ||
-        !std::all_of(v.begin(), v.end(), [](char ch) { return ch >= ' ' && ch <= '~'; }))
+    if (!valid_libc_name(v))
       refuse(n, "tuning.libc",
              "must be a C library's name such as \"glibc 2.41\": 1.." +
                  std::to_string(kMaxLibcName) + " printable ASCII characters");
@@ -655,6 +654,11 @@ ProfileHost profile_host(const CpuInfo &cpu) {
   h.l3 = int64_t(cpu.l3.size);
   h.hypervisor = cpu.hypervisor;
   return h;
+}
+
+bool valid_libc_name(std::string_view name) {
+  return !name.empty() && name.size() <= kMaxLibcName &&
+         std::all_of(name.begin(), name.end(), [](char c) { return c >= ' ' && c <= '~'; });
 }
 
 bool same_cpu(const ProfileHost &host, const CpuInfo &cpu) {

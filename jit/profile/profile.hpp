@@ -53,6 +53,8 @@ constexpr double kMaxSpeedup = 1000;
 
 //! The longest C library name a profile's [tuning] libc may hold ("glibc 2.41" is 10).
 constexpr size_t kMaxLibcName = 64;
+//! Whether NAME may be a profile's [tuning] libc: 1..kMaxLibcName printable ASCII characters.
+bool valid_libc_name(std::string_view name);
 
 struct Profile {
   ProfileHost host;

@@ -709,9 +709,7 @@ Result<FleetChoice> choose_fleet(const std::vector<RawTune> &runs,
   merge_parallel(runs, chooser, c);
   c.stosb_no_allocate = merge_no_allocate(runs);
   const std::optional<uint64_t> step = c.stosb_no_allocate.size;
-  if (step)
-    for (std::vector<SizeClass> *table : {&c.profile.reuse, &c.profile.stream, &c.profile.batch})
-      stand_in_past_step(*table, *step);
+  stand_in_past_step({&c.profile.reuse, &c.profile.stream, &c.profile.batch}, step);
   c.nontemporal_reuse_runs = nontemporal_runs(c.profile.reuse, step);
   c.nontemporal_stream_runs = nontemporal_runs(c.profile.stream, step);
   merge_stages(runs, stages, c);

@@ -264,8 +264,7 @@ RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
   t.date = json_string(json_member(doc, "date", ""), "date");
   if (doc.contains("libc")) t.libc = json_string(doc["libc"], "libc"); // since 2026-12-05
   // As a profile's [tuning] libc, which `clearjit choose` writes it to.
-  if (t.libc.size() > kMaxLibcName ||
-      !std::all_of(t.libc.begin(), t.libc.end(), [](char c) { return c >= ' ' && c <= '~'; }))
+  if (!t.libc.empty() && !valid_libc_name(t.libc))
     throw SchemaError{"libc: at most " + std::to_string(kMaxLibcName) +
                       " printable ASCII characters"};
   const json &options = json_member(doc, "race_options", "");

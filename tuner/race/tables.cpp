@@ -237,6 +237,13 @@ double memset_over_class(const std::map<uint64_t, double> &memset, uint64_t lowe
 
 namespace cjit::detail {
 
+void stand_in_past_step(std::initializer_list<std::vector<SizeClass> *> tables,
+                        std::optional<uint64_t> step) {
+  if (step)
+    for (std::vector<SizeClass> *table : tables)
+      stand_in_past_step(*table, *step);
+}
+
 void stand_in_past_step(std::vector<SizeClass> &table, uint64_t step) {
   const Spec stosb = *parse_spec("stosb");
   uint64_t lower = 0;

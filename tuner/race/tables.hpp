@@ -5,6 +5,7 @@
 #include "tuner/measure/measure.hpp"
 #include "tuner/race/race.hpp"
 
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -76,6 +77,9 @@ std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_ga
 //! step is cut there (while the table stays within kMaxClasses), the classes from the step up
 //! take `stosb`, and neighbours that then have one kernel and stand-in are one class.
 void stand_in_past_step(std::vector<SizeClass> &table, uint64_t step);
+//! stand_in_past_step on each of a profile's tables, where a step was found.
+void stand_in_past_step(std::initializer_list<std::vector<SizeClass> *> tables,
+                        std::optional<uint64_t> step);
 
 //! Rounds a class boundary: to 64 bytes below 64 KiB, to 4 KiB above.
 uint64_t round_boundary(double bytes);

@@ -32,9 +32,7 @@ std::string profile_toml(const TuneResult &r, const CpuInfo &cpu) {
   for (const Stage *stage : r.stages)
     stage->profile(r, p);
   // A class the verification gave back to memset past the step stands in as stosb too.
-  if (const std::optional<uint64_t> step = r.findings.stosb_no_allocate.size)
-    for (std::vector<SizeClass> *table : {&p.reuse, &p.stream, &p.batch})
-      stand_in_past_step(*table, *step);
+  stand_in_past_step({&p.reuse, &p.stream, &p.batch}, r.findings.stosb_no_allocate.size);
   // [tuning] and [findings]: what the run was and what it found, for people and tools; the
   // runtime reads [tuning] libc alone (the memset the races were against).
   p.libc = r.libc;

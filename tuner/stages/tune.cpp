@@ -230,9 +230,7 @@ private:
       if (size >= kBatchBytes) r.memset_batch[size] = g;
     r.findings = studies_.findings(r.measurements, r.reuse, r.stream);
     const std::optional<uint64_t> step = r.findings.stosb_no_allocate.size;
-    if (step)
-      for (std::vector<SizeClass> *table : {&r.reuse, &r.stream, &r.batch})
-        stand_in_past_step(*table, *step);
+    stand_in_past_step({&r.reuse, &r.stream, &r.batch}, step);
     r.findings.nontemporal_reuse_runs = nontemporal_runs(r.reuse, step);
     r.findings.nontemporal_stream_runs = nontemporal_runs(r.stream, step);
   }
