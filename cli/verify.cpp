@@ -34,7 +34,7 @@ std::string points_table(const Verification &v) {
     std::snprintf(row, sizeof row, "  %-44s %6.2fx %s%s\n", name.c_str(), ratio,
                   point.warm ? "time " : "speed",
                   counted               ? "  loses"
-                  : noise               ? "  lost, served by memset: its own noise"
+                  : noise               ? "  lost, inside memset's own noise"
                   : loses(point, ratio) ? "  below by its median, not beyond the noise"
                                         : "");
     t += row;

@@ -744,7 +744,7 @@ std::string verification_report(const std::optional<RecordedVerification> &v,
   if (!v->noise.empty())
     out += "verification: " + std::to_string(v->noise.size()) +
            (v->noise.size() == 1 ? " point" : " points") +
-           " memset serves measured below memset, inside memset's own noise (not counted)\n";
+           " measured below memset, inside memset's own noise there (not counted)\n";
   return out;
 }
 

@@ -112,7 +112,7 @@ std::string missing_features(const Profile &p, const CpuInfo &cpu);
 struct RecordedVerification {
   std::string measured;
   std::vector<std::string> repaired, left;
-  //! Losses at points memset serves, measured inside memset's own noise (not counted).
+  //! Losses no repair settles, measured inside memset's own noise there (not counted).
   std::vector<std::string> noise = {};
 };
 //! The [verification] table of a profile's text, nullopt without one (or when the text is not

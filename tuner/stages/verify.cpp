@@ -172,7 +172,7 @@ struct Verifier {
   // Intents whose small path, given another strategy, measured no better: left as it is (their
   // tables may still hand classes to memset).
   std::set<Intent> small_frozen;
-  // Memset-served losses judged against memset (judge_against_memset): the line said, and
+  // Losses no repair settles, judged against memset (judge_against_memset): the line said, and
   // whether it is a loss (left) or memset's noise. Said at the end: a repair of the point's
   // intent measures it afresh (try_repair forgets these), a take-back restores them.
   struct Judgement {
@@ -258,33 +258,39 @@ struct Verifier {
     return true;
   }
 
-  // The confirmed losses a repair may take on, with their ratios; the others are left, said
-  // (`last_round`: the repairs are spent). Those memset serves are judged against memset itself.
+  // The confirmed losses a repair may take on, with their ratios. The others no repair settles:
+  // those memset serves (memset cannot lose to itself), and every loss where no repair is
+  // allowed, its small path is repaired no further or the repairs are spent (`last_round`).
+  // Each of those is judged against memset measured again beside it.
   Ratios repairable(bool last_round) {
     Ratios to_repair;
-    std::vector<VerifyPoint> memset_served;
+    Results unsettled;
     for (auto &[point, r] : confirmed) {
       const bool small = on_small_path(point, point.intent, p.small(point.intent, cpu).max);
-      if (served_by_memset(p, cpu, point)) {
-        if (!judged.count(point)) memset_served.push_back(point); // judged once a profile
-      } else if (!repairs_allowed || (small && small_frozen.count(point.intent)) || last_round) {
-        leave(point, result_text(point, confirmed.at(point)));
+      if (served_by_memset(p, cpu, point) || !repairs_allowed ||
+          (small && small_frozen.count(point.intent)) || last_round) {
+        // Judged once a profile, and not where a repair has said it left already.
+        if (!judged.count(point) && std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end())
+          unsettled[point] = r;
       } else {
         to_repair[point] = {r.ratio};
       }
     }
-    judge_against_memset(memset_served);
+    judge_against_memset(unsettled);
     return to_repair;
   }
 
-  // Losses at points memset serves: no repair changes them (memset cannot lose to itself), so
-  // each is raced once more against memset measured again beside it. Confidently within the
-  // point's floor of that: the loss was memset's own noise, said in `noise` with both
-  // measurements; undecided, noise too where memset against itself strayed as far below as the
-  // point did. Confidently slower, or undecided and further below than memset strayed: what it
-  // costs to reach memset through the dispatcher (its call and branches) loses, left, counted.
-  void judge_against_memset(const std::vector<VerifyPoint> &points) {
-    if (points.empty()) return;
+  // Losses no repair settles (each with the race that confirmed it), raced once more against
+  // memset measured again beside it. Confidently within the point's floor of that: the loss was
+  // memset's own noise at the point, said in `noise` with both measurements; undecided, noise
+  // too where memset against itself strayed as far below as the point did. Confidently slower,
+  // or undecided and further below than memset strayed: a loss, left and counted. At a point
+  // memset serves, that loss is what it costs to reach memset through the dispatcher.
+  void judge_against_memset(const Results &losses) {
+    if (losses.empty()) return;
+    std::vector<VerifyPoint> points;
+    for (auto &[point, r] : losses)
+      points.push_back(point);
     if (!libc_kernel) {
       auto code = compile_kernel(default_spec(Method::libc), cpu);
       if (!code) throw std::runtime_error("verification: memset's kernel: " + code.error);
@@ -310,7 +316,7 @@ struct Verifier {
       const Interval i = median_interval(present(round_geomeans(itself)), race_options.confidence);
       const double memset_ratio = i.median > 0 ? (point.warm ? 1 / i.median : i.median) : 0;
       const std::string unit = point.warm ? "time" : "speed";
-      std::string line = result_text(point, confirmed.at(point)) + "; raced again over " +
+      std::string line = result_text(point, losses.at(point)) + "; raced again over " +
                          std::to_string(again.rounds) +
                          " rounds beside memset measured twice: " + "memset " +
                          fmt("%.2fx", memset_ratio) + " its own " + unit + ", the point " +
@@ -319,14 +325,17 @@ struct Verifier {
       // How far below 1 memset measured against itself went (either measurement the first).
       const double memset_low = i.upper > 0 ? std::min(i.lower, 1 / i.upper) : 0;
       const bool noise = st.beats || (!again.lost && st.score.median >= memset_low);
-      judged[point] =
-          noise ? Judgement{line + ": memset's " + served_by_text(point) + ", inside its noise",
-                            false}
-          : again.lost
-              ? Judgement{line + ": memset through the dispatcher loses beyond the noise", true}
-              : Judgement{line + ": undecided, and further below than memset against itself: "
-                                 "counted",
-                          true};
+      const bool memset = served_by_memset(p, cpu, point);
+      std::string verdict;
+      if (noise)
+        verdict = memset ? ": memset's " + served_by_text(point) + ", inside its noise"
+                         : ": inside memset's own noise there";
+      else if (again.lost)
+        verdict = memset ? ": memset through the dispatcher loses beyond the noise"
+                         : ": loses beyond the noise";
+      else
+        verdict = ": undecided, and further below than memset against itself: counted";
+      judged[point] = Judgement{line + verdict, !noise};
     }
   }
 
@@ -347,13 +356,6 @@ struct Verifier {
       if (!repaired_intents.count(point.intent) &&
           std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end())
         v.lost.push_back(point);
-  }
-
-  // A loss left in the profile, said once: a later round may confirm it again.
-  void leave(const VerifyPoint &point, const std::string &line) {
-    if (std::find(v.lost.begin(), v.lost.end(), point) != v.lost.end()) return;
-    v.left.push_back(line);
-    v.lost.push_back(point);
   }
 
   // What a repair may have to give back: the profile and the measurements before it.
@@ -383,6 +385,7 @@ struct Verifier {
     std::erase_if(judged, [&](const auto &j) { return changed.count(j.first.intent) > 0; });
     last = measure(again, "verifying the repaired profile");
     bool undone = false;
+    Results unsettled; // the losses of small paths taken back
     for (Intent i : changed) {
       const unsigned small_max = before.profile.small(i, cpu).max; // a repair keeps it
       const double was = small_path_badness(before.history, i, small_max),
@@ -400,15 +403,18 @@ struct Verifier {
                              "x before");
       if (kept) continue;
       undone = true;
-      take_back_small_path(i, before);
+      unsettled.merge(take_back_small_path(i, before));
     }
-    if (undone) open_all();
+    if (!undone) return;
+    open_all();
+    judge_against_memset(unsettled);
   }
 
   // Intent i's small path as before the repair, with its old measurements (its table keeps
   // what was handed to memset); that small path is repaired no further. The handles are the
-  // caller's to open again.
-  void take_back_small_path(Intent i, const Before &before) {
+  // caller's to open again. Returns its losses from before the repair that were not judged
+  // then: no repair settles them now, so they are the caller's to judge against memset.
+  Results take_back_small_path(Intent i, const Before &before) {
     small_frozen.insert(i);
     // repair() gave each intent its own small path: restore this one's alone.
     SmallPath &small = i == Intent::reuse ? p.small_reuse.emplace() : p.small_stream.emplace();
@@ -424,10 +430,12 @@ struct Verifier {
     std::erase_if(judged, [&](const auto &j) { return served(j.first); });
     for (auto &[point, j] : before.judged)
       if (served(point)) judged[point] = j;
-    // Left: its losses as before the repair, but those judged against memset then (restored
-    // above with their verdicts).
+    // Its losses as before the repair, but those judged against memset then (restored above
+    // with their verdicts).
+    Results unsettled;
     for (auto &[point, r] : before.confirmed)
-      if (served(point) && !before.judged.count(point)) leave(point, result_text(point, r));
+      if (served(point) && !before.judged.count(point)) unsettled[point] = r;
+    return unsettled;
   }
 
   // Each point's ratio over all its races, each intent's worst, and the small paths tried.
@@ -805,7 +813,7 @@ std::string verification_text(const Verification &v) {
     s << "  nothing lost beyond the noise (" << fmt("%.2f", kWarmNoise) << "x memset's time warm, "
       << fmt("%.2f", kColdFloor) << "x its speed cold): "
       << (v.noise.empty() ? "no point's bound over paired rounds beyond them"
-                          : "beyond them only points memset serves, inside its own noise")
+                          : "beyond them only points inside memset's own noise there")
       << "\n";
   return s.str();
 }

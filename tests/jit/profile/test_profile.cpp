@@ -878,8 +878,8 @@ TEST(profile_Verification, ReportSaysWhereAndWhatWasLeft) {
   EXPECT_EQ(verification_report(noisy, here, cpu),
             "verification: verified on this CPU model (GenuineIntel family 6 model 15)\n"
             "verification: no loss to memset left\n"
-            "verification: 1 point memset serves measured below memset, inside memset's own "
-            "noise (not counted)\n");
+            "verification: 1 point measured below memset, inside memset's own noise there (not "
+            "counted)\n");
   const std::string written = "format = 1\n[verification]\nleft = []\nnoise = [\"a\", \"b\"]\n";
   ASSERT_TRUE(recorded_verification(written));
   EXPECT_EQ(recorded_verification(written)->noise, (std::vector<std::string>{"a", "b"}));
