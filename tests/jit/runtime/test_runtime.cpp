@@ -539,7 +539,7 @@ TEST(runtime_Installed, EachKindTakesItsShippedProfile) {
   std::sort(files.begin(), files.end());
   const std::map<std::string, std::string> expected = {
       {"Zen3", ""},
-      {"Zen4", ""},
+      {"Zen4", "amd-family25-model17.toml"},
       {"Zen4NoAvx512", ""},
       {"Zen5L3_508M", "amd-family26-model2.toml"},
       {"Zen5NoMovdir64b", "amd-family26-model2-nomovdir64b.toml"},
