@@ -69,8 +69,8 @@ struct Verification {
   std::map<Intent, double> worst_cold; //!< speed / memset's, the worst cold point
   std::vector<std::string> repaired, left;
   std::vector<std::string> undone; //!< repairs measured no better, taken back
-  //! Confirmed losses at points memset serves that, raced again against memset measured
-  //! beside itself, were memset's own noise: said with both measurements, not counted.
+  //! Confirmed losses no repair settles that, raced again against memset measured beside
+  //! itself, were memset's own noise there: said with both measurements, not counted.
   std::vector<std::string> noise;
   //! The confirmed losses left in the profile (said in `left`).
   std::vector<VerifyPoint> lost;
@@ -100,7 +100,9 @@ double small_path_badness(const std::map<VerifyPoint, std::vector<double>> &hist
 //! strategy whose own points measure no better (small_path_badness) is taken back and left; at
 //! most kRepairRounds.
 //! `ranking`: small-path strategies, best first. Without `repairs_allowed`
-//! (`clearjit verify`), losses are only said, in `left`.
+//! (`clearjit verify`), nothing is repaired. A loss no repair settles is raced again beside
+//! memset measured twice: said in `noise` where memset against itself strays as far, else in
+//! `left`.
 Verification verify(Meter &bench, Profile &p, const CpuInfo &cpu, const MeasureOptions &options,
                     const RaceOptions &race,
                     const std::map<Intent, std::vector<SmallPath>> &ranking, uint64_t min_size,
