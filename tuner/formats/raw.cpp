@@ -76,6 +76,7 @@ std::string measurements_json(const TuneResult &r, const CpuInfo &cpu) {
     stage->raw(r, sections);
   const NoAllocate &step = r.findings.stosb_no_allocate;
   ordered_json doc = {
+      {"format", kRawFormat},
       {"host",
        {{"vendor", h.vendor},
         {"family", h.family},

@@ -19,6 +19,9 @@ namespace cjit::detail {
 
 //! The largest raw file read: a default tune's is a few MiB.
 constexpr size_t kRawJsonMaxBytes = size_t(64) << 20;
+//! The raw file's "format", its first key: what a reader must understand to read it. Files
+//! written before the key (up to 2026-12-07) have none, and read as format 1.
+constexpr int kRawFormat = 1;
 
 //! One tune's raw file, as read back.
 struct RawTune {

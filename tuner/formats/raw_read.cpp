@@ -256,6 +256,13 @@ void read_small(const json &doc, RawTune &t) {
 }
 
 RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
+  if (doc.contains("format") &&
+      !(doc["format"].is_number_integer() && doc["format"].get<int64_t>() == kRawFormat))
+    throw SchemaError{"format: " +
+                      (doc["format"].is_number() ? doc["format"].dump()
+                                                 : std::string(doc["format"].type_name())) +
+                      ", where this reader understands format " + std::to_string(kRawFormat) +
+                      " (or none: files before 2026-12-07)"};
   RawTune t;
   read_host(doc, t);
   t.level = json_string(json_member(doc, "level", ""), "level");

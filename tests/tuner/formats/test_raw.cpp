@@ -25,9 +25,11 @@ TEST(raw_Write, ParsesBackWithEveryKeyTypeAndRounding) {
   std::string text;
   ASSERT_NO_THROW(text = measurements_json(r, json_cpu()));
   const ordered_json j = ordered_json::parse(text);
-  EXPECT_EQ(json_keys(j), (std::vector<std::string>{"host", "level", "date", "libc", "seconds",
-                                                    "race_options", "races", "memset_repairs",
-                                                    "small", "stosb_no_allocate", "measurements"}));
+  EXPECT_EQ(json_keys(j),
+            (std::vector<std::string>{"format", "host", "level", "date", "libc", "seconds",
+                                      "race_options", "races", "memset_repairs", "small",
+                                      "stosb_no_allocate", "measurements"}));
+  EXPECT_EQ(j["format"], kRawFormat);
   EXPECT_EQ(j["libc"], "glibc 2.41");
   const ordered_json &h = j["host"];
   EXPECT_EQ(json_keys(h),

@@ -103,6 +103,7 @@ TEST(raw_read, TheReaderRefusesWhatTheChooserCouldNotJudge) {
   const std::string path = CLEARJIT_SOURCE_DIR "/tests/fleet/zen5-one-race.json";
   Result<std::string> text = read_small_file(path, {.max_bytes = kRawJsonMaxBytes});
   ASSERT_TRUE(text) << text.error;
+  // Written before the format key: it reads as format 1.
   ASSERT_TRUE(read_raw(*text, "ok.json")) << read_raw(*text, "ok.json").error;
   const nlohmann::json good = nlohmann::json::parse(*text);
   struct Bad {
@@ -129,6 +130,11 @@ TEST(raw_read, TheReaderRefusesWhatTheChooserCouldNotJudge) {
        "races[0].samples: 2 contenders, not 3"},
       {[](nlohmann::json &j) { j["small"]["reuse"]["rejected"] = {"nothing"}; },
        "small.reuse.rejected[0]: no small-path strategy"},
+      // The format key: a later format, or not a number (a file without it reads as format 1).
+      {[](nlohmann::json &j) { j["format"] = 2; },
+       "format: 2, where this reader understands format 1 (or none: files before 2026-12-07)"},
+      {[](nlohmann::json &j) { j["format"] = "1"; },
+       "format: string, where this reader understands format 1"},
       {[](nlohmann::json &j) { j["level"] = "turbo"; },
        "level: \"turbo\" is not quick, default or exhaustive"},
       // The C library, which `clearjit choose` writes to a profile's [tuning] libc.
