@@ -1,5 +1,6 @@
-// The commands that measure or run programs, one file each (tune.cpp, verify.cpp, bench.cpp,
-// trace.cpp), and what they share; main.cpp parses the command line and calls them.
+// The commands, in files of their own (inspect.cpp: cpu, list, asm, which, check; tune.cpp,
+// verify.cpp, choose.cpp, bench.cpp, trace.cpp), and what they share; command_line.cpp parses
+// the command line, and main.cpp runs the command it names.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,14 @@ struct TraceArgs {
   std::string json, preload;
   std::vector<std::string> command;
 };
+
+// The commands that only inspect (inspect.cpp): 0 done; 1 `which` found no profile, `check` found
+// the profile invalid here; 2 a bad argument (a level, a spec) or a file `check` cannot read.
+int cmd_cpu();
+int cmd_list(const std::string &level_text);
+int cmd_asm(const std::string &spec);
+int cmd_which();
+int cmd_check(const std::string &path);
 
 int cmd_tune(const TuneArgs &a, const std::vector<std::string> &extras);
 //! `clearjit memset-rows` (hidden): memset alone at rows, JSON on stdout, for the tunables check
