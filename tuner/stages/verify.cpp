@@ -21,13 +21,13 @@ namespace {
 constexpr Mix kVerifyMixes[] = {Mix::log_uniform, Mix::objects};
 // Not the draw the small-path study and `clearjit bench` replay (0): other call sequences.
 constexpr unsigned kVerifyDraw = 1;
-// How many times a repair may change the profile before what still loses is left, said.
+// How many times a repair may change the profile before what still loses is judged as it is.
 constexpr int kRepairRounds = 2;
 const Candidate kVerified = Candidate::labelled("verified");
 
 uint64_t round64(double x) { return std::max<uint64_t>(64, uint64_t(std::llround(x / 64)) * 64); }
 
-// memset measured a second time beside itself, the incumbent of a memset-served loss's race.
+// memset measured a second time beside itself, the incumbent of an unsettled loss's race.
 const Candidate kMemsetAgain = Candidate::labelled("memset, again");
 
 std::string ratios_text(const std::vector<double> &rs, bool warm) {
@@ -77,7 +77,7 @@ Race point_race(const VerifyPoint &p, const std::vector<const clearjit *> &handl
   return race;
 }
 
-// A memset-served point's race once more (served_by_memset): the dispatcher against memset
+// A confirmed loss's race once more, where no repair settles it: the dispatcher against memset
 // measured a second time ("memset, again", the same memset in the same place of the timing
 // loop or the same walk), memset itself beside. Lost: the dispatcher is confidently slower than
 // memset's second measurement, beyond the point's floor. `libc`: memset's kernel for cold jobs.
@@ -297,7 +297,7 @@ struct Verifier {
       libc_kernel = std::move(*code.value);
     }
     MeasureOptions o = options;
-    o.label = "verifying again: memset's own points against memset";
+    o.label = "verifying again: losses against memset measured twice";
     Racing racing(bench, race_options, o);
     for (const VerifyPoint &point : points)
       racing.add(against_memset_race(point, handles, libc_kernel->fn));
@@ -345,17 +345,19 @@ struct Verifier {
     return small ? "own band of the small path" : "own class";
   }
 
-  // What repair() could not do is left. Losses of intents the repair did not change stay in the
-  // profile (a small path with no strategy left to try).
+  // What repair() could not do (r.left: a small path with no strategy left to try): the losses
+  // of intents it did not change stay in the profile, so no repair settles them, and each is
+  // judged against memset (with this profile's handles, before try_repair). Those of changed
+  // intents are raced again with the change.
   void say_unrepaired(const Repair &r, const Ratios &to_repair) {
-    v.left.insert(v.left.end(), r.left.begin(), r.left.end());
     std::set<Intent> repaired_intents;
     for (auto &[i, what] : r.done)
       repaired_intents.insert(i);
+    Results unsettled;
     for (auto &[point, ratios] : to_repair)
-      if (!repaired_intents.count(point.intent) &&
-          std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end())
-        v.lost.push_back(point);
+      if (!repaired_intents.count(point.intent) && !judged.count(point))
+        unsettled[point] = confirmed.at(point);
+    judge_against_memset(unsettled);
   }
 
   // What a repair may have to give back: the profile and the measurements before it.
@@ -554,7 +556,7 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
         std::array<Small, kSmallBands> picks = band_picks(small);
         Small &serving = picks[small_band(point.size)];
         if (serving == Small::libc) {
-          r.left.push_back(why + " (memset's own band: noise)");
+          r.left.push_back({point, why + " (memset's own band: noise)"});
           continue;
         }
         serving = Small::libc;
@@ -578,7 +580,7 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
             break;
           }
       if (!next) {
-        r.left.push_back(why + " (no other small-path strategy left to try)");
+        r.left.push_back({point, why + " (no other small-path strategy left to try)"});
         continue;
       }
       const SmallPath replacement{next->strategy, small.max};
@@ -593,8 +595,8 @@ Repair repair(const Profile &p, const std::map<VerifyPoint, std::vector<double>>
     // this repair is noise; one repaired already in this round (its other pattern lost too)
     // is done.
     if (class_for(p.table(i), point.size).kernel.method == Method::libc) {
-      r.left.push_back(why + " (a " + std::string(info(Method::libc).name) +
-                       " class: memset itself, so noise)");
+      r.left.push_back({point, why + " (a " + std::string(info(Method::libc).name) +
+                                   " class: memset itself, so noise)"});
       continue;
     }
     std::vector<SizeClass> &table = i == Intent::reuse ? q.reuse : q.stream;

@@ -48,7 +48,8 @@ bool loses(const VerifyPoint &p, double ratio);
 struct Repair {
   Profile profile;
   std::vector<std::pair<Intent, std::string>> done;
-  std::vector<std::string> left;
+  //! The losses it could not repair, each with why (a verification judges them itself).
+  std::vector<std::pair<VerifyPoint, std::string>> left;
   std::vector<Intent> small_changed; //!< intents whose small path was replaced
   //! Per intent, the change in `done` that gave its small path another strategy than memset:
   //! the one a verification keeps only where the intent measures better. Every other change
@@ -97,8 +98,8 @@ double small_path_badness(const std::map<VerifyPoint, std::vector<double>> &hist
 
 //! Races every point of `p` against memset (race.hpp) and repairs its losses in place, racing the
 //! changed intent again: what a repair hands to memset is kept; a small path given another
-//! strategy whose own points measure no better (small_path_badness) is taken back and left; at
-//! most kRepairRounds.
+//! strategy whose own points measure no better (small_path_badness) is taken back and repaired
+//! no further; at most kRepairRounds.
 //! `ranking`: small-path strategies, best first. Without `repairs_allowed`
 //! (`clearjit verify`), nothing is repaired. A loss no repair settles is raced again beside
 //! memset measured twice: said in `noise` where memset against itself strays as far, else in
