@@ -1,6 +1,6 @@
 // The commands, in files of their own (inspect.cpp: cpu, list, asm, which, check; tune.cpp,
-// verify.cpp, choose.cpp, bench.cpp, trace.cpp), and what they share; command_line.cpp parses
-// the command line, and main.cpp runs the command it names.
+// verify.cpp, choose.cpp, bench.cpp, trace.cpp), and what they share; command_line.cpp declares
+// the command line, and main.cpp parses it and runs the command it names.
 #pragma once
 
 #include <cstdint>

@@ -49,9 +49,10 @@ for p in zstd sqlite3 python3; do
 done
 [[ -x "$STOCKFISH" ]] || { echo "$STOCKFISH is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
 ((${#PROFILES[@]} <= 4)) || { echo "at most 4 --profile files, got ${#PROFILES[@]}" >&2; exit 2; }
-for f in "${PROFILES[@]}" "$TUNABLES"; do
-  [[ -z "$f" || -f "$f" ]] || { echo "$f: not a regular file" >&2; exit 2; }
+for f in "${PROFILES[@]}"; do
+  [[ -f "$f" ]] || { echo "--profile '$f': not a regular file" >&2; exit 2; }
 done
+[[ -z "$TUNABLES" || -f "$TUNABLES" ]] || { echo "$TUNABLES: not a regular file" >&2; exit 2; }
 for i in "${!PROFILES[@]}"; do PROFILES[i]="$(realpath "${PROFILES[i]}")"; done
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT

@@ -261,7 +261,7 @@ RawTune read_tune(const json &doc, std::span<const Stage *const> stages) {
     throw SchemaError{"format: " +
                       (doc["format"].is_number() ? doc["format"].dump()
                                                  : std::string(doc["format"].type_name())) +
-                      ", where this reader understands format " + std::to_string(kRawFormat) +
+                      ", where this reader understands the integer " + std::to_string(kRawFormat) +
                       " (or none: files before 2026-12-07)"};
   RawTune t;
   read_host(doc, t);

@@ -132,9 +132,12 @@ TEST(raw_read, TheReaderRefusesWhatTheChooserCouldNotJudge) {
        "small.reuse.rejected[0]: no small-path strategy"},
       // The format key: a later format, or not a number (a file without it reads as format 1).
       {[](nlohmann::json &j) { j["format"] = 2; },
-       "format: 2, where this reader understands format 1 (or none: files before 2026-12-07)"},
+       "format: 2, where this reader understands the integer 1 (or none: files before "
+       "2026-12-07)"},
       {[](nlohmann::json &j) { j["format"] = "1"; },
-       "format: string, where this reader understands format 1"},
+       "format: string, where this reader understands the integer 1"},
+      {[](nlohmann::json &j) { j["format"] = 1.0; },
+       "format: 1.0, where this reader understands the integer 1"},
       {[](nlohmann::json &j) { j["level"] = "turbo"; },
        "level: \"turbo\" is not quick, default or exhaustive"},
       // The C library, which `clearjit choose` writes to a profile's [tuning] libc.
