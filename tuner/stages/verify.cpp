@@ -269,9 +269,7 @@ struct Verifier {
       const bool small = on_small_path(point, point.intent, p.small(point.intent, cpu).max);
       if (served_by_memset(p, cpu, point) || !repairs_allowed ||
           (small && small_frozen.count(point.intent)) || last_round) {
-        // Judged once a profile, and not where a repair has said it left already.
-        if (!judged.count(point) && std::find(v.lost.begin(), v.lost.end(), point) == v.lost.end())
-          unsettled[point] = r;
+        if (!judged.count(point)) unsettled[point] = r; // judged once a profile
       } else {
         to_repair[point] = {r.ratio};
       }
