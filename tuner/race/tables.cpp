@@ -277,6 +277,8 @@ bool decided_alone(std::string_view table, uint64_t size) {
 std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain) {
   std::sort(at.begin(), at.end(),
             [](const RacedSize &a, const RacedSize &b) { return a.size < b.size; });
+  // The last class serves every size above the largest raced: it takes the kernel that won there.
+  if (!at.empty() && !at.back().outcome.winner.is_memset()) at.back().alone = true;
   auto eligible = [&](size_t i, const Candidate &c) {
     const std::vector<Standing> &field = at[i].outcome.field;
     double best = 0;

@@ -66,8 +66,11 @@ struct RacedSize {
 //! A table from its sizes' races: from each size, the longest run where one candidate beats
 //! memset (Standing::beats) within kJoinBand of the best; ties to the previous class's kernel,
 //! then the race's winner; else memset. A size `alone` is its race's winner's, and a run of
-//! another candidate stops before it. Each class keeps its sizes' smallest lower bound (`gain`)
-//! and the states where every size's bound beat `min_gain`.
+//! another candidate stops before it. The largest size is alone where a kernel won its race:
+//! its class is the last, which serves every size above it, unmeasured, so it takes the kernel
+//! that won there, not one that only tied it on a run from below. (Where none won, memset or,
+//! in a fleet whose hosts disagree, the run rule serves it, as any size.) Each class keeps its
+//! sizes' smallest lower bound (`gain`) and the states where every size's bound beat `min_gain`.
 std::vector<SizeClass> table_from_races(std::vector<RacedSize> at, double min_gain);
 
 //! A memset class's stand-in, what serves it under another C library than the one tuned against

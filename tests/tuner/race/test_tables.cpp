@@ -104,6 +104,27 @@ TEST(tables, ASizeDecidedAloneKeepsItsRacesWinner) {
   EXPECT_EQ(kernel_at(t, 4 * MiB), "avx512");
 }
 
+// The last class serves sizes above the largest raced, so that size's winner serves it: stosb
+// won at 512 MiB and 1 GiB, where ntavx512 was a near-equal on its run from 32 MiB (stosb is
+// more than the join band behind it below 512 MiB).
+TEST(tables, TheLargestSizeTakesItsRacesWinner) {
+  std::vector<RacedSize> at;
+  for (uint64_t size = 32 * MiB; size <= 1024 * MiB; size *= 2)
+    at.push_back(size < 512 * MiB ? raced(size, {{"ntavx512", 1.45}, {"stosb", 1.25}}, "ntavx512")
+                                  : raced(size, {{"ntavx512", 1.44}, {"stosb", 1.47}}, "stosb"));
+  std::vector<SizeClass> t = table_from_races(at, 1.03);
+  EXPECT_EQ(kernel_at(t, 256 * MiB), "ntavx512");
+  EXPECT_EQ(kernel_at(t, 1024 * MiB), "stosb");
+  EXPECT_EQ(kernel_at(t, 4096 * MiB), "stosb");
+  EXPECT_EQ(t.back().below, 0u);
+  EXPECT_EQ(format_spec(t.back().kernel), "stosb");
+  // Where no kernel won there (a fleet whose hosts disagree), the run rule serves it.
+  at.back() = raced(1024 * MiB, {{"ntavx512", 1.44}});
+  EXPECT_EQ(kernel_at(table_from_races(at, 1.03), 4096 * MiB), "ntavx512");
+  at.back() = raced(1024 * MiB, {});
+  EXPECT_EQ(kernel_at(table_from_races(at, 1.03), 4096 * MiB), "libc");
+}
+
 TEST(tables, BoundariesAreRounded) {
   EXPECT_EQ(round_boundary(1000), 1024u);
   EXPECT_EQ(round_boundary(10), 64u);
