@@ -824,6 +824,20 @@ TEST_P(profile_BadSample, IsRefusedWithLineKeyAndWords) {
 INSTANTIATE_TEST_SUITE_P(ProfileBad, profile_BadSample, ::testing::ValuesIn(kBadCases),
                          [](const auto &info) { return std::string(info.param.name); });
 
+// A first band with the path's own strategy, another between them (the verification writes
+// such a path): each band differs from the one above it, and the profile loads.
+TEST(profile, ABandWithThePathsStrategyBelowAnotherLoads) {
+  std::string text = test::read_file(sample("good/small_bands.toml")).value_or("");
+  const std::string from = R"(bands = [{ below = 16, strategy = "tree" }, )";
+  const size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, from.size(), R"(bands = [{ below = 16, strategy = "masked" }, )");
+  const Result<Profile> p = parse_profile(text, "masked-libc-masked", full_cpu());
+  ASSERT_TRUE(p) << p.error;
+  EXPECT_EQ(*p->small_reuse,
+            (SmallPath{Small::masked, 256, {{16, Small::masked}, {64, Small::libc}}}));
+}
+
 TEST(profile, SmallBandsLoadAndWriteBack) {
   Profile p = good("good/small_bands.toml");
   ASSERT_TRUE(p.small_reuse);
