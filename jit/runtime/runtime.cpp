@@ -272,6 +272,7 @@ std::string cjit::detail::running_memset() {
 clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string &error,
                                      std::string_view libc) {
   auto cj = std::make_unique<State>();
+  cj->inline_max = CLEARJIT_INLINE_MAX;
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
   const StandInRouting routing = route_to_stand_ins(p, libc);

@@ -544,7 +544,10 @@ void HostMeter::register_warm(const Job &j, size_t index, const MeasureOptions &
     arg = kMemsetArg;
     break;
   }
-  WarmLoopFn loop = impl_->loops().at(j.place, j.call == Call::exported, reuse);
+  const LoopForm form = j.call == Call::exported  ? LoopForm::exported
+                        : j.call == Call::inlined ? LoopForm::inlined
+                                                  : LoopForm::pointer;
+  WarmLoopFn loop = impl_->loops().at(j.place, form, reuse);
   auto body = warm_body(loop, calls, buf, slot, arg, progress, rep, o.min_time);
   benchmark::RegisterBenchmark(name.c_str(), body)
       ->Repetitions(o.repetitions)
