@@ -1,5 +1,6 @@
 // The commands that only inspect: cpu, list, asm, which and check.
 #include "commands.hpp"
+#include "verification_report.hpp"
 
 #include "clearjit/clearjit.hpp"
 #include "jit/model/cpu.hpp"

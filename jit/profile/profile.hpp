@@ -121,12 +121,6 @@ std::optional<RecordedVerification> recorded_verification(std::string_view text)
 //! The C library whose memset the profile was measured against ([verification] libc, else
 //! [tuning] libc, e.g. "glibc 2.41"); "" where none is recorded.
 std::string recorded_libc(std::string_view text);
-//! What `clearjit check` says of it: whether the profile was verified on this CPU (its [host]
-//! against `cpu`: vendor, family and model, then the features) and the losses it left, one per
-//! line; "" when nothing was recorded.
-std::string verification_report(const std::optional<RecordedVerification> &v,
-                                const ProfileHost &host, const CpuInfo &cpu);
-
 //! What a writer adds that the reader does not use: `comments` ("# ..." lines) after the first
 //! line, `host` (tables under [host], such as [[host.each]]) after [host]'s keys, `tuning` (the
 //! keys of [tuning] but libc, one a line) and `tables` ([findings], ..., each starting with a
