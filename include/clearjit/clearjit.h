@@ -54,8 +54,10 @@ typedef enum clearjit_intent {
  *  clearjit_batches_open returns 0, and clearjit_batch_begin leaves the batch not open (its
  *  pieces are cleared by clearjit_zero, fenced; a debug build asserts). clearjit_clear and
  *  clearjit_clear_stream need a handle (the inline versions load through it): NULL crashes. The
- *  two entry points are public (callers only read them) so that clearjit_clear can be inline:
- *  one load and one indirect call. The library's own state follows them, private. */
+ *  entry points and inline_max are public (callers only read them) so that clearjit_clear can
+ *  be inline: tiny sizes stored in the caller, larger ones one load and one indirect call. A
+ *  caller built with this header needs a library at least as new (inline_max is new); one built
+ *  with an older header reads the entry points only. The library's own state follows, private. */
 struct clearjit {
   void (*clear)(void *dst, size_t n);        /*!< the generated dispatcher for intent reuse */
   void (*clear_stream)(void *dst, size_t n); /*!< the generated dispatcher for intent stream */
@@ -159,18 +161,23 @@ void clearjit_close(clearjit *cj);
  * CLEARJIT_NO_INLINE before this header calls them. Each argument is evaluated once. */
 #define CLEARJIT_INLINE_MAX 16
 #ifndef CLEARJIT_NO_INLINE
+#ifdef __cplusplus /* no old-style casts in a C++ caller's code */
+#define CLEARJIT_CAST_(T, v) static_cast<T>(v)
+#else
+#define CLEARJIT_CAST_(T, v) ((T)(v))
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 typedef unsigned long long clearjit_u64_ __attribute__((may_alias, aligned(1)));
 typedef unsigned int clearjit_u32_ __attribute__((may_alias, aligned(1)));
-#define CLEARJIT_ZERO8_(p) (*(clearjit_u64_ *)(void *)(p) = 0)
-#define CLEARJIT_ZERO4_(p) (*(clearjit_u32_ *)(void *)(p) = 0)
+#define CLEARJIT_ZERO8_(p) (*CLEARJIT_CAST_(clearjit_u64_ *, CLEARJIT_CAST_(void *, p)) = 0)
+#define CLEARJIT_ZERO4_(p) (*CLEARJIT_CAST_(clearjit_u32_ *, CLEARJIT_CAST_(void *, p)) = 0)
 #else
 #define CLEARJIT_ZERO8_(p) memset((p), 0, 8)
 #define CLEARJIT_ZERO4_(p) memset((p), 0, 4)
 #endif
 /* Zeroes [dst, dst + n) for n <= 16, as the header's inline calls do. */
 static inline void clearjit_clear_tiny_(void *dst, size_t n) {
-  unsigned char *p = (unsigned char *)dst;
+  unsigned char *p = CLEARJIT_CAST_(unsigned char *, dst);
   if (n >= 4) {
     if (n >= 8) {
       CLEARJIT_ZERO8_(p);

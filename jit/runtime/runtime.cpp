@@ -403,7 +403,8 @@ clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
 }
 
 // The exported symbols stay for callers that take their address or were built against an
-// older header; the header's inline versions do the same (one load, one indirect call).
+// older header: every size through the dispatcher, where the header's inline versions store
+// sizes up to inline_max themselves (clearjit.h).
 void(clearjit_clear)(const clearjit *cj, void *dst, size_t n) { cj->clear(dst, n); }
 
 void(clearjit_clear_stream)(const clearjit *cj, void *dst, size_t n) { cj->clear_stream(dst, n); }
