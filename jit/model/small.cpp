@@ -82,12 +82,13 @@ std::string small_unsupported_reason(const SmallPath &p, const CpuInfo &cpu) {
   return "";
 }
 
-std::string small_bands_error(const SmallPath &p) {
-  if (p.bands.size() > kSmallMaxBands)
-    return "at most " + std::to_string(kSmallMaxBands) + " bands, got " +
-           std::to_string(p.bands.size());
+std::string small_bands_error(const SmallPath &p, size_t *band) {
   unsigned last = 0;
   for (size_t k = 0; k < p.bands.size(); ++k) {
+    if (band) *band = k;
+    if (k == kSmallMaxBands)
+      return "at most " + std::to_string(kSmallMaxBands) + " bands, got " +
+             std::to_string(p.bands.size());
     const SmallBand &b = p.bands[k];
     const std::string at = "band " + std::to_string(k + 1) + ": ";
     if (b.below <= last)

@@ -56,7 +56,9 @@ constexpr size_t kSmallMaxBands = 3;
 
 //! Empty when `p`'s bands are in order (each `below` above the last, from 1 up to `max`), at
 //! most kSmallMaxBands, and no band has the strategy of the band above it; else what is wrong.
-std::string small_bands_error(const SmallPath &p);
+//! `band`, where given, is set to the index of the first band at fault (checked in order: the
+//! first beyond kSmallMaxBands, or one out of order or with the strategy of the band above it).
+std::string small_bands_error(const SmallPath &p, size_t *band = nullptr);
 
 //! Every strategy `p` runs: its bands' and its own.
 std::vector<Small> strategies_of(const SmallPath &p);

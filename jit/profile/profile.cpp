@@ -366,14 +366,10 @@ private:
                std::to_string(v) + " is above the path's max (" + std::to_string(out.max) + ")");
       out.bands.push_back({unsigned(v), strategy_of(*bt, at)});
     }
-    // Each band against the one before it and the one above it (read after it), refused there.
-    for (size_t b = 0; b < out.bands.size(); ++b) {
-      SmallPath upto = out;
-      upto.bands.resize(b + 1);
-      if (b + 1 < out.bands.size()) upto.strategy = out.bands[b + 1].strategy;
-      if (std::string why = small_bands_error(upto); !why.empty())
-        refuse(a->get(b), k + "[" + std::to_string(b) + "]", why);
-    }
+    // Once all are read (a band is checked against the one above it), refused at the band.
+    size_t bad = 0;
+    if (std::string why = small_bands_error(out, &bad); !why.empty())
+      refuse(a->get(bad), k + "[" + std::to_string(bad) + "]", why);
   }
 
   // A table's `strategy`: a known small-path strategy that this CPU runs (any CPU without one).

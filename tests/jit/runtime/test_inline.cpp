@@ -36,26 +36,19 @@ void inline_clear(const clearjit *cj, bool reuse, void *dst, size_t n) {
     clearjit_clear_stream(cj, dst, n);
 }
 
-// Every size 0..64 at every offset 0..63 from a page boundary, and ending at the buffer's end
-// (a guard page after it): zero inside, the pattern outside. Empty: all exact.
-std::string clears_exactly(const clearjit *cj, bool reuse) {
-  GuardedBuffer buf(2 * page_size());
-  uint8_t *const page = buf.begin() + page_size();
-  for (size_t n = 0; n <= 64; ++n)
+// Every size 0..64 at every offset 0..63 and against both guard pages (tests/support's Sweeper):
+// zero inside, the pattern outside. Returns the failures, each reported.
+int sweep_inline(const clearjit *cj, bool reuse) {
+  Sweeper s(
+      reuse ? "inline reuse" : "inline stream",
+      [cj, reuse](void *dst, size_t n) { inline_clear(cj, reuse, dst, n); }, 64 + 64);
+  for (size_t n = 0; n <= 64; ++n) {
     for (size_t off = 0; off < 64; ++off)
-      for (uint8_t *dst : {page + off, buf.end() - n - off}) {
-        uint8_t *lo = dst - 64, *hi = std::min(dst + n + 64, buf.end());
-        fill_pattern(lo, size_t(hi - lo));
-        inline_clear(cj, reuse, dst, n);
-        const std::string where = "n " + std::to_string(n) + ", offset " + std::to_string(off) +
-                                  (dst == page + off ? "" : " from the end");
-        if (first_nonzero(dst, n) != n) return where + ": a byte left";
-        if (first_pattern_mismatch(lo, 64) != 64) return where + ": a byte before it written";
-        if (first_pattern_mismatch(dst + n, size_t(hi - dst - n), size_t(dst + n - lo)) !=
-            size_t(hi - dst - n))
-          return where + ": a byte after it written";
-      }
-  return "";
+      s.at(n, off);
+    s.low_guard(n);
+    s.high_guard(n);
+  }
+  return s.failures();
 }
 
 TEST(inline_call, EveryHandleClearsTinySizesInline) {
@@ -70,8 +63,7 @@ TEST(inline_call, EverySizeAndOffsetIsExact) {
   for (size_t inline_max : {size_t{CLEARJIT_INLINE_MAX}, size_t{0}})
     for (bool reuse : {true, false}) {
       cj->inline_max = inline_max;
-      EXPECT_EQ(clears_exactly(cj.get(), reuse), "")
-          << "inline_max " << inline_max << (reuse ? ", reuse" : ", stream");
+      EXPECT_EQ(sweep_inline(cj.get(), reuse), 0) << "inline_max " << inline_max;
     }
 }
 
