@@ -51,7 +51,7 @@ const void *const c_memset = reinterpret_cast<const void *>(&std::memset);
 double ns_per_call(WarmLoops &loops, int place, const std::vector<WarmCall> &calls, bool reuse,
                    const void *fn, uint64_t arg) {
   const void *const slot[1] = {fn};
-  WarmLoopFn loop = loops.at(place, LoopForm::pointer, reuse);
+  WarmLoopFn loop = loops.at(place, false, reuse);
   auto t0 = std::chrono::steady_clock::now();
   uint64_t sink = loop(calls.data(), g_buf, kRounds, slot, arg);
   asm volatile("" : : "r"(sink));

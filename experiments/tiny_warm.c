@@ -3,8 +3,8 @@
  * as a program writes it.
  *   memset      memset(p, 0, n) of the running C library (a direct call through the PLT)
  *   llvm-libc   LLVM libc's memset: Debian's libllvmlibc-19-dev, its memset.cpp.o renamed
- *   clearjit    clearjit_clear(cj, p, n) from clearjit.h: up to CLEARJIT_INLINE_MAX bytes the
- *               header's stores, compiled here, else a call of the generated dispatcher
+ *   clearjit    clearjit_clear(cj, p, n) from clearjit.h, inline in the loop as the header
+ *               makes it (a load of the entry point and a call of the dispatcher)
  *   exported    (clearjit_clear)(cj, p, n): the exported function, every size a call
  *
  *   clearjit_tiny_warm PROFILE|- [ROUNDS]

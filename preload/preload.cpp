@@ -312,13 +312,10 @@ inline void zero(void *dst, size_t n) {
     if (s == idle && state.compare_exchange_strong(s, generating, std::memory_order_acq_rel))
       s = generate(n, false);
     if (s == ready) {
-      // The generated dispatcher at every size, never the header's inline stores: those would
-      // be the preload's own code, instrumented in a sanitizer build, inside the memset that a
-      // sanitizer's runtime calls on its shadow memory.
       if (untouched && n >= cjit::detail::kUntouchedMin)
         cjit::detail::clear_untouched(dispatcher->clear, dst, n);
       else
-        dispatcher->clear(dst, n);
+        clearjit_clear(dispatcher, dst, n);
       return;
     }
   }

@@ -3,9 +3,6 @@
 #define CLEARJIT_CLEARJIT_H
 
 #include <stddef.h>
-#if !defined(CLEARJIT_NO_INLINE) && !defined(__GNUC__) && !defined(__clang__)
-#include <string.h> /* the inline calls' stores */
-#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,14 +51,11 @@ typedef enum clearjit_intent {
  *  clearjit_batches_open returns 0, and clearjit_batch_begin leaves the batch not open (its
  *  pieces are cleared by clearjit_zero, fenced; a debug build asserts). clearjit_clear and
  *  clearjit_clear_stream need a handle (the inline versions load through it): NULL crashes. The
- *  entry points and inline_max are public (callers only read them) so that clearjit_clear can
- *  be inline: tiny sizes stored in the caller, larger ones one load and one indirect call. A
- *  caller built with this header needs a library at least as new (inline_max is new); one built
- *  with an older header reads the entry points only. The library's own state follows, private. */
+ *  two entry points are public (callers only read them) so that clearjit_clear can be inline:
+ *  one load and one indirect call. The library's own state follows them, private. */
 struct clearjit {
   void (*clear)(void *dst, size_t n);        /*!< the generated dispatcher for intent reuse */
   void (*clear_stream)(void *dst, size_t n); /*!< the generated dispatcher for intent stream */
-  size_t inline_max; /*!< the inline calls clear sizes 0..inline_max themselves (below) */
 };
 typedef struct clearjit clearjit;
 
@@ -152,60 +146,14 @@ unsigned clearjit_threads_for(const clearjit *cj, clearjit_intent intent, size_t
  *  have ended. */
 void clearjit_close(clearjit *cj);
 
-/* clearjit_clear and clearjit_clear_stream inline in the caller. Sizes up to the handle's
- * inline_max (CLEARJIT_INLINE_MAX on every handle clearjit_open makes) are two overlapping
- * 8- or 4-byte stores, or three byte stores, with no call; larger ones load the generated
- * dispatcher and call it, instead of a call to the exported function and its indirect jump
- * (README, "The inline call"). The exported functions stay, and clear every size through the
- * dispatcher: taking their address, `(clearjit_clear)(cj, dst, n)`, or defining
- * CLEARJIT_NO_INLINE before this header calls them. Each argument is evaluated once. */
-#define CLEARJIT_INLINE_MAX 16
+/* clearjit_clear and clearjit_clear_stream inline in the caller: one load and one indirect call
+ * into the generated dispatcher, instead of a call to the exported function and its indirect
+ * jump (faster on small sizes; README, "Small sizes"). The exported functions stay: taking
+ * their address, `(clearjit_clear)(cj, dst, n)`, or defining CLEARJIT_NO_INLINE before this
+ * header calls them. Each argument is evaluated once. */
 #ifndef CLEARJIT_NO_INLINE
-#ifdef __cplusplus /* no old-style casts in a C++ caller's code */
-#define CLEARJIT_CAST_(T, v) static_cast<T>(v)
-#else
-#define CLEARJIT_CAST_(T, v) ((T)(v))
-#endif
-#if defined(__GNUC__) || defined(__clang__)
-typedef unsigned long long clearjit_u64_ __attribute__((may_alias, aligned(1)));
-typedef unsigned int clearjit_u32_ __attribute__((may_alias, aligned(1)));
-#define CLEARJIT_ZERO8_(p) (*CLEARJIT_CAST_(clearjit_u64_ *, CLEARJIT_CAST_(void *, p)) = 0)
-#define CLEARJIT_ZERO4_(p) (*CLEARJIT_CAST_(clearjit_u32_ *, CLEARJIT_CAST_(void *, p)) = 0)
-#else
-#define CLEARJIT_ZERO8_(p) memset((p), 0, 8)
-#define CLEARJIT_ZERO4_(p) memset((p), 0, 4)
-#endif
-/* Zeroes [dst, dst + n) for n <= 16, as the header's inline calls do. */
-static inline void clearjit_clear_tiny_(void *dst, size_t n) {
-  unsigned char *p = CLEARJIT_CAST_(unsigned char *, dst);
-  if (n >= 4) {
-    if (n >= 8) {
-      CLEARJIT_ZERO8_(p);
-      CLEARJIT_ZERO8_(p + n - 8);
-    } else {
-      CLEARJIT_ZERO4_(p);
-      CLEARJIT_ZERO4_(p + n - 4);
-    }
-  } else if (n) {
-    p[0] = 0;
-    p[n >> 1] = 0;
-    p[n - 1] = 0;
-  }
-}
-static inline void clearjit_clear_inline_(const clearjit *cj, void *dst, size_t n) {
-  if (n <= CLEARJIT_INLINE_MAX && n <= cj->inline_max)
-    clearjit_clear_tiny_(dst, n);
-  else
-    cj->clear(dst, n);
-}
-static inline void clearjit_clear_stream_inline_(const clearjit *cj, void *dst, size_t n) {
-  if (n <= CLEARJIT_INLINE_MAX && n <= cj->inline_max)
-    clearjit_clear_tiny_(dst, n);
-  else
-    cj->clear_stream(dst, n);
-}
-#define clearjit_clear(cj, dst, n) clearjit_clear_inline_((cj), (dst), (n))
-#define clearjit_clear_stream(cj, dst, n) clearjit_clear_stream_inline_((cj), (dst), (n))
+#define clearjit_clear(cj, dst, n) ((cj)->clear((dst), (n)))
+#define clearjit_clear_stream(cj, dst, n) ((cj)->clear_stream((dst), (n)))
 #endif
 
 /*! Process-wide default (intent reuse): opened on first use by the default lookup, falling

@@ -272,7 +272,6 @@ std::string cjit::detail::running_memset() {
 clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string &error,
                                      std::string_view libc) {
   auto cj = std::make_unique<State>();
-  cj->inline_max = CLEARJIT_INLINE_MAX;
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
   const StandInRouting routing = route_to_stand_ins(p, libc);
@@ -403,8 +402,7 @@ clearjit *clearjit_open(const char *profile_path, char *err, size_t err_len) {
 }
 
 // The exported symbols stay for callers that take their address or were built against an
-// older header: every size through the dispatcher, where the header's inline versions store
-// sizes up to inline_max themselves (clearjit.h).
+// older header; the header's inline versions do the same (one load, one indirect call).
 void(clearjit_clear)(const clearjit *cj, void *dst, size_t n) { cj->clear(dst, n); }
 
 void(clearjit_clear_stream)(const clearjit *cj, void *dst, size_t n) { cj->clear_stream(dst, n); }

@@ -102,8 +102,8 @@ protected:
 
   ClearFunc clear(Intent i) const {
     const clearjit *cj = cj_;
-    if (i == Intent::stream) return [cj](void *d, size_t n) { (clearjit_clear_stream)(cj, d, n); };
-    return [cj](void *d, size_t n) { (clearjit_clear)(cj, d, n); };
+    if (i == Intent::stream) return [cj](void *d, size_t n) { clearjit_clear_stream(cj, d, n); };
+    return [cj](void *d, size_t n) { clearjit_clear(cj, d, n); };
   }
   std::string what(Intent i) const {
     return std::string(GetParam().name) + " " + std::string(intent_name(i));

@@ -483,8 +483,7 @@ std::string warm_text(const BenchResult &r) {
   if (r.warm.empty()) return {};
   std::ostringstream s;
   s << "\nwarm (destination in L1, 64-byte lines at random, offsets 0..63), ns per call (thread "
-       "CPU time), medians;\nclearjit_clear as the header inlines it (up to 16 B its stores, "
-       "above: load cj->clear, call) "
+       "CPU time), medians;\nclearjit_clear as the header inlines it (load cj->clear, call) "
        "and the exported function (call, indirect jump), memset called through a pointer;\n"
        "each the geometric mean over "
     << kWarmPlacements << " places: the profile opened " << kWarmPlacements

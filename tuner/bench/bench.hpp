@@ -43,7 +43,7 @@ std::vector<uint64_t> default_bench_sizes();
 
 //! The dispatcher's measurements ("tuned").
 inline const Candidate kTuned = Candidate::labelled("tuned");
-//! The dispatcher called the header-inline way (tiny sizes the header's stores, else cj->clear).
+//! The dispatcher called the header-inline way (cj->clear).
 inline const Candidate kTunedInline = Candidate::labelled("tuned-inline");
 //! A batch row's dispatcher per call, where other rows have their fastest kernel.
 inline const Candidate kTunedPerCall = Candidate::labelled("tuned per call");

@@ -544,10 +544,7 @@ void HostMeter::register_warm(const Job &j, size_t index, const MeasureOptions &
     arg = kMemsetArg;
     break;
   }
-  const LoopForm form = j.call == Call::exported  ? LoopForm::exported
-                        : j.call == Call::inlined ? LoopForm::inlined
-                                                  : LoopForm::pointer;
-  WarmLoopFn loop = impl_->loops().at(j.place, form, reuse);
+  WarmLoopFn loop = impl_->loops().at(j.place, j.call == Call::exported, reuse);
   auto body = warm_body(loop, calls, buf, slot, arg, progress, rep, o.min_time);
   benchmark::RegisterBenchmark(name.c_str(), body)
       ->Repetitions(o.repetitions)

@@ -82,7 +82,7 @@ std::vector<WarmCall> warm_calls(Mix mix, uint64_t size, unsigned draw = 0);
 enum class Call : uint8_t {
   kernel,   //!< Job::fn or the kernel of Job::candidate
   exported, //!< clearjit_clear / clearjit_clear_stream (the exported functions)
-  inlined,  //!< clearjit.h's inline call: tiny sizes stored in the loop, else cj->clear's call
+  inlined,  //!< cj->clear / cj->clear_stream (the header-inline form: one load, one call)
   memset,   //!< memset(dst, 0, n) through a function pointer the compiler cannot see through
 };
 

@@ -2,14 +2,11 @@
 
 #include "jit/emit/emit.hpp"
 
-#include <clearjit/clearjit.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstddef>
 #include <cstring>
-#include <iterator>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -19,53 +16,18 @@ namespace {
 
 using namespace asmjit::x86;
 
-constexpr LoopForm kLoopForms[] = {LoopForm::pointer, LoopForm::exported, LoopForm::inlined};
-constexpr int kForms = 6;                    // every LoopForm x stream/reuse
-constexpr size_t kShare = size_t(256) << 10; // one form's share of the region
-constexpr size_t kSlot = 256;                // a place's room: more than a loop's bytes
-constexpr size_t kSlots = kShare / kSlot;    // places the region can hold
-constexpr size_t kRegion = kShare * kForms;
+constexpr int kForms = 4;                      // pointer/exported x stream/reuse
+constexpr size_t kQuarter = size_t(256) << 10; // one form's share of the region
+constexpr size_t kSlot = 256;                  // a place's room: more than a loop's bytes
+constexpr size_t kSlots = kQuarter / kSlot;    // places the region can hold
+constexpr size_t kRegion = kQuarter * kForms;
 static_assert(kSlots == size_t(kWarmLoopPlaces));
-static_assert(std::size(kLoopForms) * 2 == kForms);
 
-int form(LoopForm f, bool reuse) { return int(f) * 2 + int(reuse); }
-
-// Where an inlined loop finds the handle's inline_max, from the entry point its slot points at.
-int32_t inline_max_from(bool reuse) {
-  return int32_t(offsetof(clearjit, inline_max)) -
-         int32_t(reuse ? offsetof(clearjit, clear) : offsetof(clearjit, clear_stream));
-}
-
-// clearjit_clear_tiny_ (clearjit.h) on rdi = dst, rdx = n <= 16, as a compiler lays it out;
-// then to `after`. Clobbers rax and rcx.
-void emit_tiny_stores(Assembler &a, asmjit::Label after) {
-  asmjit::Label below4 = a.newLabel(), four = a.newLabel();
-  a.xor_(eax, eax);
-  a.cmp(rdx, 4);
-  a.jb(below4);
-  a.cmp(rdx, 8);
-  a.jb(four);
-  a.mov(qword_ptr(rdi), rax);
-  a.mov(qword_ptr(rdi, rdx, 0, -8), rax);
-  a.jmp(after);
-  a.bind(four);
-  a.mov(dword_ptr(rdi), eax);
-  a.mov(dword_ptr(rdi, rdx, 0, -4), eax);
-  a.jmp(after);
-  a.bind(below4);
-  a.test(rdx, rdx);
-  a.jz(after);
-  a.mov(byte_ptr(rdi), al);
-  a.mov(rcx, rdx);
-  a.shr(rcx, 1);
-  a.mov(byte_ptr(rdi, rcx), al);
-  a.mov(byte_ptr(rdi, rdx, 0, -1), al);
-  a.jmp(after);
-}
+int form(bool exported, bool reuse) { return int(exported) * 2 + int(reuse); }
 
 // Callee-saved registers hold the loop's state across the call; the clearing code may clobber
 // every other one (System V).
-void emit_warm_loop(Assembler &a, LoopForm form, bool reuse) {
+void emit_warm_loop(Assembler &a, bool exported, bool reuse) {
   const Gp calls = rbx, buf = rbp, count = r12, slot = r13, arg = r14, i = r15;
   for (const Gp &r : {rbx, rbp, r12, r13, r14, r15})
     a.push(r);
@@ -89,17 +51,7 @@ void emit_warm_loop(Assembler &a, LoopForm form, bool reuse) {
     a.add(dst, buf);
   };
   load_call(rdi, rdx);
-  asmjit::Label called = a.newLabel();
-  if (form == LoopForm::inlined) { // n <= CLEARJIT_INLINE_MAX && n <= cj->inline_max: stores
-    asmjit::Label call = a.newLabel();
-    a.cmp(rdx, CLEARJIT_INLINE_MAX);
-    a.ja(call);
-    a.cmp(rdx, qword_ptr(slot, inline_max_from(reuse)));
-    a.ja(call);
-    emit_tiny_stores(a, called);
-    a.bind(call);
-  }
-  if (form == LoopForm::exported) {
+  if (exported) {
     a.mov(rsi, rdi);
     a.mov(rdi, arg);
   } else {
@@ -107,7 +59,6 @@ void emit_warm_loop(Assembler &a, LoopForm form, bool reuse) {
     a.and_(rsi, arg);
   }
   a.call(qword_ptr(slot));
-  a.bind(called);
   if (reuse) { // what a caller that reuses the memory does at the least
     load_call(rcx, rdx);
     a.movzx(eax, byte_ptr(rcx));
@@ -132,19 +83,20 @@ struct WarmLoops::Impl {
   std::unique_ptr<GeneratedCode> forms[kForms];
   size_t longest = 0; // bytes of the longest form
   uint8_t *region = nullptr;
-  std::vector<size_t> places; // byte offset of each place within a form's share
+  std::vector<size_t> places; // byte offset of each place within a quarter
   std::vector<bool> taken = std::vector<bool>(kSlots);
   std::mt19937_64 rng{0x100b5};
 };
 
 WarmLoops::WarmLoops() : impl_(std::make_unique<Impl>()) {
-  for (LoopForm f : kLoopForms)
+  for (bool exported : {false, true})
     for (bool reuse : {false, true}) {
-      auto g = generate([&](Assembler &a) { emit_warm_loop(a, f, reuse); }, "clearjit_warm_loop");
+      auto g =
+          generate([&](Assembler &a) { emit_warm_loop(a, exported, reuse); }, "clearjit_warm_loop");
       if (!g) throw std::runtime_error("cannot generate the warm timing loop: " + g.error);
       if ((*g.value)->size > kSlot) throw std::logic_error("the warm timing loop outgrew its slot");
       impl_->longest = std::max(impl_->longest, (*g.value)->size);
-      impl_->forms[form(f, reuse)] = std::move(*g.value);
+      impl_->forms[form(exported, reuse)] = std::move(*g.value);
     }
   void *p = mmap(nullptr, kRegion, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
@@ -155,7 +107,7 @@ WarmLoops::WarmLoops() : impl_(std::make_unique<Impl>()) {
 
 WarmLoops::~WarmLoops() { munmap(impl_->region, kRegion); }
 
-WarmLoopFn WarmLoops::at(int place, LoopForm f, bool reuse) {
+WarmLoopFn WarmLoops::at(int place, bool exported, bool reuse) {
   Impl &m = *impl_;
   if (place < 0 || size_t(place) >= kSlots) throw std::out_of_range("no such warm loop place");
   while (m.places.size() <= size_t(place)) {
@@ -168,15 +120,16 @@ WarmLoopFn WarmLoops::at(int place, LoopForm f, bool reuse) {
     const size_t at = s * kSlot + m.rng() % (kSlot - m.longest + 1);
     if (mprotect(m.region, kRegion, PROT_READ | PROT_WRITE) != 0)
       throw std::runtime_error("cannot place a warm timing loop: mprotect failed");
-    for (int k = 0; k < kForms; ++k) {
-      const GeneratedCode &code = *m.forms[k];
-      std::memcpy(m.region + k * kShare + at, reinterpret_cast<const void *>(code.fn), code.size);
+    for (int f = 0; f < kForms; ++f) {
+      const GeneratedCode &code = *m.forms[f];
+      std::memcpy(m.region + f * kQuarter + at, reinterpret_cast<const void *>(code.fn), code.size);
     }
     if (mprotect(m.region, kRegion, PROT_READ | PROT_EXEC) != 0)
       throw std::runtime_error("cannot place a warm timing loop: mprotect failed");
     m.places.push_back(at);
   }
-  return reinterpret_cast<WarmLoopFn>(m.region + form(f, reuse) * kShare + m.places[size_t(place)]);
+  return reinterpret_cast<WarmLoopFn>(m.region + form(exported, reuse) * kQuarter +
+                                      m.places[size_t(place)]);
 }
 
 } // namespace cjit::detail

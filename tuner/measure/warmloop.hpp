@@ -11,15 +11,9 @@
 
 namespace cjit::detail {
 
-//! How a timing loop calls. Pointer: (buf + off, n & arg, n) through `*slot`, memset(dst, 0, n)
-//! with arg = 0, a ClearFn(dst, n) with arg = ~0. Exported: (arg, buf + off, n) through `*slot`,
-//! arg = cj. Inlined: what clearjit.h's inline call does, with `slot` a handle's entry point
-//! (&cj->clear for reuse loops, &cj->clear_stream for stream ones): sizes up to the handle's
-//! inline_max by the header's stores (clearjit_clear_tiny_), in the loop, larger ones as the
-//! pointer form with arg = ~0.
-enum class LoopForm : uint8_t { pointer, exported, inlined };
-
-//! A generated timing loop: `count` calls of `calls[i % kWarmCalls]` on `buf` in its form.
+//! A generated timing loop: `count` calls of `calls[i % kWarmCalls]` on `buf`, each through
+//! `*slot` (memory-indirect). Pointer form: (buf + off, n & arg, n), memset(dst, 0, n) with
+//! arg = 0, a ClearFn(dst, n) with arg = ~0; exported form: (arg, buf + off, n), arg = cj.
 //! Reuse loops read the first and last byte after each call; returns the bytes read summed.
 using WarmLoopFn = uint64_t (*)(const WarmCall *calls, uint8_t *buf, uint64_t count,
                                 const void *const *slot, uint64_t arg);
@@ -31,8 +25,7 @@ constexpr uint64_t kMemsetArg = 0, kClearFnArg = ~uint64_t(0);
 constexpr int kWarmLoopPlaces = 1024;
 
 //! Timing loops at random places of one executable region, made on first use; a place holds
-//! every form at the same offset modulo 4 KiB, so its contenders differ only in how and what
-//! they call.
+//! every form at the same offset modulo 4 KiB, so its contenders differ only in what they call.
 class WarmLoops {
 public:
   WarmLoops();
@@ -40,7 +33,7 @@ public:
   WarmLoops(const WarmLoops &) = delete;
   WarmLoops &operator=(const WarmLoops &) = delete;
 
-  WarmLoopFn at(int place, LoopForm form, bool reuse);
+  WarmLoopFn at(int place, bool exported, bool reuse);
 
 private:
   struct Impl;

@@ -118,9 +118,9 @@ std::string check_clears(const clearjit *cj, const char *name) {
         std::memset(buf.data(), kFill, window);
         uint8_t *dst = buf.data() + kSlack + off;
         if (entry == 0) {
-          (clearjit_clear)(cj, dst, n);
+          clearjit_clear(cj, dst, n);
         } else if (entry == 1) {
-          (clearjit_clear_stream)(cj, dst, n);
+          clearjit_clear_stream(cj, dst, n);
         } else {
           clearjit_batch b;
           clearjit_batch_begin(&b, cj);
@@ -356,9 +356,9 @@ std::string run_sandboxed(const std::string &profile, const Denied &denied, Expe
     if (!a || !b) return std::string("clearjit_open(NULL) failed: ") + err;
     for (clearjit *cj : {a, b}) {
       if (error.empty())
-        error = clears_correctly([&](void *p, size_t n) { (clearjit_clear)(cj, p, n); }, "clear");
+        error = clears_correctly([&](void *p, size_t n) { clearjit_clear(cj, p, n); }, "clear");
       if (error.empty())
-        error = clears_correctly([&](void *p, size_t n) { (clearjit_clear_stream)(cj, p, n); },
+        error = clears_correctly([&](void *p, size_t n) { clearjit_clear_stream(cj, p, n); },
                                  "clear_stream");
       if (error.empty())
         error = clears_correctly(

@@ -206,7 +206,7 @@ TEST(small_Api, OpenedProfileUsesItsSmallPath) {
   std::vector<uint8_t> buf(2000, 0xAB);
   for (size_t n : {size_t(0), size_t(1), size_t(100), size_t(512), size_t(513), size_t(1500)}) {
     std::fill(buf.begin(), buf.end(), 0xAB);
-    (clearjit_clear)(cj, buf.data() + 3, n);
+    clearjit_clear(cj, buf.data() + 3, n);
     EXPECT_EQ(first_nonzero(buf.data() + 3, n), n) << n;
     EXPECT_EQ(buf[2], 0xAB);
     EXPECT_EQ(buf[3 + n], 0xAB);

@@ -164,7 +164,7 @@ TEST_F(runtime_Open, OtherCpuLoadsWithAWarningNamingBothCpus) {
   EXPECT_STREQ(clearjit_kernel_for(cj.get(), CLEARJIT_REUSE, 4095), "mov");
   EXPECT_STREQ(clearjit_kernel_for(cj.get(), CLEARJIT_STREAM, 4096), "stosb");
   const clearjit *c = cj.get();
-  EXPECT_EQ(sweep_sizes("other cpu", [c](void *d, size_t n) { (clearjit_clear)(c, d, n); },
+  EXPECT_EQ(sweep_sizes("other cpu", [c](void *d, size_t n) { clearjit_clear(c, d, n); },
                         {0, 300, 4095, 4096, 5000}),
             0);
 }
@@ -225,7 +225,7 @@ TEST(runtime_StandIns, AnotherCLibraryRunsTheStandInsAndSaysSo) {
               other ? 0 : std::string::npos)
         << w;
     const clearjit *c = cj.get();
-    EXPECT_EQ(sweep_sizes(libc, [c](void *d, size_t n) { (clearjit_clear)(c, d, n); },
+    EXPECT_EQ(sweep_sizes(libc, [c](void *d, size_t n) { clearjit_clear(c, d, n); },
                           {0, 300, 4095, 4096, (1 << 20) - 1, 1 << 20, 3 << 20}),
               0);
   }
@@ -588,11 +588,11 @@ TEST_F(runtime_Lookup, NothingMeansBuiltIn) {
   const clearjit *c = cj.get();
   const auto sizes = boundary_sizes({&b.reuse, &b.stream}, kClearLimit);
   EXPECT_EQ(sweep_sizes(
-                "built-in reuse", [c](void *d, size_t n) { (clearjit_clear)(c, d, n); }, sizes),
+                "built-in reuse", [c](void *d, size_t n) { clearjit_clear(c, d, n); }, sizes),
             0);
   EXPECT_EQ(
       sweep_sizes(
-          "built-in stream", [c](void *d, size_t n) { (clearjit_clear_stream)(c, d, n); }, sizes),
+          "built-in stream", [c](void *d, size_t n) { clearjit_clear_stream(c, d, n); }, sizes),
       0);
 }
 
@@ -685,7 +685,7 @@ TEST_F(runtime_KernelFor, WithoutStreamTheStreamIntentUsesReuse) {
   const clearjit *c = cj.get();
   EXPECT_EQ(
       sweep_sizes(
-          "reuse-only stream", [c](void *d, size_t n) { (clearjit_clear_stream)(c, d, n); }, sizes),
+          "reuse-only stream", [c](void *d, size_t n) { clearjit_clear_stream(c, d, n); }, sizes),
       0);
 }
 

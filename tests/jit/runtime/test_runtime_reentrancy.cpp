@@ -37,7 +37,7 @@ void handler(int) {
   const size_t n = kSizes[size_t(calls) % std::size(kSizes)];
   for (size_t i = 0; i < n + 64; ++i) // no library calls in here
     buf[i] = 0xA5;
-  (clearjit_clear)(cj, buf, n);
+  clearjit_clear(cj, buf, n);
   for (size_t i = 0; i < n; ++i)
     if (buf[i]) {
       failures = failures + 1;

@@ -7,9 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <clearjit/clearjit.h>
-
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -98,16 +95,6 @@ warm_loop_abi_probe:
 
 const void *const *slot() { return reinterpret_cast<const void *const *>(&g_record_slot); }
 
-// A handle whose entry points record (clearing functions: (dst, n, n) as the pointer form passes
-// them); entry(reuse, inline_max) is the slot an inlined loop gets.
-clearjit g_handle{};
-void record_clear(void *dst, size_t n) { record(reinterpret_cast<uint64_t>(dst), n, n); }
-const void *const *entry(bool reuse, size_t inline_max = CLEARJIT_INLINE_MAX) {
-  g_handle.clear = g_handle.clear_stream = &record_clear;
-  g_handle.inline_max = inline_max;
-  return reinterpret_cast<const void *const *>(reuse ? &g_handle.clear : &g_handle.clear_stream);
-}
-
 struct warmloop_Loop : ::testing::Test {
   std::vector<WarmCall> calls = warm_calls(Mix::log_uniform, 0);
   std::vector<uint8_t> buf = std::vector<uint8_t>(kWarmBytes, 1);
@@ -119,8 +106,7 @@ TEST_F(warmloop_Loop, PointerFormPassesDestinationAndSize) {
   const uint64_t count = kWarmCalls + 7; // wraps once
   for (uint64_t arg : {kClearFnArg, kMemsetArg}) {
     g_seen.clear();
-    EXPECT_EQ(loops.at(0, LoopForm::pointer, false)(calls.data(), buf.data(), count, slot(), arg),
-              0u);
+    EXPECT_EQ(loops.at(0, false, false)(calls.data(), buf.data(), count, slot(), arg), 0u);
     ASSERT_EQ(g_seen.size(), count);
     for (uint64_t k = 0; k < count; ++k) {
       const WarmCall &c = calls[k % kWarmCalls];
@@ -133,7 +119,7 @@ TEST_F(warmloop_Loop, PointerFormPassesDestinationAndSize) {
 }
 
 TEST_F(warmloop_Loop, ExportedFormPassesTheHandleFirst) {
-  loops.at(1, LoopForm::exported, false)(calls.data(), buf.data(), 100, slot(), 0x0dd0);
+  loops.at(1, true, false)(calls.data(), buf.data(), 100, slot(), 0x0dd0);
   ASSERT_EQ(g_seen.size(), 100u);
   for (size_t k = 0; k < 100; ++k) {
     EXPECT_EQ(g_seen[k].a, 0x0dd0u);
@@ -142,81 +128,35 @@ TEST_F(warmloop_Loop, ExportedFormPassesTheHandleFirst) {
   }
 }
 
-// The inlined form stores sizes up to the handle's inline_max itself, as clearjit.h does, and
-// calls the entry point for the others; with inline_max 0 it calls for every size.
-TEST_F(warmloop_Loop, InlinedFormStoresTinySizesItself) {
-  // Sizes 1..32 twice, each call in its own 64 bytes at offsets 0..6 there.
-  calls.assign(kWarmCalls, WarmCall{0, 1});
-  for (size_t k = 0; k < 64; ++k)
-    calls[k] = {uint32_t(k * 64 + k % 7), uint32_t(k % 32 + 1)};
-  for (size_t inline_max : {size_t{CLEARJIT_INLINE_MAX}, size_t{0}})
-    for (bool reuse : {false, true}) {
-      g_seen.clear();
-      std::fill(buf.begin(), buf.end(), 1);
-      loops.at(5, LoopForm::inlined, reuse)(calls.data(), buf.data(), 64, entry(reuse, inline_max),
-                                            kClearFnArg);
-      size_t called = 0;
-      for (size_t k = 0; k < 64; ++k) {
-        const WarmCall &c = calls[k];
-        if (c.n > inline_max) {
-          ASSERT_LT(called, g_seen.size());
-          EXPECT_EQ(g_seen[called].a, reinterpret_cast<uint64_t>(buf.data() + c.off)) << k;
-          EXPECT_EQ(g_seen[called].c, c.n) << k;
-          ++called;
-          continue;
-        }
-        if (c.off > 0) {
-          EXPECT_EQ(buf[c.off - 1], 1) << "before, call " << k;
-        }
-        for (uint32_t b = 0; b < c.n; ++b)
-          ASSERT_EQ(buf[c.off + b], 0) << "call " << k << " byte " << b;
-        EXPECT_EQ(buf[c.off + c.n], 1) << "after, call " << k;
-      }
-      EXPECT_EQ(called, g_seen.size()) << "inline_max " << inline_max << ", reuse " << reuse;
-    }
-}
-
 TEST_F(warmloop_Loop, ReuseReadsTheFirstAndLastByte) {
   // record() writes 3 and 5; a 1-byte call's first byte is its last: 5 twice.
   uint64_t want = 0;
   for (size_t k = 0; k < 300; ++k)
     want += calls[k].n == 1 ? 10 : 8;
-  EXPECT_EQ(
-      loops.at(0, LoopForm::pointer, true)(calls.data(), buf.data(), 300, slot(), kClearFnArg),
-      want);
-  EXPECT_EQ(loops.at(0, LoopForm::exported, true)(calls.data(), buf.data(), 300, slot(), 0x0dd0),
-            want);
-  EXPECT_EQ(
-      loops.at(0, LoopForm::pointer, false)(calls.data(), buf.data(), 300, slot(), kClearFnArg),
-      0u);
+  EXPECT_EQ(loops.at(0, false, true)(calls.data(), buf.data(), 300, slot(), kClearFnArg), want);
+  EXPECT_EQ(loops.at(0, true, true)(calls.data(), buf.data(), 300, slot(), 0x0dd0), want);
+  EXPECT_EQ(loops.at(0, false, false)(calls.data(), buf.data(), 300, slot(), kClearFnArg), 0u);
 }
 
 TEST_F(warmloop_Loop, CalleeSavedRegistersComeBack) {
-  for (LoopForm f : {LoopForm::pointer, LoopForm::exported, LoopForm::inlined})
+  for (bool exported : {false, true})
     for (bool reuse : {false, true})
-      EXPECT_EQ(warm_loop_abi_probe(loops.at(3, f, reuse), calls.data(), buf.data(), 50,
-                                    f == LoopForm::inlined ? entry(reuse) : slot(),
-                                    f == LoopForm::exported ? 0x0dd0 : kClearFnArg),
+      EXPECT_EQ(warm_loop_abi_probe(loops.at(3, exported, reuse), calls.data(), buf.data(), 50,
+                                    slot(), exported ? 0x0dd0 : kClearFnArg),
                 0u)
-          << "form " << int(f) << ", reuse " << reuse;
-  // The inlined loops call for the sizes above their handle's inline_max only.
-  size_t above = 0;
-  for (size_t k = 0; k < 50; ++k)
-    above += calls[k].n > CLEARJIT_INLINE_MAX;
-  EXPECT_EQ(g_seen.size(), 200u + 2 * above);
+          << "exported " << exported << ", reuse " << reuse;
+  EXPECT_EQ(g_seen.size(), 200u);
 }
 
 TEST_F(warmloop_Loop, ZeroCallsCallNothing) {
-  EXPECT_EQ(loops.at(0, LoopForm::pointer, true)(calls.data(), buf.data(), 0, slot(), kClearFnArg),
-            0u);
+  EXPECT_EQ(loops.at(0, false, true)(calls.data(), buf.data(), 0, slot(), kClearFnArg), 0u);
   EXPECT_TRUE(g_seen.empty());
 }
 
 TEST_F(warmloop_Loop, MemsetThroughThePointerFormClears) {
   void *(*const memset_slot)(void *, int, size_t) = &std::memset;
-  loops.at(2, LoopForm::pointer, false)(calls.data(), buf.data(), kWarmCalls,
-                                        reinterpret_cast<const void *const *>(&memset_slot),
-                                        kMemsetArg);
+  loops.at(2, false, false)(calls.data(), buf.data(), kWarmCalls,
+                            reinterpret_cast<const void *const *>(&memset_slot), kMemsetArg);
   for (const WarmCall &c : calls)
     for (uint32_t k = 0; k < c.n; ++k)
       ASSERT_EQ(buf[c.off + k], 0) << "offset " << c.off + k;
@@ -225,23 +165,18 @@ TEST_F(warmloop_Loop, MemsetThroughThePointerFormClears) {
 TEST_F(warmloop_Loop, PlacesDifferAndFormsShareAPageOffset) {
   std::vector<uintptr_t> seen;
   for (int p = 0; p < 16; ++p) {
-    const auto at = [&](LoopForm f, bool r) {
-      return reinterpret_cast<uintptr_t>(loops.at(p, f, r));
-    };
-    const uintptr_t first = at(LoopForm::pointer, false);
-    for (LoopForm f : {LoopForm::pointer, LoopForm::exported, LoopForm::inlined})
+    const auto at = [&](bool e, bool r) { return reinterpret_cast<uintptr_t>(loops.at(p, e, r)); };
+    for (bool e : {false, true})
       for (bool r : {false, true})
-        EXPECT_EQ(at(f, r) % 4096, first % 4096) << "place " << p;
+        EXPECT_EQ(at(e, r) % 4096, at(false, false) % 4096) << "place " << p;
     for (uintptr_t s : seen)
-      EXPECT_NE(s, first) << "place " << p;
-    seen.push_back(first);
-    EXPECT_EQ(first, reinterpret_cast<uintptr_t>(loops.at(p, LoopForm::pointer, false)));
+      EXPECT_NE(s, at(false, false)) << "place " << p;
+    seen.push_back(at(false, false));
+    EXPECT_EQ(at(false, false), reinterpret_cast<uintptr_t>(loops.at(p, false, false)));
   }
   // Earlier places still run after later ones were written.
-  EXPECT_EQ(
-      loops.at(0, LoopForm::pointer, true)(calls.data(), buf.data(), 10, slot(), kClearFnArg) > 0,
-      true);
-  EXPECT_THROW(loops.at(-1, LoopForm::pointer, false), std::out_of_range);
+  EXPECT_EQ(loops.at(0, false, true)(calls.data(), buf.data(), 10, slot(), kClearFnArg) > 0, true);
+  EXPECT_THROW(loops.at(-1, false, false), std::out_of_range);
 }
 
 } // namespace
