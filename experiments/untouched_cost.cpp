@@ -1,4 +1,4 @@
-// What clear_untouched (jit/runtime/untouched.hpp) costs beside memset, in one process:
+// What clear_untouched (jit/pages/untouched.hpp) costs beside memset, in one process:
 //   in use: memory written before (the first page present), where it adds one look at the
 //           pagemap to the clear: memset against clear_untouched(memset), alternating, and
 //           the look alone (clear_untouched with a zero function that does nothing); the range
@@ -7,7 +7,7 @@
 //
 //   clearjit_untouched_cost [MIB...]   (default 256 1024 2048; from 256 up, kUntouchedMin); medians
 //   of 31, ms
-#include "jit/runtime/untouched.hpp"
+#include "jit/pages/untouched.hpp"
 
 #include <sys/mman.h>
 

@@ -3,7 +3,7 @@
 // go through clearjit's reuse dispatcher (the default profile lookup, as clearjit_zero); smaller
 // ones and non-zero fills go to the C library's memset. From 256 MiB up, the pages of private
 // anonymous memory never faulted in are not written: they read as zero already, and the kernel
-// zeroes each at its first touch (jit/runtime/untouched.hpp; CLEARJIT_PRELOAD_UNTOUCHED=0 writes
+// zeroes each at its first touch (jit/pages/untouched.hpp; CLEARJIT_PRELOAD_UNTOUCHED=0 writes
 // them all, =1 leaves them also in a process that started under a seccomp filter).
 //
 // This library is small: the interposed calls, one state word and the environment. The code is
@@ -26,9 +26,9 @@
 // a parent thread that was generating, which leaves the child on libc.
 #include "clearjit/clearjit.h"
 #include "jit/model/size_text.hpp"
+#include "jit/pages/untouched.hpp"
 #include "jit/profile/env_switch.hpp"
 #include "jit/runtime/preload_min.hpp"
-#include "jit/runtime/untouched.hpp"
 #include "preload/generator.hpp"
 
 #include <dlfcn.h>

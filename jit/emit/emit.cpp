@@ -4,6 +4,7 @@
 #include "jit/emit/emitter.hpp"
 
 #include "jit/emit/emit.hpp"
+#include "jit/pages/untouched.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -26,6 +27,12 @@ bool uses_avx(const MethodInfo &mi) {
 // Whether the method's heads, tails or main stores come from the vector register.
 bool vector_stores(const MethodInfo &mi) {
   return mi.store != Store::memset && std::max(mi.width, mi.tail_width) >= 16;
+}
+
+// The kernel of `s` without untouched=skip: what the option's call writes with.
+Spec written(Spec s) {
+  s.untouched = Untouched::write;
+  return s;
 }
 
 } // namespace
@@ -227,6 +234,19 @@ void Emitter::memset_tail_call() {
   a_.jmp(rax);
 }
 
+// untouched=skip: clear_untouched(inner, dst, n, kUntouchedFloor) as a tail call, `inner` the
+// kernel without the option (a function of this code, bound by the caller), called by it on the
+// parts that must be written.
+void Emitter::untouched_call(const Label &inner) {
+  static_assert(kUntouchedFloor <= UINT32_MAX);
+  a_.mov(rdx, rsi);
+  a_.mov(rsi, rdi);
+  a_.lea(rdi, ptr(inner));
+  a_.mov(ecx, uint32_t(kUntouchedFloor));
+  a_.mov(rax, reinterpret_cast<uint64_t>(&clear_untouched));
+  a_.jmp(rax);
+}
+
 // The method's stores over [rdi, r8), rsi = r8 - rdi bytes, more than twice the short tree's S:
 // the align head, the chunks of the body, the tail and its fence.
 void Emitter::extent() {
@@ -409,10 +429,16 @@ void Emitter::class_tree(const std::vector<SizeClass> &table, unsigned small_max
   // end = dst + n and rax = 0 (the stos source), for every main path.
   a_.lea(r8, ptr(rdi, rsi));
   a_.xor_(eax, eax);
-  // Each leaf is its class's main path, inline, ending in its own ret.
+  // Each leaf is its class's main path, inline, ending in its own ret; or, with untouched=skip,
+  // the call that leaves untouched pages alone, its kernel a function after the tree.
+  std::vector<std::pair<Label, Spec>> called;
   branch_tree(lower, [&](size_t i) {
     const Spec &kernel = live[i]->kernel;
     const MethodInfo &mi = kernel.info();
+    if (kernel.untouched == Untouched::skip && !stub_leaves) {
+      called.emplace_back(a_.newLabel(), written(kernel));
+      return untouched_call(called.back().first);
+    }
     // The vector register is zeroed, and vzeroupper run, only where the kernel stores from it.
     const bool vector = vector_stores(mi);
     if (vector) zero_vector();
@@ -423,10 +449,21 @@ void Emitter::class_tree(const std::vector<SizeClass> &table, unsigned small_max
     if (mi.store == Store::memset) return; // a tail call: nothing follows
     leave(vector && z_.vex);
   });
+  for (const auto &[label, kernel] : called) {
+    bind_aligned(label, 16);
+    emit_kernel(a_, kernel);
+  }
 }
 
 void emit_kernel(Assembler &a, const Spec &s) {
-  Emitter(a, Emitter::for_kernel(s.info())).kernel(s);
+  Emitter e(a, Emitter::for_kernel(s.info()));
+  if (s.untouched == Untouched::skip) {
+    Label inner = a.newLabel();
+    e.untouched_call(inner);
+    e.bind_aligned(inner, 16);
+    return emit_kernel(a, written(s));
+  }
+  e.kernel(s);
 }
 
 void emit_block(Assembler &a, Block b, const Spec &s, unsigned leaf_size) {

@@ -97,6 +97,9 @@ public:
 
   //! A whole kernel for `s`, or the parts `p` names.
   void kernel(const Spec &s, KernelParts p = {});
+  //! untouched=skip's entry: a tail call of clear_untouched (untouched.hpp) that has the function
+  //! at `inner`, the kernel without the option, write the pages that must be written.
+  void untouched_call(const asmjit::Label &inner);
   //! Sizes above the small sizes: the method's stores over the extent, before the caller's exit;
   //! memset's ends in a tail call, after which nothing may follow.
   void main_path(const Spec &s);

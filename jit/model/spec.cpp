@@ -16,12 +16,14 @@ namespace {
 // width and feature); clzero and movdir64b have none, so rep stosb, which needs no feature and
 // allocates the lines it writes below Zen's no-allocate size (about the L3's; a head is meant
 // to be a few MiB).
-constexpr uint8_t L = kUnroll | kExtent; // a store loop takes every option
-constexpr uint8_t N = L | kHead;         // and a non-temporal one also a temporal head
+constexpr uint8_t U = kUntouched;            // every method may leave untouched pages alone
+constexpr uint8_t E = kExtent | U;           // a method clearing the extent itself
+constexpr uint8_t L = kUnroll | E;           // a store loop takes every option
+constexpr uint8_t N = L | kHead;             // and a non-temporal one also a temporal head
 constexpr std::array<MethodInfo, 13> kMethods{{
   //  method          name        stores                                  feature          store            w tail nt    options unroll align min_align head method
-  {Method::stosb,    "stosb",    "rep stosb",                             Feature::none,   Store::rep_stosb, 1,  8, false, kExtent, 0,  0,  0, Method::stosb},
-  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store", Feature::none,   Store::rep_stosq, 8,  8, false, kExtent, 0,  0,  0, Method::stosq},
+  {Method::stosb,    "stosb",    "rep stosb",                             Feature::none,   Store::rep_stosb, 1,  8, false, E,       0,  0,  0, Method::stosb},
+  {Method::stosq,    "stosq",    "rep stosq, then one 8-byte tail store", Feature::none,   Store::rep_stosq, 8,  8, false, E,       0,  0,  0, Method::stosq},
   {Method::mov,      "mov",      "8-byte mov from a zeroed register",     Feature::none,   Store::move,      8,  8, false, L,       8,  0,  0, Method::mov},
   {Method::sse,      "sse",      "movdqu, 16 bytes",                      Feature::sse2,   Store::move,     16, 16, false, L,       4,  0,  0, Method::sse},
   {Method::avx2,     "avx2",     "vmovdqu, 32 bytes",                     Feature::avx2,   Store::move,     32, 32, false, L,       2,  0,  0, Method::avx2},
@@ -32,7 +34,7 @@ constexpr std::array<MethodInfo, 13> kMethods{{
   {Method::ntavx512, "ntavx512", "vmovntdq, 64 bytes, non-temporal",      Feature::avx512f,Store::move,     64, 64, true,  N,       1, 64, 64, Method::avx512},
   {Method::clzero,   "clzero",   "clzero, one aligned 64-byte line",      Feature::clzero, Store::clzero,   64, 16, true,  N,       1, 64, 64, Method::stosb},
   {Method::movdir64b,"movdir64b","movdir64b, an aligned line from zeros", Feature::movdir64b, Store::movdir64b, 64, 16, true, N,    1, 64, 64, Method::stosb},
-  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",     Feature::none,   Store::memset,    1,  8, false, 0,       0,  0,  0, Method::libc},
+  {Method::libc,     "libc",     "the C library's memset(dst, 0, n)",     Feature::none,   Store::memset,    1,  8, false, U,       0,  0,  0, Method::libc},
 }};
 // clang-format on
 
@@ -40,7 +42,8 @@ constexpr std::array<MethodInfo, 13> kMethods{{
 constexpr bool row_ok(const MethodInfo &mi, size_t index) {
   return size_t(mi.method) == index // info(m) is kMethods[m]
          && mi.takes(kUnroll) == mi.loop && (mi.default_unroll != 0) == mi.loop // unroll: loops
-         && (mi.store == Store::memset) == (mi.options == 0)     // memset takes nothing
+         && mi.takes(kUntouched)                                 // every method takes untouched
+         && (mi.store == Store::memset) == (mi.options == U)     // memset nothing else
          && mi.default_align >= mi.min_align                     // defaults are valid specs
          && (mi.store != Store::clzero || mi.min_align == 64)    // clzero clears whole lines
          && (mi.store != Store::movdir64b || mi.min_align == 64) // movdir64b faults unaligned
@@ -68,6 +71,7 @@ constexpr bool rows_ok() {
 static_assert(rows_ok(), "a row of kMethods breaks a rule of row_ok or head_ok");
 
 constexpr std::array<std::string_view, 3> kFenceNames{"none", "end", "chunk"};
+constexpr std::array<std::string_view, 2> kUntouchedNames{"write", "skip"};
 
 bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
@@ -151,9 +155,9 @@ Result<Spec> parse_spec(std::string_view text) {
 
   std::string_view rest = text.substr(colon + 1);
   // Grammar order; option i is the bit 1 << i of MethodInfo::options (Option).
-  const std::string_view order[] = {"unroll", "chunk", "fence", "align", "head"};
+  const std::string_view order[] = {"unroll", "chunk", "fence", "align", "head", "untouched"};
   static_assert(kUnroll == 1 << 0 && kChunk == 1 << 1 && kFence == 1 << 2 && kAlign == 1 << 3 &&
-                kHead == 1 << 4);
+                kHead == 1 << 4 && kUntouched == 1 << 5);
   constexpr size_t kOptions = std::size(order);
   bool seen[kOptions] = {};
   while (true) {
@@ -173,9 +177,10 @@ Result<Spec> parse_spec(std::string_view text) {
     const std::string v = quoted(val, 0);
     if (!mi.takes(Option(1 << idx)))
       return R::fail(std::string(key) + " does not apply to " + std::string(mi.name) +
-                     (key == "head" && mi.options ? " (its stores are temporal; only the "
-                                                    "non-temporal methods take a head)"
-                                                  : ""));
+                     (key == "head" && mi.store != Store::memset
+                          ? " (its stores are temporal; only the "
+                            "non-temporal methods take a head)"
+                          : ""));
 
     if (key == "unroll") {
       auto n = parse_uint(val);
@@ -200,6 +205,11 @@ Result<Spec> parse_spec(std::string_view text) {
       if (*n % kHeadUnit != 0 || *n > kMaxHead)
         return R::fail("head must be 0 or a multiple of 4K up to 1G, got " + v);
       s.head = *n;
+    } else if (key == "untouched") {
+      auto u = std::find(kUntouchedNames.begin(), kUntouchedNames.end(), val);
+      if (u == kUntouchedNames.end())
+        return R::fail("untouched must be one of write,skip, got " + v);
+      s.untouched = Untouched(u - kUntouchedNames.begin());
     } else { // align
       auto n = parse_uint(val);
       if (!n || std::find(kAligns.begin(), kAligns.end(), *n) == kAligns.end())
@@ -232,6 +242,8 @@ std::string format_spec(const Spec &s) {
   if (s.fence != d.fence) add("fence=" + std::string(kFenceNames[size_t(s.fence)]));
   if (s.align != d.align) add("align=" + std::to_string(s.align));
   if (s.head != d.head) add("head=" + format_size(s.head));
+  if (s.untouched != d.untouched)
+    add("untouched=" + std::string(kUntouchedNames[size_t(s.untouched)]));
   return out;
 }
 

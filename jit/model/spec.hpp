@@ -46,13 +46,20 @@ enum class Store : uint8_t {
 
 //! The spec options a method takes, as bits of MethodInfo::options.
 enum Option : uint8_t {
-  kUnroll = 1, //!< stores per loop iteration
-  kChunk = 2,  //!< clear in chunks of SIZE
-  kFence = 4,  //!< where the sfence goes
-  kAlign = 8,  //!< the alignment prologue: stores to an N-byte boundary first
-  kHead = 16,  //!< the first SIZE bytes by temporal stores, last
+  kUnroll = 1,     //!< stores per loop iteration
+  kChunk = 2,      //!< clear in chunks of SIZE
+  kFence = 4,      //!< where the sfence goes
+  kAlign = 8,      //!< the alignment prologue: stores to an N-byte boundary first
+  kHead = 16,      //!< the first SIZE bytes by temporal stores, last
+  kUntouched = 32, //!< whether pages never touched are written or left to the kernel (any method)
   kExtent = kChunk | kFence | kAlign, //!< what every method clearing the extent itself takes
 };
+
+//! untouched=write (the default): every byte is stored. untouched=skip: from kUntouchedFloor
+//! (jit/pages/untouched.hpp) up, the kernel stores only to the pages the kernel does not
+//! guarantee to read as zero; the pages of private anonymous memory never faulted in are left
+//! for the kernel to zero at their first touch (docs/design/fresh-memory.md).
+enum class Untouched : uint8_t { write, skip };
 
 //! How a method stores; one row per method drives parsing, emitting, listing, tuning and tests.
 //! Adding a method is one row in spec.cpp (and, for a new Store kind, one case in emit.cpp).
@@ -102,6 +109,7 @@ struct Spec {
   //! apply to it), then [dst, dst+min(head, n)) by info().head_method's temporal stores, last,
   //! so that what the caller reads first is in cache; a multiple of kHeadUnit up to kMaxHead.
   uint64_t head = 0;
+  Untouched untouched = Untouched::write;
 
   auto operator<=>(const Spec &) const = default;
   const MethodInfo &info() const { return cjit::detail::info(method); }

@@ -611,6 +611,10 @@ private:
           refuse(sn, ck + ".stand_in",
                  "must be a generated kernel, not libc: it serves the class where the running C "
                  "library is not the one the profile was tuned under");
+        if (c.stand_in->untouched != Untouched::write)
+          refuse(sn, ck + ".stand_in",
+                 "takes no untouched option: the class's kernel says whether its untouched pages "
+                 "are written, and its stand-in follows it");
       }
 
       // Informational numbers: integers are accepted too.

@@ -39,7 +39,9 @@ StandInRouting route_to_stand_ins(Profile &p, std::string_view running) {
       if (!c.stand_in) {
         r.lacking.push_back(range);
       } else if (r.other_libc) {
+        const Untouched untouched = c.kernel.untouched; // the class's, whoever writes
         c.kernel = *c.stand_in;
+        c.kernel.untouched = untouched;
         c.stand_in.reset(); // the class is the stand-in's now, not memset's
         r.routed.push_back(range + ": " + format_spec(c.kernel));
       }

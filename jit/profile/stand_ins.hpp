@@ -28,9 +28,10 @@ struct StandInRouting {
 };
 
 //! Where `running` is not p.libc, every memset class of p's tables takes its stand-in (its
-//! kernel becomes the stand-in); a class without one stays memset and is listed as lacking.
-//! Where they are the same, or p.libc is unrecorded, nothing changes; the note then names the
-//! memset classes of a profile that does not record its C library (what an old profile lacks).
+//! kernel becomes the stand-in, with the class's untouched option); a class without one stays
+//! memset and is listed as lacking. Where they are the same, or p.libc is unrecorded, nothing
+//! changes; the note then names the memset classes of a profile that does not record its C library
+//! (what an old profile lacks).
 StandInRouting route_to_stand_ins(Profile &p, std::string_view running);
 
 } // namespace cjit::detail

@@ -3,6 +3,7 @@
 
 #include "clearjit/clearjit.h"
 #include "jit/emit/emit.hpp"
+#include "jit/pages/untouched.hpp"
 #include "jit/profile/files.hpp"
 #include "jit/runtime/pool.hpp"
 
@@ -269,12 +270,41 @@ std::string cjit::detail::running_memset() {
   return (of + name + under).substr(0, kMaxLibcName);
 }
 
+namespace {
+
+// Under a seccomp filter, untouched=skip's look (an open and reads of /proc/self files) might be
+// refused or fatal: every class writes its untouched pages there, as the preload does
+// (untouched.hpp, seccomp_filtered). Says which classes, or "".
+std::string write_untouched_if_filtered(Profile &p) {
+  std::vector<std::string> classes;
+  bool filtered = false, asked = false;
+  for (auto [name, table] :
+       {std::pair{"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}})
+    for (SizeClass &c : *table)
+      if (c.kernel.untouched == Untouched::skip) {
+        if (!asked) filtered = seccomp_filtered(), asked = true;
+        if (!filtered) return {};
+        c.kernel.untouched = Untouched::write;
+        classes.push_back(std::string(name) + " " + format_spec(c.kernel));
+      }
+  if (classes.empty()) return {};
+  std::string out = "this process runs under a seccomp filter, so untouched pages are written "
+                    "(untouched=write) in";
+  for (size_t i = 0; i < classes.size(); ++i)
+    out += (i ? ", " : " ") + classes[i];
+  return out;
+}
+
+} // namespace
+
 clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string &error,
                                      std::string_view libc) {
   auto cj = std::make_unique<State>();
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
   const StandInRouting routing = route_to_stand_ins(p, libc);
+  if (std::string left = write_untouched_if_filtered(p); !left.empty())
+    cj->warnings += p.source + ": " + left + "\n";
   if (p.source != "built-in" && !same_cpu(p.host, cpu))
     cj->warnings += p.source + ": measured on " + other_cpu_text(p.host) + ", this CPU is " +
                     other_cpu_text(profile_host(cpu)) +

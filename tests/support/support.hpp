@@ -7,9 +7,12 @@
 #include "jit/model/cpu.hpp"
 #include "jit/profile/profile.hpp"
 
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,6 +99,14 @@ inline size_t first_nonzero(const uint8_t *p, size_t n) {
   for (; i < n; ++i)
     if (p[i]) return i;
   return n;
+}
+
+//! Installs `filter` as this thread's seccomp filter (no new privileges first); false if refused.
+//! For a forked child (in_child): the filter stays for the rest of the process.
+inline bool install_filter(sock_filter *filter, unsigned short length) {
+  sock_fprog prog{length, filter};
+  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
 }
 
 //! Runs `body` in a forked child that gets `seconds` to finish, so a crash or a hang fails

@@ -234,6 +234,30 @@ TEST(spec_Parse, FieldsOfAFullSpec) {
   EXPECT_EQ(s->head, 64u << 10);
   EXPECT_EQ(parse_spec("ntavx512:head=1G")->head, kMaxHead);
   EXPECT_EQ(parse_spec("movnti:head=4K")->head, kHeadUnit);
+  EXPECT_EQ(s->untouched, Untouched::write);
+  s = parse_spec("ntavx2:unroll=8,chunk=2M,fence=chunk,align=32,head=64K,untouched=skip");
+  ASSERT_TRUE(s) << s.error;
+  EXPECT_EQ(s->untouched, Untouched::skip);
+  EXPECT_EQ(s->head, 64u << 10);
+}
+
+// Every method takes untouched, written last; its default is left out.
+TEST(spec_Parse, UntouchedOnEveryMethod) {
+  for (const MethodInfo &mi : methods()) {
+    SCOPED_TRACE(mi.name);
+    EXPECT_TRUE(mi.takes(kUntouched));
+    auto s = parse_spec(std::string(mi.name) + ":untouched=skip");
+    ASSERT_TRUE(s) << s.error;
+    EXPECT_EQ(*s, [&] {
+      Spec d = default_spec(mi.method);
+      d.untouched = Untouched::skip;
+      return d;
+    }());
+    EXPECT_EQ(format_spec(*s), std::string(mi.name) + ":untouched=skip");
+    EXPECT_EQ(format_spec(*parse_spec(std::string(mi.name) + ":untouched=write")), mi.name);
+  }
+  EXPECT_EQ(format_spec(*parse_spec("movnti:untouched=skip,chunk=4K,fence=chunk")),
+            "movnti:chunk=4K,fence=chunk,untouched=skip");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,6 +367,11 @@ TEST(spec_Refusal, Messages) {
       {"avx512:head=0", "head does not apply to avx512" + temporal},
       {"avx2:head=5000", "head does not apply to avx2" + temporal}, // applicability before value
       {"libc:head=4K", "head does not apply to libc"},
+      // untouched: every method takes it, with one of two values
+      {"stosb:untouched=yes", "untouched must be one of write,skip, got yes"},
+      {"libc:untouched=", "untouched must be one of write,skip, got "},
+      {"avx2:untouched=skip,untouched=skip", "option 'untouched' given twice"},
+      {"avx2:untouched", "option 'untouched' needs a value (name=value)"},
       {"ntavx2:head=5000", head_rule + "5000"},
       {"ntavx2:head=1", head_rule + "1"},
       {"ntavx2:head=64", head_rule + "64"},

@@ -346,6 +346,10 @@ TEST(profile_Bad, StandInsAndTheirCLibraryAreChecked) {
        "this class's kernel is \"mov\""},
       {memset_class + "stand_in = \"libc\"\n",
        "dispatch.reuse[0].stand_in: must be a generated kernel, not libc"},
+      {"[[dispatch.reuse]]\nkernel = \"libc:untouched=skip\"\nstand_in = "
+       "\"stosb:untouched=skip\"\n",
+       "dispatch.reuse[0].stand_in: takes no untouched option: the class's kernel says whether its "
+       "untouched pages are written"},
       {memset_class + "stand_in = \"avx9\"\n",
        "dispatch.reuse[0].stand_in: invalid kernel spec \"avx9\""},
       {memset_class + "stand_in = 3\n",

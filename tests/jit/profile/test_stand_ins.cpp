@@ -55,6 +55,14 @@ TEST(stand_ins, AnotherCLibraryRunsTheStandIns) {
                     "stosb; stream 0 B .. up: mov)");
 }
 
+// Whether untouched pages are written is the class's: its stand-in leaves them alone too.
+TEST(stand_ins, TheStandInKeepsTheClassesUntouched) {
+  Profile p = tuned_under_236();
+  p.reuse.back().kernel = *parse_spec("libc:untouched=skip");
+  route_to_stand_ins(p, "glibc 2.41");
+  EXPECT_EQ(kernels(p.reuse), (std::vector<std::string>{"avx2", "ntavx2", "stosb:untouched=skip"}));
+}
+
 TEST(stand_ins, TheSameCLibraryKeepsMemset) {
   Profile p = tuned_under_236();
   const Profile before = p;

@@ -1,4 +1,4 @@
-#include "jit/runtime/untouched.hpp"
+#include "jit/pages/untouched.hpp"
 
 #include <fcntl.h>
 #include <linux/prctl.h>

@@ -3,7 +3,7 @@
 // shared, read-only, userfaultfd), past its mapping, in a forked child, without the pagemap.
 #include "tests/support/support.hpp"
 
-#include "jit/runtime/untouched.hpp"
+#include "jit/pages/untouched.hpp"
 
 #include <gtest/gtest.h>
 
@@ -326,13 +326,6 @@ TEST(untouched, MappingAtSurvivesLongPaths) {
   unlink(file.c_str());
   for (auto d = made.rbegin(); d != made.rend(); ++d)
     rmdir(d->c_str());
-}
-
-// Installs `filter` as this thread's seccomp filter (no new privileges first); false if refused.
-bool install_filter(sock_filter *filter, unsigned short length) {
-  sock_fprog prog{length, filter};
-  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
 }
 
 // A child looks at its own page table: pages it wrote after fork are written.

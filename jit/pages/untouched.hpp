@@ -23,6 +23,12 @@ using ZeroFn = void (*)(void *dst, size_t n);
 //! clear of memory in use only from this size up.
 constexpr size_t kUntouchedMin = size_t{256} << 20;
 
+//! The least size a kernel with untouched=skip looks from (its class's bound may be higher):
+//! below it one call of the kernel's stores, as without the option. A look costs tens of
+//! microseconds on memory in use, the time of clearing about a MiB, and a range of a few pages
+//! has little to skip.
+constexpr size_t kUntouchedFloor = size_t{1} << 20;
+
 //! Whether this thread runs under a seccomp filter (prctl PR_GET_SECCOMP; also true where that
 //! fails). Under a filter the look's system calls might be refused or fatal, so the preload
 //! asks once, at start-up, before a program installs its own filter, and leaves every page to
