@@ -32,8 +32,9 @@ public:
     factors_[{candidate, pattern}] = factor;
   }
   void set(const std::string &candidate, double factor) {
-    for (detail::Pattern p : {detail::Pattern::scattered, detail::Pattern::consecutive,
-                              detail::Pattern::cached, detail::Pattern::hot})
+    for (detail::Pattern p :
+         {detail::Pattern::scattered, detail::Pattern::consecutive, detail::Pattern::cached,
+          detail::Pattern::hot, detail::Pattern::untouched})
       set(candidate, p, factor);
   }
 
@@ -114,7 +115,16 @@ private:
     return it->second;
   }
 
+  // A kernel with untouched=skip runs as the kernel without it, unless told otherwise: the
+  // model's look costs nothing and skips nothing.
   double factor(const std::string &candidate, uint64_t size, detail::Pattern p) const {
+    const std::string_view skip = "untouched=skip";
+    const bool own =
+        sized_.count({candidate, size}) || from_.count(candidate) || factors_.count({candidate, p});
+    if (!own && candidate.ends_with(skip)) {
+      const std::string base = candidate.substr(0, candidate.size() - skip.size() - 1);
+      return factor(base, size, p);
+    }
     if (auto at = sized_.find({candidate, size}); at != sized_.end()) return at->second;
     if (auto steps = from_.find(candidate); steps != from_.end()) {
       double f = 0;

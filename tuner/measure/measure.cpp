@@ -262,12 +262,15 @@ uint64_t HostMeter::arena_bytes() const { return impl_->arena_bytes; }
 
 namespace {
 // A repetition takes about 1.2x min_time (Google Benchmark grows the iteration count in steps)
-// or one clear at 24 GB/s, whichever is longer; reuse adds a read pass. A first guess only:
+// or one clear at 24 GB/s, whichever is longer; reuse adds a read pass, untouched memory its
+// faults. A first guess only:
 // later batches calibrate it on the host.
 double raw_estimate(const std::vector<Job> &jobs, const MeasureOptions &o) {
   double s = 0;
   for (const Job &j : jobs) {
     double one = j.warm ? 0 : double(j.size) * (j.intent == Intent::reuse ? 1.5 : 1) / 24e9;
+    // Untouched memory: the page faults, about 1.5 s per GiB in a virtual machine.
+    if (j.pattern == Pattern::untouched) one += double(j.size) * 1.4e-9;
     s += o.repetitions * std::max(1.2 * o.min_time, one);
   }
   return s;
@@ -391,6 +394,14 @@ __attribute__((noinline)) uint64_t touch_pass(uint8_t *p, uint64_t n) {
   return sum;
 }
 
+// The first use of memory just cleared: one store per 4 KiB page, which faults in a page the
+// clear left to the kernel (untouched=skip) and finds the others in place.
+__attribute__((noinline)) uint64_t first_use(uint8_t *p, uint64_t n) {
+  for (uint64_t i = 0; i < n; i += 4096)
+    *reinterpret_cast<volatile uint8_t *>(p + i) = 1;
+  return n / 4096;
+}
+
 // One timed clear of a cold job, as the job says: a kernel, or a dispatcher called as an
 // application calls it (directly, in a batch, or on several threads).
 struct ClearOne {
@@ -421,6 +432,37 @@ struct ClearOne {
   }
 };
 
+using Done = std::function<void(benchmark::State &, uint64_t, Clock::time_point)>;
+
+// Pattern::untouched: each clear on a new mapping, mapped and unmapped outside the timed part;
+// timed are the clear, the first use and reuse's read pass.
+benchmark::internal::Benchmark *register_untouched(const std::string &name, const ClearOne &clear,
+                                                   uint64_t size, const Done &done) {
+  if (clear.batched) throw std::logic_error("untouched destinations are not measured in batches");
+  auto *b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
+    uint64_t sink = 0;
+    clearjit_batch batch{};
+    const auto t0 = Clock::now();
+    for (auto _ : st) {
+      void *m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED) {
+        st.SkipWithError("cannot map an untouched destination");
+        break;
+      }
+      uint8_t *dst = static_cast<uint8_t *>(m);
+      const auto start = Clock::now();
+      clear(batch, dst, size);
+      sink += first_use(dst, size);
+      if (clear.reuse) sink += read_pass(dst, size);
+      st.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+      munmap(m, size);
+    }
+    done(st, sink, t0);
+  });
+  b->UseManualTime();
+  return b;
+}
+
 } // namespace
 
 void HostMeter::register_with(const std::vector<Job> &jobs, const MeasureOptions &o,
@@ -440,7 +482,9 @@ void HostMeter::register_with(const std::vector<Job> &jobs, const MeasureOptions
       fn = impl_->kernel(measured);
     }
     const ClearOne clear{fn, j.cj, j.intent == Intent::reuse, j.batched, j.parallel, j.threads};
-    Impl::Slots &slots = impl_->slots_for(j.size, j.pattern);
+    // Untouched maps its own destinations: the scattered slots, which it never uses.
+    Impl::Slots &slots =
+        impl_->slots_for(j.size, j.pattern == Pattern::untouched ? Pattern::scattered : j.pattern);
     const std::vector<uint32_t> &order = slots.order;
     const uint64_t stride = slots.stride, count = slots.count;
     size_t &next = slots.next;
@@ -462,7 +506,9 @@ void HostMeter::register_with(const std::vector<Job> &jobs, const MeasureOptions
         progress->add(rep_estimate);
     };
     benchmark::internal::Benchmark *b;
-    if (j.pattern == Pattern::hot) {
+    if (j.pattern == Pattern::untouched) {
+      b = register_untouched(name, clear, size, done);
+    } else if (j.pattern == Pattern::hot) {
       // Hot: one region of `pieces` destinations (one unless batched), used by the caller
       // (touch_pass) before it is cleared piece by piece, outside the timed part; each clear
       // (with reuse's read pass, and a batch's fence after its last piece) is timed on its own.

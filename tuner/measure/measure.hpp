@@ -29,7 +29,11 @@ namespace cjit::detail {
 //! Hot: one region, which the caller wrote and read just before each clear (one buffer cycled,
 //! as an allocator recycles the block it just took or an arena is reset per request); only the
 //! clear (and reuse's read pass) is timed.
-enum class Pattern : uint8_t { scattered, consecutive, cached, hot };
+//! Untouched: a new private anonymous mapping for each clear, never touched before it (a table
+//! just allocated); timed are the clear and the caller's first use after it, one store per 4 KiB
+//! page (which faults in what the clear left to the kernel), then reuse's read pass. The
+//! untouched stage races untouched=skip in it (docs/design/fresh-memory.md).
+enum class Pattern : uint8_t { scattered, consecutive, cached, hot, untouched };
 //! The cold patterns (the tuner races these and `hot`; `cached` is what `clearjit bench` shows
 //! of back-to-back clears in cache, the harsher view of a non-temporal kernel).
 constexpr Pattern kPatterns[] = {Pattern::scattered, Pattern::consecutive};
@@ -38,7 +42,8 @@ constexpr std::pair<Pattern, std::string_view> kPatternNames[] = {
     {Pattern::scattered, "scattered"},
     {Pattern::consecutive, "consecutive"},
     {Pattern::cached, "cached"},
-    {Pattern::hot, "hot"}};
+    {Pattern::hot, "hot"},
+    {Pattern::untouched, "untouched"}};
 constexpr std::string_view pattern_name(Pattern p) {
   for (const auto &[pattern, name] : kPatternNames)
     if (pattern == p) return name;

@@ -6,11 +6,14 @@ namespace cjit::detail {
 const Stage &small_path_stage();   // stage_small_path.cpp
 const Stage &verification_stage(); // stage_verification.cpp
 const Stage &parallel_stage();     // stage_parallel.cpp
+const Stage &untouched_stage();    // stage_untouched.cpp
 
 std::span<const Stage *const> tune_stages() {
   static const Stage *const table[] = {
       &small_path_stage(),
       &verification_stage(),
+      // After the verification: it races the verified last classes with and without the look.
+      &untouched_stage(),
       // Last: through the verified tables and small paths as clearjit_open makes them (the
       // verification is the last stage that changes those).
       &parallel_stage(),
