@@ -25,6 +25,33 @@ void append_class(std::vector<SizeClass> &table, SizeClass c) {
     table.push_back(std::move(c));
 }
 
+void leave_untouched_from(std::vector<SizeClass> &table, uint64_t size) {
+  uint64_t lower = 0;
+  for (size_t k = 0; k < table.size(); ++k) {
+    SizeClass &c = table[k];
+    const bool above = c.below == 0 || c.below > size;
+    if (above && c.kernel.untouched != Untouched::skip) {
+      if (lower < size) { // [lower, size) keeps writing
+        SizeClass below = c;
+        below.below = size;
+        table.insert(table.begin() + ptrdiff_t(k), below);
+        ++k;
+      }
+      table[k].kernel.untouched = Untouched::skip;
+    }
+    lower = table[k].below;
+  }
+}
+
+bool write_untouched(std::vector<SizeClass> &table) {
+  bool any = false;
+  for (SizeClass &c : table) {
+    any = any || c.kernel.untouched == Untouched::skip;
+    c.kernel.untouched = Untouched::write;
+  }
+  return any;
+}
+
 const SizeClass &class_for(const std::vector<SizeClass> &table, uint64_t n) {
   // The last class is unbounded whatever its below says.
   for (size_t i = 0; i + 1 < table.size(); ++i)

@@ -39,6 +39,14 @@ const SizeClass &class_for(const std::vector<SizeClass> &table, uint64_t n);
 //! adjacent classes with one kernel are one class (one copy of its code, one branch less).
 void append_class(std::vector<SizeClass> &table, SizeClass c);
 
+//! Every size from `size` up leaves untouched pages to the kernel (untouched=skip): the classes
+//! above take the option, and the class holding `size` splits there (`table` well-formed). The
+//! table may grow by one class.
+void leave_untouched_from(std::vector<SizeClass> &table, uint64_t size);
+//! No class leaves untouched pages alone: every kernel takes untouched=write. Returns whether
+//! one did.
+bool write_untouched(std::vector<SizeClass> &table);
+
 //! Most classes one intent's table may have (a tuned profile has a handful): bounds the code,
 //! the branch tree and the time one clearjit_open spends on a profile.
 constexpr size_t kMaxClasses = 64;

@@ -28,6 +28,9 @@ struct UntouchedDecision {
   Spec kernel;       //!< the last class's, without the option
   bool taken = false;
   std::string race; //!< race_text
+  //! The option's speed over the kernel's, medians of the rounds: on memory just mapped (with
+  //! the first use) and on memory in use (0: not measured).
+  double untouched = 0, in_use = 0;
 };
 
 struct UntouchedStudy final : StageResult {
@@ -48,19 +51,6 @@ std::vector<SizeClass> &table_of(TuneResult &r, Intent i) {
 // The lower bound of `table`'s last class.
 uint64_t last_lower(const std::vector<SizeClass> &table) {
   return table.size() < 2 ? 0 : table[table.size() - 2].below;
-}
-
-// The last class of `table` takes untouched=skip from `size` up (split there where it starts
-// below).
-void take_untouched(std::vector<SizeClass> &table, uint64_t size) {
-  SizeClass skip = table.back();
-  skip.kernel.untouched = Untouched::skip;
-  if (last_lower(table) >= size) {
-    table.back() = skip;
-    return;
-  }
-  table.back().below = size;
-  table.push_back(skip);
 }
 
 Spec with_untouched(Spec s) {
@@ -114,7 +104,11 @@ public:
       const RaceOutcome &o = racing.outcome(k);
       d.taken = o.winner == Candidate(with_untouched(d.kernel));
       d.race = race_text(racing.race(k), o);
-      if (d.taken) take_untouched(table_of(r, d.intent), d.size);
+      if (!o.field.empty() && o.field[0].states.size() == 2) {
+        d.untouched = o.field[0].states[0].median;
+        d.in_use = o.field[0].states[1].median;
+      }
+      if (d.taken) leave_untouched_from(table_of(r, d.intent), d.size);
       r.races.push_back(d.race);
       study->decisions.push_back(d);
     }
@@ -129,7 +123,8 @@ public:
       out << "  " << intent_name(d.intent) << ": "
           << (d.taken ? "left to the kernel from " + human_bytes(d.size)
                       : std::string("written, as by ") + format_spec(d.kernel))
-          << "\n";
+          << " (at " << human_bytes(d.size) << ": " << fmt("%.2fx just mapped, ", d.untouched)
+          << fmt("%.2fx in use)", d.in_use) << "\n";
     for (const std::string &n : s->not_raced)
       out << "  " << n << ": not raced\n";
     return out.str();
@@ -157,6 +152,8 @@ public:
                       {"size", d.size},
                       {"kernel", format_spec(d.kernel)},
                       {"taken", d.taken},
+                      {"untouched", d.untouched},
+                      {"in_use", d.in_use},
                       {"race", d.race}});
     doc["untouched"] = {{"decisions", list}};
   }
@@ -187,7 +184,7 @@ public:
         every = every && took;
       }
       if (!every) continue;
-      take_untouched(table, from);
+      leave_untouched_from(table, from);
       m.notes.push_back(std::string(intent_name(i)) + ": untouched pages left to the kernel from " +
                         human_bytes(from) + ", as on every host");
     }
@@ -209,6 +206,8 @@ private:
     if (!taken.is_boolean()) throw SchemaError{path + ".taken: must be true or false"};
     d.taken = taken.get<bool>();
     d.race = json_string(json_member(v, "race", path), path + ".race");
+    d.untouched = json_number(json_member(v, "untouched", path), path + ".untouched");
+    d.in_use = json_number(json_member(v, "in_use", path), path + ".in_use");
     return d;
   }
 };

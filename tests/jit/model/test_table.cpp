@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace cjit::detail {
 namespace {
@@ -45,6 +47,36 @@ TEST(table, AppendJoinsAdjacentClassesOfOneKernel) {
   append_class(t, cls(0, "avx2:unroll=8", 1.30, {"scattered"}));
   ASSERT_EQ(t.size(), 3u) << "another spec of the same method is another kernel";
   EXPECT_EQ(t[2].below, 0u);
+}
+
+std::vector<std::string> texts(const std::vector<SizeClass> &t) {
+  std::vector<std::string> out;
+  for (const SizeClass &c : t)
+    out.push_back(std::to_string(c.below >> 20) + " " + format_spec(c.kernel));
+  return out;
+}
+
+// From a size up every class leaves untouched pages alone; the class holding it splits there,
+// one starting at it does not; and writing them all takes the option away again.
+TEST(table, UntouchedFromASizeUp) {
+  const uint64_t M = 1 << 20;
+  std::vector<SizeClass> t = {cls(M, "avx2", 0, {}), cls(64 * M, "stosb", 0, {}),
+                              cls(0, "libc", 0, {})};
+  t[2].stand_in = default_spec(Method::stosb);
+  leave_untouched_from(t, 16 * M);
+  EXPECT_EQ(texts(t), (std::vector<std::string>{"1 avx2", "16 stosb", "64 stosb:untouched=skip",
+                                                "0 libc:untouched=skip"}));
+  EXPECT_TRUE(t[3].stand_in);
+  leave_untouched_from(t, M); // [1 MiB, 16 MiB) too, and nothing splits again
+  EXPECT_EQ(texts(t),
+            (std::vector<std::string>{"1 avx2", "16 stosb:untouched=skip",
+                                      "64 stosb:untouched=skip", "0 libc:untouched=skip"}));
+  EXPECT_TRUE(write_untouched(t));
+  EXPECT_EQ(texts(t), (std::vector<std::string>{"1 avx2", "16 stosb", "64 stosb", "0 libc"}));
+  EXPECT_FALSE(write_untouched(t));
+  std::vector<SizeClass> one = {cls(0, "stosb", 0, {})};
+  leave_untouched_from(one, 0);
+  EXPECT_EQ(texts(one), (std::vector<std::string>{"0 stosb:untouched=skip"}));
 }
 
 TEST(table, IntentNames) {
