@@ -12,6 +12,9 @@
 //! the file found is bad; "clearjit: clearjit-preload uses ..." under CLEARJIT_VERBOSE=1), or
 //! NULL when no code can be made. `libc_memset` is the C library's memset, which `libc` kernels
 //! must call: the memset symbol is the preload's own.
-extern "C" const clearjit *clearjit_preload_generate(void *(*libc_memset)(void *, int,
-                                                                          size_t)) noexcept;
+//! untouched: 1, every class from kUntouchedMin up leaves untouched pages to the kernel
+//! (untouched=skip), beside those whose profile says so; 0, none does (the preload asked
+//! whether a seccomp filter is here at start, or CLEARJIT_PRELOAD_UNTOUCHED decided).
+extern "C" const clearjit *clearjit_preload_generate(void *(*libc_memset)(void *, int, size_t),
+                                                     int untouched) noexcept;
 using ClearjitPreloadGenerate = decltype(&clearjit_preload_generate);

@@ -1,10 +1,11 @@
 // libclearjit-preload.so: LD_PRELOAD it and the program's zero fills (memset(p, 0, n),
 // __memset_chk, bzero, explicit_bzero, __explicit_bzero_chk) from CLEARJIT_PRELOAD_MIN bytes up
 // go through clearjit's reuse dispatcher (the default profile lookup, as clearjit_zero); smaller
-// ones and non-zero fills go to the C library's memset. From 256 MiB up, the pages of private
-// anonymous memory never faulted in are not written: they read as zero already, and the kernel
-// zeroes each at its first touch (jit/pages/untouched.hpp; CLEARJIT_PRELOAD_UNTOUCHED=0 writes
-// them all, =1 leaves them also in a process that started under a seccomp filter).
+// ones and non-zero fills go to the C library's memset. From 256 MiB up (and where the profile's
+// classes say so), the pages of private anonymous memory never faulted in are not written: they
+// read as zero already, and the kernel zeroes each at its first touch (untouched=skip,
+// jit/pages/untouched.hpp; CLEARJIT_PRELOAD_UNTOUCHED=0 writes them all, the profile's too; =1
+// leaves them also in a process that started under a seccomp filter).
 //
 // This library is small: the interposed calls, one state word and the environment. The code is
 // made by libclearjit-preload-generator.so (generator.cpp), which the first zero fill that needs
@@ -92,7 +93,8 @@ size_t min_size = cjit::detail::kPreloadMin; // preload_min.hpp says why
 bool verbose = false;
 // From kUntouchedMin up, pages never faulted in are left to the kernel (untouched.hpp): by
 // default unless the process started under a seccomp filter; CLEARJIT_PRELOAD_UNTOUCHED decides
-// where it is set. Written by the constructor, as min_size.
+// where it is set. Written by the constructor, as min_size; the generator makes the classes so
+// (untouched=skip), and takes the profile's away where it is false.
 bool untouched = false;
 static_assert(cjit::detail::kUntouchedMin == size_t(256) << 20, "the messages say 256 MiB");
 
@@ -245,7 +247,7 @@ void run_generator() {
   if (!make) {
     if (verbose) std::fprintf(stderr, "clearjit-preload: off (%s)\n", dlerror());
   } else {
-    dispatcher = make(libc_memset.load());
+    dispatcher = make(libc_memset.load(), untouched);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (verbose)
       std::fprintf(
@@ -312,10 +314,7 @@ inline void zero(void *dst, size_t n) {
     if (s == idle && state.compare_exchange_strong(s, generating, std::memory_order_acq_rel))
       s = generate(n, false);
     if (s == ready) {
-      if (untouched && n >= cjit::detail::kUntouchedMin)
-        cjit::detail::clear_untouched(dispatcher->clear, dst, n);
-      else
-        clearjit_clear(dispatcher, dst, n);
+      clearjit_clear(dispatcher, dst, n); // untouched pages: the dispatcher's classes decide
       return;
     }
   }

@@ -298,13 +298,14 @@ std::string write_untouched_if_filtered(Profile &p) {
 } // namespace
 
 clearjit *cjit::detail::open_profile(Profile p, const CpuInfo &cpu, std::string &error,
-                                     std::string_view libc) {
+                                     std::string_view libc, SeccompCheck seccomp) {
   auto cj = std::make_unique<State>();
   for (const std::string &w : p.warnings)
     cj->warnings += w + "\n";
   const StandInRouting routing = route_to_stand_ins(p, libc);
-  if (std::string left = write_untouched_if_filtered(p); !left.empty())
-    cj->warnings += p.source + ": " + left + "\n";
+  if (seccomp == SeccompCheck::ask)
+    if (std::string left = write_untouched_if_filtered(p); !left.empty())
+      cj->warnings += p.source + ": " + left + "\n";
   if (p.source != "built-in" && !same_cpu(p.host, cpu))
     cj->warnings += p.source + ": measured on " + other_cpu_text(p.host) + ", this CPU is " +
                     other_cpu_text(profile_host(cpu)) +
@@ -372,14 +373,19 @@ clearjit *cjit::detail::open_generated(const Profile &p, const CpuInfo &cpu, std
   return cj;
 }
 
-clearjit *cjit::detail::open_default(const char *user) {
+clearjit *cjit::detail::open_default(const char *user, const std::function<void(Profile &)> &rule,
+                                     SeccompCheck seccomp) {
   const CpuInfo &cpu = host_cpu();
   bool verbose = clearjit_env_switch("CLEARJIT_VERBOSE", false);
   Lookup l = default_lookup(cpu);
   std::string error, why;
   clearjit *cj = nullptr;
+  auto ruled = [&](Profile p) {
+    if (rule) rule(p);
+    return p;
+  };
   if (l.profile) {
-    cj = open_profile(*l.profile, cpu, error);
+    cj = open_profile(ruled(*l.profile), cpu, error, running_memset(), seccomp);
     why =
         l.steps.back().step + (l.steps.back().path.empty() ? "" : " (" + l.steps.back().path + ")");
   } else {
@@ -387,7 +393,7 @@ clearjit *cjit::detail::open_default(const char *user) {
   }
   if (!cj) {
     std::string builtin_error;
-    cj = open_profile(builtin_profile(cpu), cpu, builtin_error);
+    cj = open_profile(ruled(builtin_profile(cpu)), cpu, builtin_error, running_memset(), seccomp);
     why = "built-in default, because " + error;
   }
   if (verbose) std::fprintf(stderr, "clearjit: %s uses %s\n", user, why.c_str());

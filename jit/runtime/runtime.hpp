@@ -7,6 +7,7 @@
 #include "jit/profile/stand_ins.hpp"
 #include "jit/runtime/preload_min.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,8 +52,15 @@ std::string running_memset();
 //! wrong (a small path this CPU cannot run). Where no code can be mapped here (kNoCodeMemory: no
 //! executable memory allowed, out of memory), a handle whose entry points call memset, with a
 //! warning that says why (on stderr too, once per process, under CLEARJIT_VERBOSE=1).
+//! Whether open_profile asks if this process runs under a seccomp filter, where the profile
+//! leaves untouched pages alone, and then writes them (a look's system calls might be refused or
+//! fatal there): `ask`, for the handles a program opens; `decided`, where the caller has (the
+//! preload asks once at start, before a program installs its filter).
+enum class SeccompCheck : uint8_t { ask, decided };
+
 clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error,
-                       std::string_view libc = running_memset());
+                       std::string_view libc = running_memset(),
+                       SeccompCheck seccomp = SeccompCheck::ask);
 //! Whether `cj`'s entry points are generated code (not memset, as where none can be mapped).
 bool has_generated_code(const clearjit *cj);
 //! open_profile for what measures generated code (the tuner): nullptr with `error` set where
@@ -62,7 +70,9 @@ clearjit *open_generated(const Profile &p, const CpuInfo &cpu, std::string &erro
 //! What clearjit_zero opens: the default lookup, or the built-in default when the file it finds
 //! is bad. Says what and why on stderr when CLEARJIT_VERBOSE=1 ("clearjit: USER uses ...").
 //! Returns NULL only when not even a handle calling memset can be made (out of memory).
-clearjit *open_default(const char *user);
+//! `rule`, where given, changes the profile first (the preload's untouched pages).
+clearjit *open_default(const char *user, const std::function<void(Profile &)> &rule = {},
+                       SeccompCheck seccomp = SeccompCheck::ask);
 //! What clearjit_open(NULL) opens for `cpu` (the host's, or a synthetic one in tests): the
 //! default lookup's profile; nullptr with `error` set when the lookup stops at an invalid file
 //! or the code cannot be made.
