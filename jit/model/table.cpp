@@ -25,8 +25,16 @@ void append_class(std::vector<SizeClass> &table, SizeClass c) {
     table.push_back(std::move(c));
 }
 
-void leave_untouched_from(std::vector<SizeClass> &table, uint64_t size) {
+bool leave_untouched_from(std::vector<SizeClass> &table, uint64_t size) {
   uint64_t lower = 0;
+  for (const SizeClass &c : table) { // the class holding `size` splits where it starts below
+    if ((c.below == 0 || c.below > size) && c.kernel.untouched != Untouched::skip && lower < size &&
+        table.size() >= kMaxClasses)
+      return false;
+    if (c.below == 0 || c.below > size) break;
+    lower = c.below;
+  }
+  lower = 0;
   for (size_t k = 0; k < table.size(); ++k) {
     SizeClass &c = table[k];
     const bool above = c.below == 0 || c.below > size;
@@ -41,6 +49,7 @@ void leave_untouched_from(std::vector<SizeClass> &table, uint64_t size) {
     }
     lower = table[k].below;
   }
+  return true;
 }
 
 bool write_untouched(std::vector<SizeClass> &table) {

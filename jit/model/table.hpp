@@ -41,8 +41,9 @@ void append_class(std::vector<SizeClass> &table, SizeClass c);
 
 //! Every size from `size` up leaves untouched pages to the kernel (untouched=skip): the classes
 //! above take the option, and the class holding `size` splits there (`table` well-formed). The
-//! table may grow by one class.
-void leave_untouched_from(std::vector<SizeClass> &table, uint64_t size);
+//! table may grow by one class; where it has kMaxClasses already and would, nothing changes and
+//! the result is false.
+bool leave_untouched_from(std::vector<SizeClass> &table, uint64_t size);
 //! No class leaves untouched pages alone: every kernel takes untouched=write. Returns whether
 //! one did.
 bool write_untouched(std::vector<SizeClass> &table);

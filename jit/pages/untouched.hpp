@@ -4,8 +4,9 @@
 // them alone is exact and saves their faults and writes; the faults happen at first use
 // instead, and never for pages never used. docs/design/fresh-memory.md says why and when.
 //
-// Made of system calls and about 2 KiB of stack, no allocation, no libstdc++ at run time: the
-// preload calls it inside a program's memset. errno is left as it was, and nothing in it is a
+// Made of system calls and about 2 KiB of stack, no allocation, no libstdc++ at run time, and
+// compiled so that it calls no memset: generated code with untouched=skip calls it, also inside
+// a program's memset under the preload. errno is left as it was, and nothing in it is a
 // cancellation point (raw system calls). The pagemap's descriptor is open while `zero` writes
 // the pages in use: a signal handler that jumps out of a write there leaks it.
 #pragma once
@@ -24,9 +25,8 @@ using ZeroFn = void (*)(void *dst, size_t n);
 constexpr size_t kUntouchedMin = size_t{256} << 20;
 
 //! The least size a kernel with untouched=skip looks from (its class's bound may be higher):
-//! below it one call of the kernel's stores, as without the option. A look costs tens of
-//! microseconds on memory in use, the time of clearing about a MiB, and a range of a few pages
-//! has little to skip.
+//! below it one call of the kernel's stores, as without the option, so that the look's fixed
+//! cost is never paid for a range of a few pages.
 constexpr size_t kUntouchedFloor = size_t{1} << 20;
 
 //! Whether this thread runs under a seccomp filter (prctl PR_GET_SECCOMP; also true where that

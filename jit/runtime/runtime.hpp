@@ -45,6 +45,12 @@ InstalledChoice choose_installed(const std::vector<std::string> &files, const Cp
 //! it (an LD_PRELOAD such as AOCL-LibMem), "memset of libaocl-libmem.so under glibc 2.36".
 std::string running_memset();
 
+//! Whether open_profile asks if this process runs under a seccomp filter, where the profile
+//! leaves untouched pages alone, and then writes them (a look's system calls might be refused or
+//! fatal there): `ask`, for the handles a program opens; `decided`, where the caller has (the
+//! preload asks once at start, before a program installs its filter).
+enum class SeccompCheck : uint8_t { ask, decided };
+
 //! A handle for a profile already loaded (or made, as the tuner's verification makes one): the
 //! host warning, memset's classes routed to their stand-ins where `libc` (the running
 //! memset's name, running_memset(); tests inject another) is not the profile's
@@ -52,12 +58,6 @@ std::string running_memset();
 //! wrong (a small path this CPU cannot run). Where no code can be mapped here (kNoCodeMemory: no
 //! executable memory allowed, out of memory), a handle whose entry points call memset, with a
 //! warning that says why (on stderr too, once per process, under CLEARJIT_VERBOSE=1).
-//! Whether open_profile asks if this process runs under a seccomp filter, where the profile
-//! leaves untouched pages alone, and then writes them (a look's system calls might be refused or
-//! fatal there): `ask`, for the handles a program opens; `decided`, where the caller has (the
-//! preload asks once at start, before a program installs its filter).
-enum class SeccompCheck : uint8_t { ask, decided };
-
 clearjit *open_profile(Profile p, const CpuInfo &cpu, std::string &error,
                        std::string_view libc = running_memset(),
                        SeccompCheck seccomp = SeccompCheck::ask);

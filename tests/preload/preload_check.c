@@ -340,12 +340,12 @@ static long rss_kib(const void *p) {
   return kib;
 }
 
-/* A zero fill of 300 MiB of new memory with 3 pages written: exact, and it prints "rss KIB" of
- * the memory before it is read back (run.sh: about 12 KiB where untouched pages are left to the
- * kernel, 300 MiB with CLEARJIT_PRELOAD_UNTOUCHED=0). Then the same over a private mapping of a
+/* A zero fill of 300 MiB (or `mib`) of new memory with 3 pages written: exact, and it prints "rss
+ * KIB" of the memory before it is read back (run.sh: about 12 KiB where untouched pages are left to
+ * the kernel, 300 MiB with CLEARJIT_PRELOAD_UNTOUCHED=0). Then the same over a private mapping of a
  * file, whose pages hold the file's bytes until written. */
-static int untouched(void) {
-  const size_t n = (size_t)300 << 20, page = 4096;
+static int untouched(size_t mib) {
+  const size_t n = mib << 20, page = 4096;
   unsigned char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return 1;
   madvise(p, n, MADV_NOHUGEPAGE); /* Rss counts the pages written, not their huge pages */
@@ -434,7 +434,8 @@ int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--blocked") == 0) return blocked(0);
   if (argc > 1 && strcmp(argv[1], "--blocked-always") == 0) return blocked(1);
   if (argc > 1 && strcmp(argv[1], "--pattern") == 0) return pattern();
-  if (argc > 1 && strcmp(argv[1], "--untouched") == 0) return untouched();
+  if (argc > 1 && strcmp(argv[1], "--untouched") == 0) /* MIB, 300 unless given */
+    return untouched(argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 300);
   if (argc > 1 && strcmp(argv[1], "--pattern-fork") == 0) { /* the child adds one 100 B fill */
     int rc = pattern();
     pid_t pid = fork();

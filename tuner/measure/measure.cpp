@@ -269,7 +269,7 @@ double raw_estimate(const std::vector<Job> &jobs, const MeasureOptions &o) {
   double s = 0;
   for (const Job &j : jobs) {
     double one = j.warm ? 0 : double(j.size) * (j.intent == Intent::reuse ? 1.5 : 1) / 24e9;
-    // Untouched memory: the page faults, about 1.5 s per GiB in a virtual machine.
+    // Untouched memory: its page faults, guessed at 1.4 ns per byte until calibrated.
     if (j.pattern == Pattern::untouched) one += double(j.size) * 1.4e-9;
     s += o.repetitions * std::max(1.2 * o.min_time, one);
   }

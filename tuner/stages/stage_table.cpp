@@ -12,10 +12,11 @@ std::span<const Stage *const> tune_stages() {
   static const Stage *const table[] = {
       &small_path_stage(),
       &verification_stage(),
-      // After the verification: it races the verified last classes with and without the look.
+      // After the verification: it races the verified last classes with and without the look, and
+      // may give them untouched=skip, which nothing verifies against memset after it.
       &untouched_stage(),
-      // Last: through the verified tables and small paths as clearjit_open makes them (the
-      // verification is the last stage that changes those).
+      // Last: through the tables and small paths as clearjit_open makes them (the untouched stage
+      // is the last that changes the tables).
       &parallel_stage(),
   };
   return table;

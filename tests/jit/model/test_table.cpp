@@ -74,6 +74,16 @@ TEST(table, UntouchedFromASizeUp) {
   EXPECT_TRUE(write_untouched(t));
   EXPECT_EQ(texts(t), (std::vector<std::string>{"1 avx2", "16 stosb", "64 stosb", "0 libc"}));
   EXPECT_FALSE(write_untouched(t));
+  // No room for the split: nothing changes.
+  std::vector<SizeClass> full;
+  for (size_t k = 1; k < kMaxClasses; ++k)
+    full.push_back(cls(k * M, "avx2", 0, {}));
+  full.push_back(cls(0, "stosb", 0, {}));
+  const std::vector<SizeClass> before = full;
+  EXPECT_FALSE(leave_untouched_from(full, 100 * M));
+  EXPECT_EQ(full, before);
+  EXPECT_TRUE(leave_untouched_from(full, (kMaxClasses - 1) * M)); // the last class, whole
+  EXPECT_EQ(format_spec(full.back().kernel), "stosb:untouched=skip");
   std::vector<SizeClass> one = {cls(0, "stosb", 0, {})};
   leave_untouched_from(one, 0);
   EXPECT_EQ(texts(one), (std::vector<std::string>{"0 stosb:untouched=skip"}));

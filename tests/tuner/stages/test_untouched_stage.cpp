@@ -112,9 +112,9 @@ TEST(untouched_stage, ChooseTakesItWhereEveryHostDid) {
   stage().check_raw(sb, "untouched");
   EXPECT_THROW(stage().check_raw(nlohmann::json{{"decisions", {{{"intent", "up"}}}}}, "untouched"),
                SchemaError);
-  auto merged = [&](std::vector<const nlohmann::json *> sections) {
+  auto merged = [&](std::vector<const nlohmann::json *> sections, uint64_t last = MiB) {
     Profile p;
-    p.reuse = {cls(MiB, "avx2"), cls(0, "stosb")};
+    p.reuse = {cls(last, "avx2"), cls(0, "stosb")};
     std::vector<std::string> notes;
     StageMerge m{sections, synthetic_zen3(), p, notes};
     stage().merge(m);
@@ -124,6 +124,10 @@ TEST(untouched_stage, ChooseTakesItWhereEveryHostDid) {
             (std::vector<std::string>{"1M avx2", "64M stosb", "up stosb:untouched=skip"}));
   EXPECT_EQ(merged({&sa, &sb}), (std::vector<std::string>{"1M avx2", "up stosb"}));
   EXPECT_EQ(merged({&sa, nullptr}), (std::vector<std::string>{"1M avx2", "up stosb"}));
+  // The merged last class starts above the size raced: it takes the option whole, and the class
+  // below it, which no host raced with it, keeps writing.
+  EXPECT_EQ(merged({&sa, &sa}, 128 * MiB),
+            (std::vector<std::string>{"128M avx2", "up stosb:untouched=skip"}));
 }
 
 } // namespace
