@@ -16,9 +16,7 @@ extern "C" const clearjit *clearjit_preload_generate(void *(*libc_memset)(void *
     env_switch_said("CLEARJIT_VERBOSE"); // the preload has said what it makes of it
     auto rule = [untouched](Profile &p) {
       for (std::vector<SizeClass> *t : {&p.reuse, &p.stream, &p.batch})
-        if (t->empty())
-          continue;
-        else if (untouched)
+        if (untouched)
           leave_untouched_from(*t, kUntouchedMin);
         else
           write_untouched(*t);

@@ -276,23 +276,22 @@ namespace {
 // refused or fatal: every class writes its untouched pages there, as the preload does
 // (untouched.hpp, seccomp_filtered). Says which classes, or "".
 std::string write_untouched_if_filtered(Profile &p) {
-  std::vector<std::string> classes;
-  bool filtered = false, asked = false;
-  for (auto [name, table] :
-       {std::pair{"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}})
-    for (SizeClass &c : *table)
+  const std::pair<const char *, std::vector<SizeClass> *> tables[] = {
+      {"reuse", &p.reuse}, {"stream", &p.stream}, {"batch", &p.batch}};
+  std::string classes; // "reuse stosb, stream ntavx2": each skipping class, as it will be
+  for (auto [name, table] : tables)
+    for (const SizeClass &c : *table)
       if (c.kernel.untouched == Untouched::skip) {
-        if (!asked) filtered = seccomp_filtered(), asked = true;
-        if (!filtered) return {};
-        c.kernel.untouched = Untouched::write;
-        classes.push_back(std::string(name) + " " + format_spec(c.kernel));
+        Spec written = c.kernel;
+        written.untouched = Untouched::write;
+        classes += (classes.empty() ? " " : ", ") + std::string(name) + " " + format_spec(written);
       }
-  if (classes.empty()) return {};
-  std::string out = "this process runs under a seccomp filter, so untouched pages are written "
-                    "(untouched=write) in";
-  for (size_t i = 0; i < classes.size(); ++i)
-    out += (i ? ", " : " ") + classes[i];
-  return out;
+  if (classes.empty() || !seccomp_filtered()) return {};
+  for (auto [name, table] : tables)
+    write_untouched(*table);
+  return "this process runs under a seccomp filter, so untouched pages are written "
+         "(untouched=write) in" +
+         classes;
 }
 
 } // namespace
